@@ -1,0 +1,58 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// SyncUps for Linux. One folder per module under Sources/; C libraries sit behind
+// system-library targets that only the client modules import.
+let pointfree: [Target.Dependency] = [
+  .product(name: "Dependencies", package: "swift-dependencies"),
+  .product(name: "DependenciesMacros", package: "swift-dependencies"),
+  .product(name: "CasePaths", package: "swift-case-paths"),
+  .product(name: "CustomDump", package: "swift-custom-dump"),
+  .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+  .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+  .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+]
+
+let package = Package(
+  name: "SyncUps",
+  products: [
+    .library(name: "Architecture", targets: ["Architecture"]),
+    .library(name: "Sharing", targets: ["Sharing"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+    .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+  ],
+  targets: [
+    // MARK: Architecture core and shared state
+    .target(
+      name: "Sharing",
+      dependencies: pointfree
+    ),
+    .target(
+      name: "Architecture",
+      dependencies: pointfree + [
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
+    ),
+    .testTarget(
+      name: "ArchitectureTests",
+      dependencies: ["Architecture", .product(name: "Clocks", package: "swift-clocks")] + pointfree
+    ),
+    .testTarget(
+      name: "SharingTests",
+      dependencies: ["Sharing", "Architecture"] + pointfree
+    ),
+
+    // MARK: Audio and speech (C libraries behind client modules)
+
+    // MARK: Features and the app
+  ],
+  swiftLanguageModes: [.v6]
+)
