@@ -38,6 +38,7 @@ let package = Package(
     .target(
       name: "Architecture",
       dependencies: pointfree + [
+        "Sharing",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),

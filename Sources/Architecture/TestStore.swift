@@ -1,0 +1,506 @@
+import CasePaths
+import CustomDump
+import Dependencies
+import IssueReporting
+import Sharing
+
+/// A store for tests that asserts, by default exhaustively, how every action changes state,
+/// which actions effects send back, and that all effects have finished by the end of the test.
+///
+/// Failures are reported through IssueReporting (so swift-testing records them) with a
+/// custom-dump diff: expected lines start with −, actual lines with +.
+@MainActor
+public final class TestStore<State: Equatable, Action> {
+  public enum Exhaustivity: Equatable, Sendable {
+    /// Every state change, received action and running effect must be asserted.
+    case on
+    /// Only what a test asserts is checked; the rest is skipped.
+    case off
+  }
+
+  public var exhaustivity: Exhaustivity = .on
+  /// How long `receive` and `finish` wait for effects.
+  public var timeout: Duration = .seconds(1)
+  /// The dependencies reducers and effects run with; can be changed between sends.
+  public var dependencies: DependencyValues
+  /// True once the feature under test called `@Dependency(\.dismiss)`.
+  public private(set) var isDismissed = false
+
+  /// The current state, including changes made by received actions not yet asserted.
+  public var state: State { currentState }
+
+  private var currentState: State
+  private var assertedState: State
+  private let reducer: any Reducer<State, Action>
+  private var effects: EffectRunner!
+  private var received: [(action: Action, state: State)] = []
+  private var effectOrigins: [Int: SourceLocation] = [:]
+  private let tracker = SharedChangeTracker()
+  private let location: SourceLocation
+
+  public init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let (state, dependencies) = withDependencies {
+      $0.stackElementID = StackElementIDGenerator()
+      prepareDependencies(&$0)
+    } operation: {
+      (initialState(), DependencyValues._current)
+    }
+    self.dependencies = dependencies
+    self.currentState = state
+    self.assertedState = state
+    self.reducer = reducer()
+    self.location = SourceLocation(fileID, filePath, line, column, action: "TestStore.init")
+    self.effects = EffectRunner { [weak self] in
+      await MainActor.run { self?.isDismissed = true }
+    }
+  }
+
+  isolated deinit {
+    checkCompleted(at: location)
+    effects.cancelAll()
+  }
+
+  // MARK: Sending and receiving
+
+  /// Sends an action and asserts how it changes state: `update` mutates the previous state into
+  /// the expected one. Omit `update` when the state must not change.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert update: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let location = SourceLocation(fileID, filePath, line, column, action: describe(action))
+    if !received.isEmpty {
+      if exhaustivity == .on {
+        fail(
+          """
+          Must handle \(received.count) received action(s) before sending an action: …
+
+          Unhandled actions: \(dump(received.map(\.action)))
+          """,
+          at: location
+        )
+      }
+      assertedState = received.last!.state
+      received.removeAll()
+    }
+    let idGenerator = dependencies.stackElementID.copy()
+    let keys = process(action, isReceived: false, origin: location)
+    expect(update, actual: currentState, idGenerator: idGenerator, at: location)
+    await Task.megaYield()
+    return TestStoreTask(keys: keys, store: self)
+  }
+
+  /// Sends an action given by a case key path, e.g. `send(\.destination.alert.confirmDeletion)`.
+  @discardableResult
+  public func send(
+    _ actionCase: CaseKeyPath<Action, Void>,
+    assert update: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await send(
+      AnyCasePath(actionCase).embed(()), assert: update,
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
+  /// Sends an action given by a case key path and its value, e.g. `send(\.titleChanged, "x")`.
+  @discardableResult
+  public func send<Value>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    assert update: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await send(
+      AnyCasePath(actionCase).embed(value), assert: update,
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
+  /// Asserts that an effect sent an action matching `actionCase` next, and how it changed state.
+  public func receive<Value>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    timeout: Duration? = nil,
+    assert update: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let casePath = AnyCasePath(actionCase)
+    await receive(
+      matching: { casePath.extract(from: $0) != nil },
+      expected: "an action matching \(actionCase)",
+      timeout: timeout, update: update,
+      at: SourceLocation(fileID, filePath, line, column, action: "receive")
+    )
+  }
+
+  /// Asserts that an effect sent an action matching `actionCase` carrying `value` next.
+  public func receive<Value: Equatable>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    timeout: Duration? = nil,
+    assert update: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let casePath = AnyCasePath(actionCase)
+    await receive(
+      matching: { casePath.extract(from: $0) == value },
+      expected: "an action matching \(actionCase) with \(dump(value))",
+      timeout: timeout, update: update,
+      at: SourceLocation(fileID, filePath, line, column, action: "receive")
+    )
+  }
+
+  private func receive(
+    matching matches: (Action) -> Bool,
+    expected: String,
+    timeout: Duration?,
+    update: ((inout State) throws -> Void)?,
+    at location: SourceLocation
+  ) async {
+    let deadline = ContinuousClock.now + (timeout ?? self.timeout)
+    while true {
+      guard await waitForReceivedAction(until: deadline) else {
+        fail(
+          """
+          Expected to receive \(expected), but received none after \(timeout ?? self.timeout). \
+          \(effects.inFlight.isEmpty ? "No effect is running." : "\(effects.inFlight.count) effect(s) still running.")
+
+          \(diffDescription(expected: expected, actual: "(nothing)"))
+          """,
+          at: location
+        )
+        return
+      }
+      let (action, state) = received.removeFirst()
+      if matches(action) {
+        expect(update, actual: state, idGenerator: nil, at: location)
+        break
+      }
+      if exhaustivity == .off {
+        assertedState = state
+        continue
+      }
+      fail(
+        """
+        Received unexpected action: …
+
+        \(diffDescription(expected: expected, actual: dump(action)))
+        """,
+        at: location
+      )
+      assertedState = state
+      break
+    }
+    await Task.megaYield()
+  }
+
+  /// Asserts the current state without sending an action, e.g. after an effect changed shared
+  /// state.
+  public func assert(
+    _ update: (_ state: inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    withoutActuallyEscaping(update) { update in
+      expect(
+        update, actual: currentState, idGenerator: nil,
+        at: SourceLocation(fileID, filePath, line, column, action: "assert")
+      )
+    }
+  }
+
+  // MARK: Finishing
+
+  /// Waits for every in-flight effect to finish; fails for those still running after `timeout`.
+  /// Also fails for received actions and shared-state changes left unasserted.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = SourceLocation(fileID, filePath, line, column, action: "finish")
+    let deadline = ContinuousClock.now + (timeout ?? self.timeout)
+    await waitUntil(deadline) { effects.inFlight.isEmpty }
+    checkCompleted(at: location)
+    effects.cancelAll()
+  }
+
+  /// Drops the received actions not asserted yet (and accepts the state they produced).
+  public func skipReceivedActions(strict: Bool = true) async {
+    await Task.megaYield()
+    if received.isEmpty {
+      if strict { reportIssue("There were no received actions to skip.") }
+      return
+    }
+    received.removeAll()
+    assertedState = currentState
+    tracker.reset()
+  }
+
+  /// Cancels every effect still running, so the test can end without waiting for them.
+  public func skipInFlightEffects(strict: Bool = true) async {
+    await Task.megaYield()
+    if effects.inFlight.isEmpty, strict {
+      reportIssue("There were no in-flight effects to skip.")
+    }
+    effects.cancelAll()
+  }
+
+  // MARK: Internals
+
+  struct SourceLocation {
+    let fileID: StaticString
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+    let action: String
+
+    init(_ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt,
+      action: String) {
+      self.fileID = fileID
+      self.filePath = filePath
+      self.line = line
+      self.column = column
+      self.action = action
+    }
+  }
+
+  /// Runs the reducer for `action` (tracking shared state), then starts its effects. Actions sent
+  /// back by effects are recorded, with the state they produced, for `receive`.
+  @discardableResult
+  private func process(_ action: Action, isReceived: Bool, origin: SourceLocation) -> [Int] {
+    tracker.track {
+      let effect = withDependencies {
+        $0 = dependencies
+      } operation: {
+        reducer.reduce(into: &currentState, action: action)
+      }
+      if isReceived { received.append((action, currentState)) }
+      let send = Send<Action> { [weak self] in self?.process($0, isReceived: true, origin: origin) }
+      let keys = effects.start(effect, send: send) { process($0, isReceived: true, origin: origin) }
+      for key in keys { effectOrigins[key] = origin }
+      return keys
+    }
+  }
+
+  /// Compares the expected state (the last asserted state changed by `update`) with `actual`.
+  private func expect(
+    _ update: ((inout State) throws -> Void)?,
+    actual: State,
+    idGenerator: StackElementIDGenerator?,
+    at location: SourceLocation
+  ) {
+    defer {
+      assertedState = actual
+      tracker.reset()
+    }
+    var expected = assertedState
+    if exhaustivity == .off {
+      tracker.reset()
+      expected = actual
+    }
+    do {
+      try tracker.assert {
+        try withDependencies {
+          $0 = dependencies
+          if let idGenerator { $0.stackElementID = idGenerator }
+        } operation: {
+          try update?(&expected)
+        }
+      }
+    } catch {
+      fail("Threw error while asserting state: \(error)", at: location)
+      return
+    }
+    guard expected != actual else { return }
+    let message =
+      update == nil
+      ? "State was not expected to change, but a change occurred: …"
+      : "A state change does not match expectation: …"
+    fail(
+      """
+      \(message)
+
+      \((diff(expected, actual) ?? "(no visible difference)").indented)
+
+      (Expected: −, Actual: +)
+      """,
+      at: location
+    )
+  }
+
+  private func checkCompleted(at location: SourceLocation) {
+    guard exhaustivity == .on else { return }
+    if !received.isEmpty {
+      fail(
+        """
+        The store received \(received.count) unexpected action(s) by the end of this test: …
+
+        Unhandled actions: \(dump(received.map(\.action)))
+        """,
+        at: location
+      )
+      received.removeAll()
+    }
+    for key in effects.inFlight.keys.sorted() {
+      let origin = effectOrigins[key] ?? location
+      fail(
+        """
+        An effect returned for this action is still running. It must complete before the end of \
+        the test: …
+
+        Action: \(origin.action)
+
+        Cancel it (e.g. with a cancel action or by dismissing its feature), await it with \
+        "store.finish()", or skip it with "store.skipInFlightEffects()".
+        """,
+        at: origin
+      )
+      effects.cancel(key: key)
+    }
+    if tracker.hasChanges {
+      for description in tracker.changeDescriptions() {
+        fail(
+          """
+          \(description)
+
+          Assert it with "store.assert { … }" after the effect that changed it.
+          """,
+          at: location
+        )
+      }
+      tracker.reset()
+    }
+  }
+
+  private func waitForReceivedAction(until deadline: ContinuousClock.Instant) async -> Bool {
+    await waitUntil(deadline) { !received.isEmpty }
+    return !received.isEmpty
+  }
+
+  /// Polls `condition`, letting effects run, until it holds or `deadline` passes.
+  private func waitUntil(_ deadline: ContinuousClock.Instant, _ condition: () -> Bool) async {
+    await Task.megaYield()
+    while !condition(), ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(1))
+      await Task.megaYield(count: 5)
+    }
+  }
+
+  private func fail(_ message: String, at location: SourceLocation) {
+    reportIssue(
+      message,
+      fileID: location.fileID, filePath: location.filePath,
+      line: location.line, column: location.column
+    )
+  }
+
+  fileprivate func isInFlight(_ key: Int) -> Bool { effects.inFlight[key] != nil }
+  fileprivate func cancel(key: Int) { effects.cancel(key: key) }
+}
+
+/// The effects started by one `TestStore.send`.
+@MainActor
+public struct TestStoreTask {
+  let keys: [Int]
+  weak var store: AnyObject?
+  private let isInFlight: (Int) -> Bool
+  private let cancelKey: (Int) -> Void
+
+  init<State, Action>(keys: [Int], store: TestStore<State, Action>) {
+    self.keys = keys
+    self.store = store
+    self.isInFlight = { [weak store] in store?.isInFlight($0) ?? false }
+    self.cancelKey = { [weak store] in store?.cancel(key: $0) }
+  }
+
+  /// Cancels these effects.
+  public func cancel() async {
+    keys.forEach(cancelKey)
+    await Task.megaYield()
+  }
+
+  /// Waits for these effects to finish; fails if they are still running after `timeout`.
+  public func finish(
+    timeout: Duration = .seconds(1),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let deadline = ContinuousClock.now + timeout
+    while isRunning, ContinuousClock.now < deadline {
+      await Task.megaYield()
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    if isRunning {
+      reportIssue(
+        "Expected effects to finish, but they are still running after \(timeout).",
+        fileID: fileID, filePath: filePath, line: line, column: column
+      )
+    }
+  }
+
+  /// Whether any of these effects is still running.
+  public var isRunning: Bool { keys.contains(where: isInFlight) }
+}
+
+private func dump(_ value: Any) -> String {
+  var output = ""
+  customDump(value, to: &output)
+  return output
+}
+
+private func describe(_ action: Any) -> String {
+  dump(action).split(separator: "\n").prefix(3).joined(separator: "\n")
+}
+
+/// A two-line diff for things that are not state (an expected action case against what came).
+private func diffDescription(expected: String, actual: String) -> String {
+  let minus = expected.split(separator: "\n").map { "  − \($0)" }
+  let plus = actual.split(separator: "\n").map { "  + \($0)" }
+  return (minus + plus).joined(separator: "\n") + "\n\n  (Expected: −, Actual: +)"
+}
+
+extension String {
+  fileprivate var indented: String {
+    split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
+      .joined(separator: "\n")
+  }
+}
+
+extension Task where Success == Never, Failure == Never {
+  /// Gives effects a chance to start and reach their first suspension point.
+  static func megaYield(count: Int = 20) async {
+    for _ in 0..<count { await Task<Void, Never>.detached(priority: .background) { await Task.yield() }.value }
+  }
+}
