@@ -13,6 +13,11 @@ let pointfree: [Target.Dependency] = [
   .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
 ]
 
+/// Test targets link this so IssueReporting failures reach swift-testing.
+let testSupport: [Target.Dependency] = [
+  .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+]
+
 let package = Package(
   name: "SyncUps",
   products: [
@@ -44,11 +49,11 @@ let package = Package(
     ),
     .testTarget(
       name: "ArchitectureTests",
-      dependencies: ["Architecture", .product(name: "Clocks", package: "swift-clocks")] + pointfree
+      dependencies: ["Architecture"] + testSupport
     ),
     .testTarget(
       name: "SharingTests",
-      dependencies: ["Sharing", "Architecture"] + pointfree
+      dependencies: ["Sharing", "Architecture"] + pointfree + testSupport
     ),
 
     // MARK: Audio and speech (C libraries behind client modules)

@@ -63,9 +63,14 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  isolated deinit {
-    checkCompleted(at: location)
-    effects.cancelAll()
+  // Not an `isolated deinit`: those run without task-local values, so swift-testing could not
+  // attribute the end-of-test failures to the test. A TestStore is only released on the main
+  // actor (its effects hold it weakly), where this runs synchronously.
+  deinit {
+    MainActor.assumeIsolated {
+      checkCompleted(at: location)
+      effects.cancelAll()
+    }
   }
 
   // MARK: Sending and receiving
@@ -147,9 +152,12 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async {
     let casePath = AnyCasePath(actionCase)
+    let expected =
+      (() as? Value).map { dump(casePath.embed($0)) }
+      ?? "an action matching the case key path at \(fileID):\(line)"
     await receive(
       matching: { casePath.extract(from: $0) != nil },
-      expected: "an action matching \(actionCase)",
+      expected: expected,
       timeout: timeout, update: update,
       at: SourceLocation(fileID, filePath, line, column, action: "receive")
     )
@@ -169,7 +177,7 @@ public final class TestStore<State: Equatable, Action> {
     let casePath = AnyCasePath(actionCase)
     await receive(
       matching: { casePath.extract(from: $0) == value },
-      expected: "an action matching \(actionCase) with \(dump(value))",
+      expected: dump(casePath.embed(value)),
       timeout: timeout, update: update,
       at: SourceLocation(fileID, filePath, line, column, action: "receive")
     )
@@ -187,7 +195,7 @@ public final class TestStore<State: Equatable, Action> {
       guard await waitForReceivedAction(until: deadline) else {
         fail(
           """
-          Expected to receive \(expected), but received none after \(timeout ?? self.timeout). \
+          Expected to receive \(expected.firstLine), but received none after \(timeout ?? self.timeout). \
           \(effects.inFlight.isEmpty ? "No effect is running." : "\(effects.inFlight.count) effect(s) still running.")
 
           \(diffDescription(expected: expected, actual: "(nothing)"))
@@ -350,7 +358,7 @@ public final class TestStore<State: Equatable, Action> {
       """
       \(message)
 
-      \((diff(expected, actual) ?? "(no visible difference)").indented)
+      \((diff(expected, actual, format: .proportional) ?? "(no visible difference)").indented)
 
       (Expected: −, Actual: +)
       """,
@@ -492,6 +500,8 @@ private func diffDescription(expected: String, actual: String) -> String {
 }
 
 extension String {
+  fileprivate var firstLine: Substring { split(separator: "\n").first ?? "" }
+
   fileprivate var indented: String {
     split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
       .joined(separator: "\n")

@@ -1,0 +1,11 @@
+// As the Composable Architecture does, importing Architecture brings the libraries features are
+// written with: case paths, dependencies, clocks, identified collections, custom dump, shared state.
+@_exported import CasePaths
+@_exported import Clocks
+@_exported import ConcurrencyExtras
+@_exported import CustomDump
+@_exported import Dependencies
+@_exported import DependenciesMacros
+@_exported import IdentifiedCollections
+@_exported import IssueReporting
+@_exported import Sharing
