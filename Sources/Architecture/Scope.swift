@@ -15,13 +15,13 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   let line: UInt
 
   /// Scopes to a stored part of the parent's state (a struct field).
-  public init(
-    state toChildState: WritableKeyPath<ParentState, Child.State>,
-    action toChildAction: CaseKeyPath<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child,
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
     fileID: StaticString = #fileID,
     line: UInt = #line
-  ) {
+  ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = .keyPath(toChildState)
     self.toChildAction = AnyCasePath(toChildAction)
     self.child = child()
@@ -30,13 +30,13 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   }
 
   /// Scopes to one case of an enum state (e.g. a destination).
-  public init(
-    state toChildState: CaseKeyPath<ParentState, Child.State>,
-    action toChildAction: CaseKeyPath<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child,
+  public init<ChildState, ChildAction>(
+    state toChildState: CaseKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
     fileID: StaticString = #fileID,
     line: UInt = #line
-  ) where ParentState: CasePathable {
+  ) where ParentState: CasePathable, ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = .casePath(AnyCasePath(toChildState))
     self.toChildAction = AnyCasePath(toChildAction)
     self.child = child()

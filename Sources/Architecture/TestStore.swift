@@ -102,8 +102,8 @@ public final class TestStore<State: Equatable, Action> {
       received.removeAll()
     }
     let idGenerator = dependencies.stackElementID.copy()
-    let keys = process(action, isReceived: false, origin: location)
-    expect(update, actual: currentState, idGenerator: idGenerator, at: location)
+    let (keys, actual) = process(action, isReceived: false, origin: location)
+    expect(update, actual: actual, idGenerator: idGenerator, at: location)
     await Task.megaYield()
     return TestStoreTask(keys: keys, store: self)
   }
@@ -303,20 +303,24 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// Runs the reducer for `action` (tracking shared state), then starts its effects. Actions sent
-  /// back by effects are recorded, with the state they produced, for `receive`.
+  /// back by effects are recorded, with the state they produced, for `receive`. Returns the
+  /// started effects and the state right after this action's reducer.
   @discardableResult
-  private func process(_ action: Action, isReceived: Bool, origin: SourceLocation) -> [Int] {
+  private func process(
+    _ action: Action, isReceived: Bool, origin: SourceLocation
+  ) -> (keys: [Int], state: State) {
     tracker.track {
       let effect = withDependencies {
         $0 = dependencies
       } operation: {
         reducer.reduce(into: &currentState, action: action)
       }
-      if isReceived { received.append((action, currentState)) }
+      let state = currentState
+      if isReceived { received.append((action, state)) }
       let send = Send<Action> { [weak self] in self?.process($0, isReceived: true, origin: origin) }
       let keys = effects.start(effect, send: send) { process($0, isReceived: true, origin: origin) }
       for key in keys { effectOrigins[key] = origin }
-      return keys
+      return (keys, state)
     }
   }
 
