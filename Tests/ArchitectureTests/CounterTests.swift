@@ -37,9 +37,7 @@ struct CounterTests {
       $0.continuousClock = clock
     }
     let task = store.send(.toggleTimerButtonTapped)
-    await clock.advance(by: .seconds(3))
-    await Task.megaYieldForTests()
-    #expect(store.state.count == 3)
+    await advance(clock, until: { store.state.count == 3 })
     task.cancel()
     await task.finish()
     await clock.advance(by: .seconds(3))

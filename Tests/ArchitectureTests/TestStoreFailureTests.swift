@@ -108,6 +108,7 @@ struct TestStoreFailureTests {
       await store.send(.ping) { $0.pings = 1 }
       while store.state.pongs == 0 { await Task.yield() }
       await store.send(.ping) { $0.pings = 2 }
+      while store.state.pongs == 1 { await Task.yield() }
       await store.skipReceivedActions()
     } matching: { issue in
       issue.message.contains("Must handle 1 received action(s) before sending an action")
