@@ -45,9 +45,14 @@ let package = Package(
       name: "ArchitectureTests",
       dependencies: ["Architecture", .product(name: "Clocks", package: "swift-clocks")] + pointfree
     ),
+    // A child program the Sharing tests spawn, kill and signal (multi-process file storage).
+    .executableTarget(
+      name: "SharingProbe",
+      dependencies: ["Sharing", .product(name: "Dependencies", package: "swift-dependencies")]
+    ),
     .testTarget(
       name: "SharingTests",
-      dependencies: ["Sharing", "Architecture"] + pointfree
+      dependencies: ["Sharing", "Architecture", "SharingProbe"] + pointfree
     ),
 
     // MARK: Audio and speech (C libraries behind client modules)
