@@ -14,6 +14,8 @@ public struct FileStorage: Sendable {
   public var saveInterval: Duration
   /// Whether pending writes are flushed at exit and on SIGINT/SIGTERM (see `Termination`).
   public var flushesOnTermination: Bool
+  /// The values stored through this storage (and its copies), for `flush()`.
+  let sessions = FileStorageSessions()
 
   public init(
     fileSystem: any FileSystem,
@@ -42,11 +44,12 @@ public struct FileStorage: Sendable {
   /// for the writes. The app can call it before exiting on its own terms; it also runs at
   /// normal exit and on SIGINT/SIGTERM. Throws the first failure after trying every file.
   public static func flushAll() throws {
-    var firstError: (any Error)?
-    for session in FileStorageSessions.all() {
-      do { try session.flush() } catch { firstError = firstError ?? error }
-    }
-    if let firstError { throw firstError }
+    try FileStorageSessions.everywhere.flush()
+  }
+
+  /// Writes every pending change of the values stored through this storage, waiting for them.
+  public func flush() throws {
+    try sessions.flush()
   }
 }
 

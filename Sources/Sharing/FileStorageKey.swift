@@ -93,24 +93,31 @@ protocol FlushableSession: AnyObject, Sendable {
   func flush() throws
 }
 
-/// Every live file-storage session, weakly, for `FileStorage.flushAll()`.
-enum FileStorageSessions {
+/// Live file-storage sessions, weakly: every one in the process (`everywhere`, for the exit
+/// flush) and those of one `FileStorage`.
+final class FileStorageSessions: @unchecked Sendable {
+  static let everywhere = FileStorageSessions()
+
   private final class Box: @unchecked Sendable {
     weak var session: (any FlushableSession)?
     init(_ session: any FlushableSession) { self.session = session }
   }
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var boxes: [Box] = []
+  private let lock = NSLock()
+  private var boxes: [Box] = []
 
-  static func add(_ session: any FlushableSession) {
+  func add(_ session: any FlushableSession) {
     lock.withLock {
       boxes.removeAll { $0.session == nil }
       boxes.append(Box(session))
     }
   }
 
-  static func all() -> [any FlushableSession] {
-    lock.withLock { boxes.compactMap(\.session) }
+  func flush() throws {
+    var firstError: (any Error)?
+    for session in lock.withLock({ boxes.compactMap(\.session) }) {
+      do { try session.flush() } catch { firstError = firstError ?? error }
+    }
+    if let firstError { throw firstError }
   }
 }
 
@@ -152,7 +159,8 @@ final class FileStorageSession<Value: Sendable>: FlushableSession, @unchecked Se
     self.encode = encode
     self.context = context
     self.queue = DispatchQueue(label: "Sharing.FileStorage \(url.lastPathComponent)")
-    FileStorageSessions.add(self)
+    FileStorageSessions.everywhere.add(self)
+    storage.sessions.add(self)
     if storage.flushesOnTermination { Termination.installHandlers() }
   }
 
@@ -267,8 +275,22 @@ final class FileStorageSession<Value: Sendable>: FlushableSession, @unchecked Se
       return elapsed >= storage.saveInterval ? .zero : storage.saveInterval - elapsed
     }
     guard let delay else { return }
+    runScheduledFlush(after: delay)
+  }
+
+  private func runScheduledFlush(after delay: Duration) {
     let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
     queue.asyncAfter(deadline: .now() + seconds) { [self] in
+      // An explicit save may have written meanwhile: keep the interval from that write.
+      let wait: Duration? = lock.withLock {
+        guard let lastWriteAttempt else { return nil }
+        let elapsed = ContinuousClock.now - lastWriteAttempt
+        return elapsed < storage.saveInterval ? storage.saveInterval - elapsed : nil
+      }
+      if let wait {
+        runScheduledFlush(after: wait)
+        return
+      }
       try? flush()
       let more = lock.withLock {
         flushScheduled = false

@@ -121,7 +121,6 @@ final class SharedRoot<Value>: SharedRootBase, Observable, @unchecked Sendable {
     let (saver, value) = withLock { (self.saver, self.value) }
     do {
       try saver?(value, true)
-      withLock { saveError = nil }
     } catch {
       withLock { saveError = error }
       throw error

@@ -14,7 +14,7 @@ import Testing
 
   @Test func reducerMutationAssertedCorrectly() {
     let tracker = SharedChangeTracker()
-    var actual = State(count: Shared(value: 0))
+    let actual = State(count: Shared(value: 0))
     let before = actual
     tracker.track { actual.$count.withLock { $0 = 1 } }
     #expect(tracker.hasChanges)
