@@ -282,16 +282,10 @@ final class FileStorageSession<Value: Sendable>: FlushableSession, @unchecked Se
     let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
     queue.asyncAfter(deadline: .now() + seconds) { [self] in
       // An explicit save may have written meanwhile: keep the interval from that write.
-      let wait: Duration? = lock.withLock {
-        guard let lastWriteAttempt else { return nil }
-        let elapsed = ContinuousClock.now - lastWriteAttempt
-        return elapsed < storage.saveInterval ? storage.saveInterval - elapsed : nil
-      }
-      if let wait {
+      if let wait = try? flush(notWithin: storage.saveInterval) {
         runScheduledFlush(after: wait)
         return
       }
-      try? flush()
       let more = lock.withLock {
         flushScheduled = false
         return pending != nil
@@ -302,13 +296,24 @@ final class FileStorageSession<Value: Sendable>: FlushableSession, @unchecked Se
 
   /// Writes the pending change, if any, and returns when it is on disk.
   func flush() throws {
+    try flush(notWithin: nil)
+  }
+
+  /// Writes the pending change unless the last write was less than `interval` ago; then
+  /// returns how much longer to wait.
+  @discardableResult
+  private func flush(notWithin interval: Duration?) throws -> Duration? {
     ioLock.lock()
     defer { ioLock.unlock() }
+    if let interval, let lastWriteAttempt = lock.withLock({ lastWriteAttempt }) {
+      let elapsed = ContinuousClock.now - lastWriteAttempt
+      if elapsed < interval { return interval - elapsed }
+    }
     guard let value = lock.withLock({ () -> Value? in
       defer { pending = nil }
       return pending
     })
-    else { return }
+    else { return nil }
     var problem: SharedFileError?
     do {
       let data = try encode(value)
@@ -342,6 +347,7 @@ final class FileStorageSession<Value: Sendable>: FlushableSession, @unchecked Se
       throw failure
     }
     context?.reportSaveError(problem)
+    return nil
   }
 
   // MARK: Helpers

@@ -32,19 +32,24 @@ public enum Termination {
   private static let state = LockIsolated(State())
   private static let queue = DispatchQueue(label: "Sharing.Termination")
 
+  /// Identifies a handler added with `onSignal`; it stays until `remove()` is called.
+  public struct Registration: Sendable {
+    let id: Int
+    public func remove() { state.withValue { _ = $0.handlers.removeValue(forKey: id) } }
+  }
+
   /// Runs `handler` when SIGINT or SIGTERM arrives, before pending writes are flushed. Installs
-  /// the signal handling if it is not installed yet. Cancel the subscription to remove it.
+  /// the signal handling if it is not installed yet. The handler stays until removed.
   @discardableResult
   public static func onSignal(
     _ handler: @escaping @Sendable (_ signal: Int32) -> Decision
-  ) -> SharedSubscription {
+  ) -> Registration {
     installHandlers()
-    let id = state.withValue { state in
+    return state.withValue { state in
       defer { state.nextID += 1 }
       state.handlers[state.nextID] = handler
-      return state.nextID
+      return Registration(id: state.nextID)
     }
-    return SharedSubscription { state.withValue { _ = $0.handlers.removeValue(forKey: id) } }
   }
 
   /// Installs the exit flush and the SIGINT/SIGTERM handling (once; later calls do nothing).
@@ -72,9 +77,14 @@ public enum Termination {
     }
     try? FileStorage.flushAll()
     guard decision == .exit else { return }
+    // End the way the signal would have: default action, delivered to this very thread
+    // (dispatch's worker threads block the signal, so unblock it here first).
     signal(signalNumber, SIG_DFL)
-    kill(getpid(), signalNumber)
-    usleep(200_000)
-    _exit(128 + signalNumber)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, signalNumber)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    raise(signalNumber)
+    _exit(128 + signalNumber)  // not reached
   }
 }
