@@ -258,10 +258,14 @@ final class FileStorageSession<Value: Sendable>: FlushableSession, @unchecked Se
   // MARK: Saving
 
   func save(_ value: Value, immediately: Bool) throws {
-    lock.withLock { pending = value }
     if immediately {
+      // An explicit save writes what is pending (waiting for a write in flight); it does not
+      // write the same value again, which would make a later outside change look like a
+      // conflict. Only a value never written (no file yet) is queued here.
+      lock.withLock { if pending == nil, lastKnownData == nil { pending = value } }
       try flush()
     } else {
+      lock.withLock { pending = value }
       scheduleFlush()
     }
   }

@@ -182,6 +182,7 @@ import Testing
     for conflict in conflicts {
       _ = try decodeProbeState(directory.file(conflict))  // kept intact
     }
-    #expect(try decodeProbeState(file).count + conflicts.count == 10, "\(conflicts)")
+    let final = try decodeProbeState(file).count
+    #expect(final + conflicts.count == 10, "file: \(final), conflicts: \(conflicts)")
   }
 }
