@@ -110,9 +110,8 @@ extension Shared {
 extension Array {
   /// `Array($syncUps)`: a reference for every element currently in the shared array.
   public init<ID: Hashable, E>(_ shared: Shared<IdentifiedArray<ID, E>>) where Element == Shared<E> {
-    self = shared.reference.currentValue().ids.map { id in
-      Shared(shared[id: id])!
-    }
+    // compactMap: an element removed by another thread meanwhile is simply left out.
+    self = shared.reference.currentValue().ids.compactMap { id in Shared(shared[id: id]) }
   }
 }
 

@@ -19,7 +19,7 @@ let mode = arguments[1]
 let url = URL(fileURLWithPath: arguments[2])
 // Modes that wait for a signal keep their last change pending for an hour, so only the
 // termination flush can write it.
-let waitsForSignal = mode == "pending" || mode == "handler"
+let waitsForSignal = ["pending", "handler", "keep-running", "exit"].contains(mode)
 
 func signalReady() {
   _ = FileManager.default.createFile(atPath: url.path + ".ready", contents: Data())
@@ -81,6 +81,22 @@ withDependencies {
     }
     signalReady()
     waitForever()
+
+  case "keep-running":
+    // The app takes over SIGTERM: the pending change is flushed, the process keeps running.
+    Termination.onSignal { _ in .keepRunning }
+    $state.withLock { $0.count = 1 }
+    try? $state.save()
+    $state.withLock { $0.count = 2 }
+    signalReady()
+    waitForever()
+
+  case "exit":
+    // A pending change is written by the flush at normal exit.
+    $state.withLock { $0.count = 1 }
+    try? $state.save()
+    $state.withLock { $0.count = 2 }
+    exit(0)
 
   default:
     FileHandle.standardError.write(Data("unknown mode \(mode)\n".utf8))

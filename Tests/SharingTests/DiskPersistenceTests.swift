@@ -115,6 +115,31 @@ import Testing
     #expect(try decodeProbeState(file).note == "saved by handler")
   }
 
+  @Test func pendingWriteIsOnDiskAfterNormalExit() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = directory.file("state.json")
+    #expect(try Probe.run("exit", file) == 0)
+    #expect(try decodeProbeState(file).count == 2)
+  }
+
+  @Test func appCanKeepRunningAfterASignal() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = directory.file("state.json")
+    let process = try Probe.start("keep-running", file)
+    defer {
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+    }
+    #expect(await Probe.waitUntilReady(file))
+    kill(process.processIdentifier, SIGTERM)
+    // The pending change is flushed even though the app keeps running.
+    #expect(await waitUntil { (try? decodeProbeState(file).count) == 2 })
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(process.isRunning)
+  }
+
   @Test func anotherProcessWritingWhileWeHaveUnsavedChangesIsNotLost() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

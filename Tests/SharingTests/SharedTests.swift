@@ -147,6 +147,28 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
     #expect(shared.wrappedValue == 8)
   }
 
+  @Test func keyedPropertiesInAFeatureState() {
+    struct Feature {
+      @Shared(.counter) var counter
+      @Shared(.inMemory("name")) var name = "Blob"
+      @SharedReader(.counter) var readOnlyCounter
+    }
+    let feature = Feature()
+    feature.$counter.withLock { $0 = 100 }
+    #expect(feature.readOnlyCounter == 100)
+    #expect(Feature().counter == 100)
+    #expect(feature.name == "Blob")
+  }
+
+  @Test func readerElements() throws {
+    @Shared(value: IdentifiedArray(uniqueElements: [Item(id: 1, title: "A")])) var items: IdentifiedArrayOf<Item>
+    let reader = SharedReader($items)
+    let element = try #require(SharedReader(reader[id: 1]))
+    $items.withLock { $0[id: 1]?.title = "B" }
+    #expect(element.title.wrappedValue == "B")
+    #expect(reader[id: 2].wrappedValue == nil)
+  }
+
   @Test func sharedStateIsScopedPerTestA() async {
     @Shared(.inMemory("isolation")) var value = 0
     #expect(value == 0)
