@@ -43,12 +43,8 @@ final class ElementLens<ID: Hashable, Element>: Lens<IdentifiedArray<ID, Element
   override func modify<R>(
     _ root: inout IdentifiedArray<ID, Element>, _ body: (inout Element?) throws -> R
   ) rethrows -> R {
-    var element = root[id: elementID]
-    let wasPresent = element != nil
-    let result = try body(&element)
-    // Leave the array untouched when nothing is there and nothing is written.
-    if wasPresent || element != nil { root[id: elementID] = element }
-    return result
+    // In place: no copy of the element (or of the arrays inside it) per write.
+    try body(&root[id: elementID])
   }
 }
 
