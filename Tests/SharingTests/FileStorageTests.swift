@@ -50,6 +50,23 @@ private func json(_ value: some Encodable) throws -> Data { try JSONEncoder().en
     }
   }
 
+  @Test func typedKeyInAFeatureState() throws {
+    let fileSystem = InMemoryFileSystem(files: [itemsURL: try json([Item(id: 3, title: "C")])])
+    try withDependencies {
+      $0.defaultFileStorage = .inMemory(fileSystem)
+    } operation: {
+      struct ListFeature { @Shared(.items) var items: IdentifiedArrayOf<Item> }
+      struct DetailFeature { @Shared var item: Item }
+      let list = ListFeature()
+      let detail = DetailFeature(item: try #require(Shared(list.$items[id: 3])))
+      detail.$item.withLock { $0.tags.insert("new", at: 0) }
+      #expect(list.items[id: 3]?.tags == ["new"])
+      try list.$items.save()
+      let saved = try JSONDecoder().decode([Item].self, from: try #require(try fileSystem.read(itemsURL)))
+      #expect(saved.first?.tags == ["new"])
+    }
+  }
+
   @Test func existingFileIsLoaded() throws {
     let fileSystem = InMemoryFileSystem(files: [itemsURL: try json([Item(id: 7, title: "Seven")])])
     withDependencies {
@@ -142,6 +159,30 @@ private func json(_ value: some Encodable) throws -> Data { try JSONEncoder().en
       #expect(try fileSystem.read(preserved) == theirs, "their version is kept byte for byte")
       let saved = try JSONDecoder().decode([Item].self, from: try #require(try fileSystem.read(itemsURL)))
       #expect(saved.first?.title == "Ours 2")
+    }
+  }
+
+  @Test func garbageFoundWhenSavingIsPreservedAsCorrupt() throws {
+    let memory = InMemoryFileSystem(files: [itemsURL: try json([Item(id: 1, title: "A")])])
+    try withDependencies {
+      $0.defaultFileStorage = FileStorage(
+        fileSystem: CountingFileSystem(memory, reportsChanges: false),
+        saveInterval: .seconds(3600),
+        flushesOnTermination: false
+      )
+    } operation: {
+      @Shared(.items) var items
+      memory.write(Data("half-written garbage".utf8), to: itemsURL)
+      $items.withLock { $0[id: 1]?.title = "Ours" }
+      try $items.save()
+      let error = try #require($items.saveError as? SharedFileError)
+      guard case .corrupt(_, let preserved, _) = error else {
+        Issue.record("expected .corrupt, got \(error)")
+        return
+      }
+      #expect(try memory.read(preserved) == Data("half-written garbage".utf8))
+      let saved = try JSONDecoder().decode([Item].self, from: try #require(try memory.read(itemsURL)))
+      #expect(saved.first?.title == "Ours")
     }
   }
 

@@ -150,12 +150,14 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
   @Test func keyedPropertiesInAFeatureState() {
     struct Feature {
       @Shared(.counter) var counter
+      @Shared(.counter) var annotated: Int
       @Shared(.inMemory("name")) var name = "Blob"
       @SharedReader(.counter) var readOnlyCounter
     }
     let feature = Feature()
     feature.$counter.withLock { $0 = 100 }
     #expect(feature.readOnlyCounter == 100)
+    #expect(feature.annotated == 100)
     #expect(Feature().counter == 100)
     #expect(feature.name == "Blob")
   }

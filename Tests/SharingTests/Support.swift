@@ -35,9 +35,14 @@ struct TemporaryDirectory {
 /// Wraps a file system and counts what file storage does with it.
 final class CountingFileSystem: FileSystem, @unchecked Sendable {
   let base: any FileSystem
+  /// false: outside changes are never reported (as if the change raced with our write).
+  let reportsChanges: Bool
   private let lock = NSLock()
   private var _writes = 0
-  init(_ base: any FileSystem) { self.base = base }
+  init(_ base: any FileSystem, reportsChanges: Bool = true) {
+    self.base = base
+    self.reportsChanges = reportsChanges
+  }
   var writes: Int { lock.withLock { _writes } }
 
   func read(_ url: URL) throws -> Data? { try base.read(url) }
@@ -53,7 +58,7 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
     try base.withExclusiveLock(for: url, body)
   }
   func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> SharedSubscription {
-    base.watch(url, onChange: onChange)
+    reportsChanges ? base.watch(url, onChange: onChange) : SharedSubscription {}
   }
 }
 
