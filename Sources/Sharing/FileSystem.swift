@@ -136,6 +136,7 @@ public struct LiveFileSystem: FileSystem {
   private func createDirectory(_ directory: URL) throws {
     if fileExists(directory) { return }
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    DirectoryWatcher.shared.rewatch(directory)
   }
 
   private func syncDirectory(_ directory: URL) {

@@ -71,6 +71,23 @@ import Testing
     }
   }
 
+  @Test func directoryDeletedAndRecreatedIsWatchedAgain() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = directory.file("data/state.json")
+    try await withDependencies {
+      $0.defaultFileStorage = diskStorage()
+    } operation: { () async throws in
+      @Shared(.fileStorage(file)) var state = ProbeState()
+      try FileManager.default.removeItem(at: directory.file("data"))
+      $state.withLock { $0.note = "ours" }
+      try $state.save()  // re-creates the directory
+      #expect(try decodeProbeState(file).note == "ours")
+      #expect(try Probe.run("set", file, ["3", "theirs"]) == 0)
+      #expect(await waitUntil { state.note == "theirs" })
+    }
+  }
+
   @Test func burstOfMutationsOnDiskIsCoalesced() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
