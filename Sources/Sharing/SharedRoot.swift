@@ -90,11 +90,12 @@ final class SharedRoot<Value>: SharedRootBase, Observable, @unchecked Sendable {
       if snapshot == nil { snapshot = value }
       register(with: tracker)
     }
-    let result = try registrar.withMutation(of: self, keyPath: \.value) {
+    // Also after a throwing body: what it changed before throwing is kept, so it is announced
+    // and saved too.
+    defer { didChange(persist: true) }
+    return try registrar.withMutation(of: self, keyPath: \.value) {
       try lens.modify(&value, body)
     }
-    didChange(persist: true)
-    return result
   }
 
   /// A new value from the persistence key (another process edited the file): no save, no snapshot.

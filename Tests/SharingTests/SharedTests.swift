@@ -37,6 +37,21 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
     #expect(count == 0, "a copy of a Shared is the same reference")
   }
 
+  @Test func throwingWithLockKeepsWhatItChanged() async throws {
+    struct Failure: Error {}
+    let shared = Shared(value: [Int]())
+    var iterator = shared.values.makeAsyncIterator()
+    #expect(await iterator.next() == [])
+    #expect(throws: Failure.self) {
+      try shared.withLock {
+        $0.append(1)
+        throw Failure()
+      }
+    }
+    #expect(shared.wrappedValue == [1])
+    #expect(await iterator.next() == [1], "the change is announced")
+  }
+
   @Test func sharedValueInit() {
     let shared = Shared(value: [1, 2])
     shared.withLock { $0.append(3) }
