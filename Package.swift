@@ -51,9 +51,14 @@ let package = Package(
       name: "ArchitectureTests",
       dependencies: ["Architecture"] + testSupport
     ),
+    // A child program the Sharing tests spawn, kill and signal (multi-process file storage).
+    .executableTarget(
+      name: "SharingProbe",
+      dependencies: ["Sharing", .product(name: "Dependencies", package: "swift-dependencies")]
+    ),
     .testTarget(
       name: "SharingTests",
-      dependencies: ["Sharing", "Architecture"] + pointfree + testSupport
+      dependencies: ["Sharing", "Architecture", "SharingProbe"] + pointfree + testSupport
     ),
 
     // MARK: Audio and speech (C libraries behind client modules)

@@ -1,0 +1,134 @@
+import Foundation
+import Sharing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes.
+func waitUntil(
+  timeout: Duration = .seconds(5), _ condition: () throws -> Bool
+) async rethrows -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if try condition() { return true }
+    try? await Task.sleep(for: .milliseconds(10))
+  }
+  return try condition()
+}
+
+/// A fresh directory under the system's temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+  let url: URL
+  init() throws {
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("SharingTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+  func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+  func contents() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+  }
+  func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Wraps a file system and counts what file storage does with it.
+final class CountingFileSystem: FileSystem, @unchecked Sendable {
+  let base: any FileSystem
+  /// false: outside changes are never reported (as if the change raced with our write).
+  let reportsChanges: Bool
+  private let lock = NSLock()
+  private var _writes = 0
+  init(_ base: any FileSystem, reportsChanges: Bool = true) {
+    self.base = base
+    self.reportsChanges = reportsChanges
+  }
+  var writes: Int { lock.withLock { _writes } }
+
+  func read(_ url: URL) throws -> Data? { try base.read(url) }
+  func writeAtomically(_ data: Data, to url: URL) throws {
+    lock.withLock { _writes += 1 }
+    try base.writeAtomically(data, to: url)
+  }
+  func moveItem(at source: URL, to destination: URL) throws {
+    try base.moveItem(at: source, to: destination)
+  }
+  func fileExists(_ url: URL) -> Bool { base.fileExists(url) }
+  func withExclusiveLock<R>(for url: URL, _ body: () throws -> R) throws -> R {
+    try base.withExclusiveLock(for: url, body)
+  }
+  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> SharedSubscription {
+    reportsChanges ? base.watch(url, onChange: onChange) : SharedSubscription {}
+  }
+}
+
+/// The real disk, without installing exit/signal handlers in the test runner.
+func diskStorage(_ fileSystem: any FileSystem = LiveFileSystem(), saveInterval: Duration = .seconds(1))
+  -> FileStorage
+{
+  FileStorage(fileSystem: fileSystem, saveInterval: saveInterval, flushesOnTermination: false)
+}
+
+/// What the probe stores (the same JSON shape as SharingProbe's `ProbeState`).
+struct ProbeState: Codable, Equatable, Sendable {
+  var count = 0
+  var note = ""
+  var padding = ""
+}
+
+func decodeProbeState(_ url: URL) throws -> ProbeState {
+  try JSONDecoder().decode(ProbeState.self, from: Data(contentsOf: url))
+}
+
+/// The SharingProbe child program, built beside the test bundle (SharingTests depends on it).
+enum Probe {
+  static let executable: URL? = {
+    var directories: [URL] = []
+    if let executable = Bundle.main.executableURL {
+      directories.append(executable.deletingLastPathComponent())
+    }
+    directories.append(Bundle.main.bundleURL)
+    directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
+    directories.append(
+      URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
+    )
+    // <package>/Tests/SharingTests/Support.swift → <package>/.build/debug
+    let package = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    directories.append(package.appendingPathComponent(".build/debug"))
+    for directory in directories {
+      let candidate = directory.appendingPathComponent("SharingProbe")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+  }()
+
+  /// Starts the probe; `mode` and `arguments` as SharingProbe's main.swift reads them.
+  static func start(_ mode: String, _ file: URL, _ arguments: [String] = []) throws -> Process {
+    guard let executable else { throw ProbeError.notFound }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = [mode, file.path] + arguments
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  /// Runs the probe to completion.
+  @discardableResult
+  static func run(_ mode: String, _ file: URL, _ arguments: [String] = []) throws -> Int32 {
+    let process = try start(mode, file, arguments)
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// Waits until the probe has created `<file>.ready`, then removes it.
+  static func waitUntilReady(_ file: URL, timeout: Duration = .seconds(30)) async -> Bool {
+    let ready = file.path + ".ready"
+    let found = await waitUntil(timeout: timeout) { FileManager.default.fileExists(atPath: ready) }
+    try? FileManager.default.removeItem(atPath: ready)
+    return found
+  }
+
+  enum ProbeError: Error { case notFound }
+}
