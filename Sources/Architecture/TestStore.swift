@@ -247,7 +247,8 @@ public final class TestStore<State: Equatable, Action> {
   // MARK: Finishing
 
   /// Waits for every in-flight effect to finish; fails for those still running after `timeout`.
-  /// Also fails for received actions and shared-state changes left unasserted.
+  /// (Received actions and shared-state changes left unasserted fail at the end of the test, so
+  /// they can still be asserted after `finish`.)
   public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
@@ -258,8 +259,10 @@ public final class TestStore<State: Equatable, Action> {
     let location = SourceLocation(fileID, filePath, line, column, action: "finish")
     let deadline = ContinuousClock.now + (timeout ?? self.timeout)
     await waitUntil(deadline) { effects.inFlight.isEmpty }
-    checkCompleted(at: location)
-    effects.cancelAll()
+    guard exhaustivity == .on else { return effects.cancelAll() }
+    for key in effects.inFlight.keys.sorted() {
+      reportStillRunning(key, at: effectOrigins[key] ?? location)
+    }
   }
 
   /// Drops the received actions not asserted yet (and accepts the state they produced).
@@ -384,20 +387,7 @@ public final class TestStore<State: Equatable, Action> {
       received.removeAll()
     }
     for key in effects.inFlight.keys.sorted() {
-      let origin = effectOrigins[key] ?? location
-      fail(
-        """
-        An effect returned for this action is still running. It must complete before the end of \
-        the test: …
-
-        Action: \(origin.action)
-
-        Cancel it (e.g. with a cancel action or by dismissing its feature), await it with \
-        "store.finish()", or skip it with "store.skipInFlightEffects()".
-        """,
-        at: origin
-      )
-      effects.cancel(key: key)
+      reportStillRunning(key, at: effectOrigins[key] ?? location)
     }
     if tracker.hasChanges {
       for description in tracker.changeDescriptions() {
@@ -412,6 +402,23 @@ public final class TestStore<State: Equatable, Action> {
       }
       tracker.reset()
     }
+  }
+
+  /// Fails for an effect that is still running, at the action that started it, and cancels it.
+  private func reportStillRunning(_ key: Int, at origin: SourceLocation) {
+    fail(
+      """
+      An effect returned for this action is still running. It must complete before the end of \
+      the test: …
+
+      Action: \(origin.action)
+
+      Cancel it (e.g. with a cancel action or by dismissing its feature), await it with \
+      "store.finish()", or skip it with "store.skipInFlightEffects()".
+      """,
+      at: origin
+    )
+    effects.cancel(key: key)
   }
 
   private func waitForReceivedAction(until deadline: ContinuousClock.Instant) async -> Bool {
