@@ -33,6 +33,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
   ],
   targets: [
     // MARK: Architecture core and shared state
@@ -64,6 +65,17 @@ let package = Package(
     // MARK: Audio and speech (C libraries behind client modules)
 
     // MARK: Features and the app
+    .target(
+      name: "SyncUpsFeatures",
+      dependencies: [
+        "Architecture",
+        .product(name: "Tagged", package: "swift-tagged"),
+      ]
+    ),
+    .testTarget(
+      name: "SyncUpsFeaturesTests",
+      dependencies: ["SyncUpsFeatures"] + testSupport
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,60 @@
+import Architecture
+import Foundation
+import Tagged
+
+/// Where SyncUps keeps its data: `$SYNCUPS_HOME`, else `$XDG_DATA_HOME/syncups`, else
+/// `~/.local/share/syncups`. A dependency, so tests choose their own (temporary) directory.
+public struct DataDirectory: Sendable, Equatable {
+  public var url: URL
+
+  public init(url: URL) { self.url = url }
+
+  /// The sync-ups and their meetings.
+  public var syncUpsFile: URL { url.appendingPathComponent("sync-ups.json") }
+  /// Recorded meeting audio, one FLAC file per meeting.
+  public var audioDirectory: URL { url.appendingPathComponent("audio", isDirectory: true) }
+
+  /// Resolves the directory from the environment, as the app does.
+  public static func resolve(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> DataDirectory {
+    if let home = environment["SYNCUPS_HOME"], !home.isEmpty {
+      return DataDirectory(url: URL(fileURLWithPath: home, isDirectory: true))
+    }
+    if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+      return DataDirectory(url: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("syncups"))
+    }
+    let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+      ?? FileManager.default.homeDirectoryForCurrentUser
+    return DataDirectory(url: home.appendingPathComponent(".local/share/syncups", isDirectory: true))
+  }
+}
+
+extension DataDirectory: DependencyKey {
+  public static var liveValue: DataDirectory { .resolve() }
+  /// Tests use the in-memory file system unless they ask for a real one, so this path is never
+  /// written to by accident.
+  public static var testValue: DataDirectory {
+    DataDirectory(url: URL(fileURLWithPath: "/syncups-tests", isDirectory: true))
+  }
+}
+
+extension DependencyValues {
+  public var dataDirectory: DataDirectory {
+    get { self[DataDirectory.self] }
+    set { self[DataDirectory.self] = newValue }
+  }
+}
+
+extension SharedReaderKey where Self == FileStorageKey<IdentifiedArrayOf<SyncUp>>.Default {
+  /// All sync-ups, persisted to `sync-ups.json` in the data directory.
+  public static var syncUps: Self {
+    @Dependency(\.dataDirectory) var dataDirectory
+    return Self[
+      .fileStorage(
+        dataDirectory.syncUpsFile, decode: SyncUpsFile.decode, encode: SyncUpsFile.encode
+      ),
+      default: []
+    ]
+  }
+}
