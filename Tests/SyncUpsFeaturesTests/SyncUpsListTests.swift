@@ -1,0 +1,124 @@
+import Foundation
+import SyncUpsFeatures
+import Testing
+
+@MainActor
+struct SyncUpsListTests {
+  @Test func addSyncUp() async {
+    let store = TestStore(initialState: SyncUpsList.State()) {
+      SyncUpsList()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    await store.send(.addSyncUpButtonTapped) {
+      $0.destination = .add(
+        SyncUpForm.State(
+          syncUp: SyncUp(
+            id: SyncUp.ID(UUID(0)), attendees: [Attendee(id: Attendee.ID(UUID(1)))]
+          )
+        )
+      )
+    }
+    var syncUp = SyncUp(
+      id: SyncUp.ID(UUID(0)),
+      attendees: [
+        Attendee(id: Attendee.ID(UUID(1)), name: "Blob"),
+        Attendee(id: Attendee.ID(UUID(2)), name: "Blob Jr"),
+      ],
+      title: "Design"
+    )
+    await store.send(.destination(.presented(.add(.binding(.set(\.syncUp, syncUp)))))) {
+      $0.destination = .add(SyncUpForm.State(syncUp: syncUp))
+    }
+    await store.send(.confirmAddSyncUpButtonTapped) {
+      $0.destination = nil
+      $0.$syncUps.withLock { $0 = [syncUp] }
+    }
+    syncUp.title = "unused"
+  }
+
+  @Test func addValidatedDropsBlankAttendeesAndKeepsOne() async {
+    let store = TestStore(initialState: SyncUpsList.State()) {
+      SyncUpsList()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    await store.send(.addSyncUpButtonTapped) {
+      $0.destination = .add(
+        SyncUpForm.State(
+          syncUp: SyncUp(id: SyncUp.ID(UUID(0)), attendees: [Attendee(id: Attendee.ID(UUID(1)))])
+        )
+      )
+    }
+    let blankAttendees = SyncUp(
+      id: SyncUp.ID(UUID(0)),
+      attendees: [
+        Attendee(id: Attendee.ID(UUID(1)), name: ""),
+        Attendee(id: Attendee.ID(UUID(2)), name: "    "),
+      ],
+      title: "Design"
+    )
+    await store.send(.destination(.presented(.add(.binding(.set(\.syncUp, blankAttendees)))))) {
+      $0.destination = .add(SyncUpForm.State(syncUp: blankAttendees))
+    }
+    await store.send(.confirmAddSyncUpButtonTapped) {
+      $0.destination = nil
+      $0.$syncUps.withLock {
+        $0 = [
+          SyncUp(
+            id: SyncUp.ID(UUID(0)),
+            attendees: [Attendee(id: Attendee.ID(UUID(1)))],
+            title: "Design"
+          )
+        ]
+      }
+    }
+  }
+
+  @Test func dismissAddDiscardsTheForm() async {
+    let store = TestStore(initialState: SyncUpsList.State()) {
+      SyncUpsList()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    await store.send(.addSyncUpButtonTapped) {
+      $0.destination = .add(
+        SyncUpForm.State(
+          syncUp: SyncUp(id: SyncUp.ID(UUID(0)), attendees: [Attendee(id: Attendee.ID(UUID(1)))])
+        )
+      )
+    }
+    await store.send(.dismissAddSyncUpButtonTapped) { $0.destination = nil }
+    #expect(store.state.syncUps.isEmpty)
+  }
+
+  @Test func deleteSyncUp() async {
+    @Shared(.syncUps) var syncUps = [.mock]
+    let store = TestStore(initialState: SyncUpsList.State()) { SyncUpsList() }
+    await store.send(.onDelete([0])) { $0.$syncUps.withLock { $0 = [] } }
+  }
+
+  @Test func unreadableFileIsReportedAndKept() async throws {
+    let url = DataDirectory.testValue.syncUpsFile
+    let fileSystem = InMemoryFileSystem(files: [url: Data("{ not json".utf8)])
+    let store = TestStore(initialState: SyncUpsList.State()) {
+      SyncUpsList()
+    } withDependencies: {
+      $0.defaultFileStorage = .inMemory(fileSystem)
+    }
+    #expect(store.state.syncUps.isEmpty)
+    let error = try #require(store.state.$syncUps.loadError)
+    await store.send(.onAppear) {
+      $0.destination = .alert(
+        AlertState {
+          TextState("Could not load your sync-ups")
+        } actions: {
+          ButtonState(role: .cancel) { TextState("OK") }
+        } message: {
+          TextState("\(error)")
+        }
+      )
+    }
+    #expect("\(error)".contains("preserved at"))
+  }
+}
