@@ -107,7 +107,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TranscriptionClientTests",
-      dependencies: ["AudioCore", "AudioFilesClient", "TranscriptionClient", "BatchTranscriber"]
+      dependencies: ["AudioCore", "AudioFilesClient", "AudioCaptureClient", "TranscriptionClient", "BatchTranscriber"]
         + dependencyClient
     ),
     .testTarget(
