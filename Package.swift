@@ -18,11 +18,21 @@ let testSupport: [Target.Dependency] = [
   .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
 ]
 
+let dependencyClient: [Target.Dependency] = [
+  .product(name: "Dependencies", package: "swift-dependencies"),
+  .product(name: "DependenciesMacros", package: "swift-dependencies"),
+]
+
 let package = Package(
   name: "SyncUps",
   products: [
     .library(name: "Architecture", targets: ["Architecture"]),
     .library(name: "Sharing", targets: ["Sharing"]),
+    .library(name: "AudioCore", targets: ["AudioCore"]),
+    .library(name: "AudioFilesClient", targets: ["AudioFilesClient"]),
+    .library(name: "AudioCaptureClient", targets: ["AudioCaptureClient"]),
+    .library(name: "TranscriptionClient", targets: ["TranscriptionClient"]),
+    .executable(name: "syncups", targets: ["syncups"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
@@ -63,18 +73,78 @@ let package = Package(
     ),
 
     // MARK: Audio and speech (C libraries behind client modules)
+    .systemLibrary(
+      name: "CPocketSphinx", path: "Sources/CPocketSphinx", pkgConfig: "pocketsphinx",
+      providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]
+    ),
+    .systemLibrary(
+      // No pkgConfig: libpulse-simple.pc only adds -D_REENTRANT/-pthread, which SwiftPM rejects
+      // with a warning; the headers are in /usr/include and the modulemap links the libraries.
+      name: "CPulse", path: "Sources/CPulse",
+      providers: [.apt(["libpulse-dev"])]
+    ),
+    .systemLibrary(
+      name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
+      providers: [.apt(["libsndfile1-dev"])]
+    ),
+    .systemLibrary(
+      name: "CSampleRate", path: "Sources/CSampleRate", pkgConfig: "samplerate",
+      providers: [.apt(["libsamplerate0-dev"])]
+    ),
+    .target(name: "AudioCore"),
+    .target(
+      name: "AudioFilesClient",
+      dependencies: ["AudioCore", "CSndfile", "CSampleRate"] + dependencyClient
+    ),
+    .target(
+      name: "AudioCaptureClient",
+      dependencies: ["AudioCore", "AudioFilesClient", "CPulse"] + dependencyClient
+    ),
+    .target(
+      name: "TranscriptionClient",
+      dependencies: ["AudioCore", "AudioFilesClient", "CPocketSphinx"] + dependencyClient
+    ),
+    .target(
+      name: "BatchTranscriber",
+      dependencies: ["AudioCore", "AudioFilesClient", "TranscriptionClient"]
+    ),
+    .testTarget(
+      name: "AudioFilesClientTests",
+      dependencies: ["AudioCore", "AudioFilesClient"] + dependencyClient
+    ),
+    .testTarget(
+      name: "AudioCaptureClientTests",
+      dependencies: ["AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient"]
+        + dependencyClient
+    ),
+    .testTarget(
+      name: "TranscriptionClientTests",
+      dependencies: ["AudioCore", "AudioFilesClient", "AudioCaptureClient", "TranscriptionClient", "BatchTranscriber"]
+        + dependencyClient
+    ),
+    .testTarget(
+      name: "TranscribeCommandTests",
+      dependencies: ["syncups"]
+    ),
 
     // MARK: Features and the app
     .target(
       name: "SyncUpsFeatures",
       dependencies: [
-        "Architecture",
+        "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
         .product(name: "Tagged", package: "swift-tagged"),
       ]
     ),
     .testTarget(
       name: "SyncUpsFeaturesTests",
       dependencies: ["SyncUpsFeatures"] + testSupport
+    ),
+    .executableTarget(
+      name: "syncups",
+      dependencies: [
+        "BatchTranscriber",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

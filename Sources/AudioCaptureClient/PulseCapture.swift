@@ -1,0 +1,90 @@
+import AudioCore
+import CPulse
+import Foundation
+
+/// Records from PulseAudio with the simple API: s16le, 16 kHz, mono (the server resamples and
+/// down-mixes), in 50 ms fragments, read on a dedicated thread so a slow consumer never makes
+/// the server overrun; chunks wait in the stream's buffer instead.
+final class PulseCapture: @unchecked Sendable {
+  /// 50 ms of 16 kHz mono 16-bit audio.
+  static let fragmentBytes = 1_600
+
+  private let simple: OpaquePointer
+  private let continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation
+  private let lock = NSLock()
+  private var stopRequested = false
+
+  /// Connects (throwing a clear error when it cannot) and starts the reading thread.
+  static func start(server: String?, source: String?) throws(AudioCaptureError)
+    -> (PulseCapture, AsyncThrowingStream<AudioChunk, any Error>)
+  {
+    let simple = try connect(server: server, source: source)
+    let (stream, continuation) = AsyncThrowingStream<AudioChunk, any Error>.makeStream()
+    let capture = PulseCapture(simple: simple, continuation: continuation)
+    continuation.onTermination = { _ in capture.stop() }
+    let thread = Thread { capture.readLoop() }
+    thread.name = "syncups.pulse-capture"
+    thread.start()
+    return (capture, stream)
+  }
+
+  /// Opens a record stream; used on its own to check that recording would work.
+  static func connect(server: String?, source: String?) throws(AudioCaptureError) -> OpaquePointer {
+    var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(AudioFormat.sampleRate), channels: 1)
+    var attributes = pa_buffer_attr(
+      maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
+      fragsize: UInt32(fragmentBytes))
+    var error: Int32 = 0
+    let simple = pa_simple_new(
+      server, "SyncUps", PA_STREAM_RECORD, source, "meeting", &spec, nil, &attributes, &error)
+    guard let simple else {
+      let reason = String(cString: pa_strerror(error))
+      switch error {
+      case Int32(PA_ERR_NOENTITY.rawValue):
+        throw .sourceNotFound(name: source ?? "(default)")
+      case Int32(PA_ERR_CONNECTIONREFUSED.rawValue), Int32(PA_ERR_INVALIDSERVER.rawValue),
+        Int32(PA_ERR_CONNECTIONTERMINATED.rawValue), Int32(PA_ERR_TIMEOUT.rawValue):
+        throw .serverNotRunning(reason: reason)
+      default:
+        throw .failed(reason: reason)
+      }
+    }
+    return simple
+  }
+
+  static func free(_ simple: OpaquePointer) { pa_simple_free(simple) }
+
+  private init(simple: OpaquePointer, continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation) {
+    self.simple = simple
+    self.continuation = continuation
+  }
+
+  /// Ends the stream normally, at once. The reading thread lets go of the server when its
+  /// current read returns (at most a fragment later while the source delivers audio).
+  func stop() {
+    lock.withLock { stopRequested = true }
+    continuation.finish()
+  }
+
+  private var isStopped: Bool { lock.withLock { stopRequested } }
+
+  private func readLoop() {
+    defer { pa_simple_free(simple) }
+    var buffer = [Int16](repeating: 0, count: Self.fragmentBytes / 2)
+    var position = 0
+    while !isStopped {
+      var error: Int32 = 0
+      let status = buffer.withUnsafeMutableBytes { bytes in
+        pa_simple_read(simple, bytes.baseAddress, bytes.count, &error)
+      }
+      if isStopped { break }
+      if status < 0 {
+        continuation.finish(throwing: AudioCaptureError.connectionLost(reason: String(cString: pa_strerror(error))))
+        return
+      }
+      continuation.yield(AudioChunk(samples: buffer, startSample: position))
+      position += buffer.count
+    }
+    continuation.finish()
+  }
+}

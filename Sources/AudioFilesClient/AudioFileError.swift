@@ -1,0 +1,30 @@
+/// Why an audio file could not be read or written. Each description is one line: the file, what
+/// is wrong, what to do.
+public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
+  case notFound(path: String)
+  case empty(path: String)
+  case notAudio(path: String, reason: String)
+  case truncated(path: String)
+  case unreadable(path: String, reason: String)
+  case unsupportedFormat(path: String)
+  case writeFailed(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case let .notFound(path):
+      "\(path): file not found (check the path)"
+    case let .empty(path):
+      "\(path): the file is empty (no audio to read)"
+    case let .notAudio(path, reason):
+      "\(path): not an audio file libsndfile can read (\(reason)); give a WAV, FLAC or OGG file"
+    case let .truncated(path):
+      "\(path): the audio file is truncated (it ends before its header says); re-export or re-copy it"
+    case let .unreadable(path, reason):
+      "\(path): cannot be read (\(reason))"
+    case let .unsupportedFormat(path):
+      "\(path): cannot write this kind of file; name it .flac, .wav or .ogg"
+    case let .writeFailed(path, reason):
+      "\(path): cannot write audio (\(reason))"
+    }
+  }
+}

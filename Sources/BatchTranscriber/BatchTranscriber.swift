@@ -1,0 +1,113 @@
+import AudioCore
+import AudioFilesClient
+import Foundation
+import TranscriptionClient
+
+/// Transcribes many files on `jobs` worker threads, each with its own warm decoder, and hands
+/// the results back in input order as soon as each is next in line.
+public struct BatchTranscriber: Sendable {
+  public var jobs: Int
+  public var options: DecoderOptions
+
+  public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, options: DecoderOptions = DecoderOptions(partials: false)) {
+    self.jobs = max(1, jobs)
+    self.options = options
+  }
+
+  /// One file's outcome.
+  public struct Result: Sendable {
+    public var index: Int
+    public var file: String
+    /// The transcript, or the one-line reason it failed.
+    public var outcome: Swift.Result<Transcript, FileFailure>
+  }
+
+  public struct FileFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+  }
+
+  /// Runs the batch. `emit` gets results in input order (called on worker threads, one at a
+  /// time); `progress` gets (finished, total) after each file. Throws only when no decoder could
+  /// be made (e.g. the model is missing), before any file is decoded.
+  public func run(
+    files: [String],
+    progress: (@Sendable (Int, Int) -> Void)? = nil,
+    emit: @escaping @Sendable (Result) -> Void
+  ) throws(TranscriptionError) {
+    guard !files.isEmpty else { return }
+    let workers = min(jobs, files.count)
+    let state = BatchState(total: files.count)
+    let options = self.options
+    let group = DispatchGroup()
+    for _ in 0..<workers {
+      group.enter()
+      let thread = Thread {
+        defer { group.leave() }
+        let transcriber: FileTranscriber
+        do throws(TranscriptionError) {
+          transcriber = try FileTranscriber(options: options)
+        } catch {
+          state.fail(error)
+          return
+        }
+        while let index = state.take() {
+          let file = files[index]
+          let outcome: Swift.Result<Transcript, FileFailure>
+          do throws(AudioFileError) {
+            outcome = .success(try transcriber.transcribe(path: file))
+          } catch {
+            outcome = .failure(FileFailure(error.description))
+          }
+          state.finish(Result(index: index, file: file, outcome: outcome), emit: emit, progress: progress)
+        }
+      }
+      // Decoders recurse deeply in places; give them room.
+      thread.stackSize = 8 << 20
+      thread.start()
+    }
+    group.wait()
+    if let error = state.setupError, state.finished < files.count { throw error }
+  }
+}
+
+/// The work queue and the in-order output buffer shared by the workers.
+private final class BatchState: @unchecked Sendable {
+  private let lock = NSLock()
+  private let total: Int
+  private var nextToTake = 0
+  private var nextToEmit = 0
+  private var done: [Int: BatchTranscriber.Result] = [:]
+  private(set) var finished = 0
+  private(set) var setupError: TranscriptionError?
+
+  init(total: Int) { self.total = total }
+
+  func take() -> Int? {
+    lock.withLock {
+      guard setupError == nil, nextToTake < total else { return nil }
+      defer { nextToTake += 1 }
+      return nextToTake
+    }
+  }
+
+  func fail(_ error: TranscriptionError) {
+    lock.withLock { if setupError == nil { setupError = error } }
+  }
+
+  func finish(
+    _ result: BatchTranscriber.Result,
+    emit: @Sendable (BatchTranscriber.Result) -> Void,
+    progress: (@Sendable (Int, Int) -> Void)?
+  ) {
+    lock.withLock {
+      done[result.index] = result
+      finished += 1
+      while let next = done.removeValue(forKey: nextToEmit) {
+        emit(next)
+        nextToEmit += 1
+      }
+      progress?(finished, total)
+    }
+  }
+}

@@ -1,0 +1,6 @@
+// PocketSphinx 5prealpha (Debian) with the sphinxbase parts the decoder client uses.
+#include <pocketsphinx.h>
+#include <sphinxbase/err.h>
+#include <sphinxbase/logmath.h>
+#include <sphinxbase/cmd_ln.h>
+#include <sphinxbase/cmn.h>

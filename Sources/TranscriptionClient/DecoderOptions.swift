@@ -1,0 +1,28 @@
+/// How a decoder is set up. The defaults are what SyncUps uses everywhere.
+public struct DecoderOptions: Sendable, Equatable {
+  /// A model folder given explicitly (`--model-dir`); nil resolves as `SpeechModel.resolve` says.
+  public var modelDirectory: String?
+  /// Let the decoder log to stderr.
+  public var verbose: Bool
+  /// Emit `.partial` hypotheses while someone speaks.
+  public var partials: Bool
+  /// Silence (in 10 ms frames) that ends an utterance. PocketSphinx's default is 50 (0.5 s);
+  /// a shorter wait gives finals sooner.
+  public var endSilenceFrames: Int
+  /// Extra PocketSphinx arguments, e.g. ["-fwdflat", "no"], applied last.
+  public var extraArguments: [String]
+
+  public init(
+    modelDirectory: String? = nil,
+    verbose: Bool = false,
+    partials: Bool = true,
+    endSilenceFrames: Int = 30,
+    extraArguments: [String] = []
+  ) {
+    self.modelDirectory = modelDirectory
+    self.verbose = verbose
+    self.partials = partials
+    self.endSilenceFrames = endSilenceFrames
+    self.extraArguments = extraArguments
+  }
+}

@@ -1,0 +1,13 @@
+/// Why transcription could not run. Each description is one line: what is wrong, what to do.
+public enum TranscriptionError: Error, Equatable, Sendable, CustomStringConvertible {
+  case modelNotFound(String)
+  case decoderFailed(String)
+
+  public var detail: String {
+    switch self {
+    case let .modelNotFound(message), let .decoderFailed(message): message
+    }
+  }
+
+  public var description: String { detail }
+}

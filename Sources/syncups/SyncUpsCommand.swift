@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `syncups`: the root command. Later features add their subcommands to the list.
+@main
+struct SyncUpsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "syncups",
+    abstract: "Stand-up meetings with real speech transcription.",
+    subcommands: [
+      TranscribeCommand.self,
+    ]
+  )
+}

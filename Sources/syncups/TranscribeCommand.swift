@@ -1,0 +1,108 @@
+import ArgumentParser
+import BatchTranscriber
+import Foundation
+import TranscriptionClient
+
+extension TranscriptFormat: ExpressibleByArgument {}
+
+/// `syncups transcribe FILE...`: batch transcription, one decoder per worker.
+struct TranscribeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "transcribe",
+    abstract: "Transcribe audio files (WAV, FLAC, OGG, ...) with PocketSphinx."
+  )
+
+  @Argument(help: "Audio files to transcribe.")
+  var files: [String]
+
+  @Option(help: "Output format: txt, json (one object per file, one per line), srt or vtt.")
+  var format: TranscriptFormat = .txt
+
+  @Option(help: "Files decoded in parallel, each worker with its own decoder (default: cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @Option(help: "Write one file per input into this folder instead of printing.")
+  var output: String?
+
+  @Option(help: "Speech model folder (default: $SYNCUPS_MODEL_DIR, then Models/, then Debian's en-us).")
+  var modelDir: String?
+
+  @Flag(help: "Let the decoder log to stderr.")
+  var verbose = false
+
+  func validate() throws {
+    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+  }
+
+  func run() throws {
+    if let output {
+      var isDirectory: ObjCBool = false
+      if !FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
+        do {
+          try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        } catch {
+          fail("cannot create output folder \(output); check the path and permissions")
+        }
+      } else if !isDirectory.boolValue {
+        fail("--output \(output) is a file, not a folder")
+      }
+    }
+    let batch = BatchTranscriber(
+      jobs: jobs, options: DecoderOptions(modelDirectory: modelDir, verbose: verbose, partials: false))
+    let failures = Counter()
+    let progress = ProgressBar.forStandardError()
+    let format = self.format
+    let output = self.output
+    var onProgress: (@Sendable (Int, Int) -> Void)?
+    if let progress { onProgress = { done, total in progress.update(done, total) } }
+    let emit: @Sendable (BatchTranscriber.Result) -> Void = { result in
+          switch result.outcome {
+          case let .success(transcript):
+            let text = format.render(transcript, file: result.file)
+            if let output {
+              let name = ((result.file as NSString).lastPathComponent as NSString).deletingPathExtension
+              let path = (output as NSString).appendingPathComponent("\(name).\(format.rawValue)")
+              do {
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+              } catch {
+                progress?.clear()
+                printError("syncups: cannot write \(path); check the folder's permissions")
+                failures.increment()
+              }
+            } else {
+              progress?.clear()
+              FileHandle.standardOutput.write(Data(text.utf8))
+            }
+          case let .failure(failure):
+            progress?.clear()
+            printError("syncups: \(failure)")
+            failures.increment()
+          }
+        }
+    do throws(TranscriptionError) {
+      try batch.run(files: files, progress: onProgress, emit: emit)
+    } catch {
+      progress?.clear()
+      fail(error.description)
+    }
+    progress?.finish()
+    if failures.value > 0 { throw ExitCode(1) }
+  }
+}
+
+func printError(_ line: String) {
+  FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Prints one line on stderr and exits 1: how every failure a user can meet ends.
+func fail(_ line: String) -> Never {
+  printError("syncups: \(line)")
+  exit(1)
+}
+
+final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  var value: Int { lock.withLock { count } }
+  func increment() { lock.withLock { count += 1 } }
+}

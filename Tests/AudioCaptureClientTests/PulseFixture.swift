@@ -1,0 +1,106 @@
+import AudioCore
+import Foundation
+
+/// The repository's root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+let samples = repositoryRoot.appendingPathComponent("Samples")
+
+/// Runs a command and returns its standard output; throws when it exits non-zero.
+@discardableResult
+func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = [executable] + arguments
+  if let environment { process.environment = environment }
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0 else {
+    throw FixtureError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+  }
+  return String(decoding: data, as: UTF8.self)
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// The private PulseAudio daemon `.ci/pulse` starts (once; it is idempotent), and this process's
+/// environment pointed at it, so tests never depend on a user's session daemon.
+enum PrivatePulse {
+  static let ready: Result<Void, FixtureError> = {
+    do {
+      let exports = try run(repositoryRoot.appendingPathComponent(".ci/pulse").path, [])
+      for assignment in exports.split(separator: " ").dropFirst() {
+        let parts = assignment.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "=", maxSplits: 1)
+        guard parts.count == 2 else { continue }
+        setenv(String(parts[0]), String(parts[1]), 1)
+      }
+      return .success(())
+    } catch {
+      return .failure(FixtureError("cannot start the private PulseAudio daemon: \(error)"))
+    }
+  }()
+
+  static func start() throws { try ready.get() }
+}
+
+/// A virtual microphone (`module-pipe-source`): bytes written into its FIFO come out of the
+/// source unchanged.
+final class VirtualMicrophone: @unchecked Sendable {
+  let name: String
+  let fifo: String
+  private let module: String
+  private let writer: FileHandle
+
+  init() throws {
+    try PrivatePulse.start()
+    let id = UUID().uuidString.prefix(8).lowercased()
+    name = "syncups_virtmic_\(id)"
+    fifo = NSTemporaryDirectory() + "syncups-virtmic-\(id)"
+    module = try run("pactl", [
+      "load-module", "module-pipe-source", "source_name=\(name)", "file=\(fifo)",
+      "format=s16le", "rate=16000", "channels=1",
+    ]).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let writer = FileHandle(forWritingAtPath: fifo) else {
+      throw FixtureError("cannot open \(fifo)")
+    }
+    self.writer = writer
+  }
+
+  /// Writes samples into the microphone in 50 ms blocks, paced like speech, then silence like a
+  /// quiet room until `until` returns true. Returns the wall-clock instant of the first sample.
+  func play(_ samples: [Int16], thenSilenceUntil until: @Sendable () -> Bool) async throws
+    -> ContinuousClock.Instant
+  {
+    let clock = ContinuousClock()
+    let started = clock.now
+    let block = 800
+    var offset = 0
+    let silence = [Int16](repeating: 0, count: block)
+    while offset < samples.count || !until() {
+      try await clock.sleep(until: started + .seconds(Double(offset) / 16_000))
+      let data: Data
+      if offset < samples.count {
+        data = samples[offset..<min(samples.count, offset + block)].withUnsafeBytes { Data($0) }
+      } else {
+        data = silence.withUnsafeBytes { Data($0) }
+      }
+      try writer.write(contentsOf: data)
+      offset += block
+    }
+    return started
+  }
+
+  func remove() {
+    try? writer.close()
+    _ = try? run("pactl", ["unload-module", module])
+    unlink(fifo)
+  }
+}
