@@ -17,6 +17,11 @@ public struct AudioFilesClient: Sendable {
   public var append: @Sendable (_ samples: [Int16], _ url: URL) throws -> Void
   /// Finishes a file written with `append` (FLAC needs this to be complete).
   public var close: @Sendable (_ url: URL) throws -> Void
+  /// Renames a finished file, creating the destination's folder (a meeting's audio is filed
+  /// under the meeting's id once it is saved).
+  public var move: @Sendable (_ source: URL, _ destination: URL) throws -> Void
+  /// Deletes a file (the audio of a discarded meeting).
+  public var delete: @Sendable (_ url: URL) throws -> Void
 }
 
 extension AudioFilesClient: DependencyKey {
@@ -31,7 +36,14 @@ extension AudioFilesClient: DependencyKey {
         try writer.close()
       },
       append: { samples, url in try writers.append(samples, to: url.path) },
-      close: { url in try writers.close(url.path) }
+      close: { url in try writers.close(url.path) },
+      move: { source, destination in
+        try FileManager.default.createDirectory(
+          at: destination.deletingLastPathComponent(), withIntermediateDirectories: true
+        )
+        try FileManager.default.moveItem(at: source, to: destination)
+      },
+      delete: { url in try FileManager.default.removeItem(at: url) }
     )
   }
 

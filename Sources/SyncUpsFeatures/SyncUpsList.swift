@@ -5,7 +5,7 @@ import Tagged
 /// The list of all sync-ups, persisted to `sync-ups.json`. Adds (through a form), deletes, and
 /// tells the user when the file could not be read (it is kept aside, never replaced).
 public struct SyncUpsList: Reducer {
-  public struct State: Equatable {
+  public struct State: Equatable, Sendable {
     @Presents public var destination: Destination.State?
     @Shared(.syncUps) public var syncUps
 
@@ -26,7 +26,7 @@ public struct SyncUpsList: Reducer {
 
   public struct Destination: CaseReducer {
     @CasePathable
-    public enum State: Equatable, CaseReducerState {
+    public enum State: Equatable, Sendable, CaseReducerState {
       public typealias StateReducer = Destination
       case add(SyncUpForm.State)
       case alert(AlertState<Alert>)

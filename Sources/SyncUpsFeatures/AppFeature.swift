@@ -1,0 +1,82 @@
+import Architecture
+import Foundation
+import Tagged
+
+/// The whole app: the sync-ups list at the root and a navigation stack on top of it
+/// (a sync-up's detail, recording a meeting, a past meeting).
+public struct AppFeature: Reducer {
+  public struct State: Equatable, Sendable {
+    public var path = StackState<Path.State>()
+    public var syncUpsList = SyncUpsList.State()
+
+    public init(path: StackState<Path.State> = StackState(), syncUpsList: SyncUpsList.State = .init()) {
+      self.path = path
+      self.syncUpsList = syncUpsList
+    }
+  }
+
+  @CasePathable
+  public enum Action: Equatable, Sendable {
+    case path(StackAction<Path.State, Path.Action>)
+    case syncUpTapped(SyncUp.ID)
+    case syncUpsList(SyncUpsList.Action)
+  }
+
+  public struct Path: CaseReducer {
+    @CasePathable
+    public enum State: Equatable, Sendable, CaseReducerState {
+      public typealias StateReducer = Path
+      case detail(SyncUpDetail.State)
+      case meeting(MeetingFeature.State)
+      case record(RecordMeeting.State)
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+      case detail(SyncUpDetail.Action)
+      case meeting(MeetingFeature.Action)
+      case record(RecordMeeting.Action)
+    }
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+      Scope(state: \.detail, action: \.detail) { SyncUpDetail() }
+      Scope(state: \.meeting, action: \.meeting) { MeetingFeature() }
+      Scope(state: \.record, action: \.record) { RecordMeeting() }
+    }
+  }
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Scope(state: \.syncUpsList, action: \.syncUpsList) { SyncUpsList() }
+    Reduce { state, action in
+      switch action {
+      case let .path(.element(_, .detail(.delegate(delegate)))):
+        switch delegate {
+        case let .startMeeting(syncUp, withAudio):
+          state.path.append(
+            .record(RecordMeeting.State(syncUp: syncUp, options: .init(recordsAudio: withAudio)))
+          )
+        case let .showMeeting(meeting):
+          guard case let .detail(detail)? = state.path.last else { return .none }
+          state.path.append(.meeting(MeetingFeature.State(meeting: meeting, syncUp: detail.syncUp)))
+        }
+        return .none
+
+      case .path:
+        return .none
+
+      case let .syncUpTapped(id):
+        guard let syncUp = Shared(state.syncUpsList.$syncUps[id: id]) else { return .none }
+        state.path.append(.detail(SyncUpDetail.State(syncUp: syncUp)))
+        return .none
+
+      case .syncUpsList:
+        return .none
+      }
+    }
+    .forEach(\.path, action: \.path)
+  }
+}

@@ -1,0 +1,158 @@
+import Architecture
+import AudioCaptureClient
+import Foundation
+import Tagged
+
+/// One sync-up: edit it (on a copy), delete it, delete past meetings, start a meeting.
+/// Holds the sync-up as a reference derived from the list's, so every change is saved there.
+public struct SyncUpDetail: Reducer {
+  public struct State: Equatable, Sendable {
+    @Presents public var destination: Destination.State?
+    @Shared public var syncUp: SyncUp
+
+    public init(destination: Destination.State? = nil, syncUp: Shared<SyncUp>) {
+      self.destination = destination
+      self._syncUp = syncUp
+    }
+  }
+
+  @CasePathable
+  public enum Action: Equatable, Sendable {
+    case audioCaptureUnavailable(String)
+    case cancelEditButtonTapped
+    case delegate(Delegate)
+    case deleteButtonTapped
+    case deleteMeetings(atOffsets: IndexSet)
+    case destination(PresentationAction<Destination.Action>)
+    case doneEditingButtonTapped
+    case editButtonTapped
+    case meetingTapped(Meeting.ID)
+    case startMeetingButtonTapped
+
+    @CasePathable
+    public enum Delegate: Equatable, Sendable {
+      /// Start recording a meeting of this sync-up; `withAudio` is false when the user chose to
+      /// go on without a microphone.
+      case startMeeting(Shared<SyncUp>, withAudio: Bool)
+      case showMeeting(Meeting)
+    }
+  }
+
+  public struct Destination: CaseReducer {
+    @CasePathable
+    public enum State: Equatable, Sendable, CaseReducerState {
+      public typealias StateReducer = Destination
+      case alert(AlertState<Alert>)
+      case edit(SyncUpForm.State)
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+      case alert(Alert)
+      case edit(SyncUpForm.Action)
+    }
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+      Scope(state: \.edit, action: \.edit) { SyncUpForm() }
+    }
+  }
+
+  @CasePathable
+  public enum Alert: Equatable, Sendable {
+    case confirmDeletion
+    case continueWithoutRecording
+  }
+
+  @Dependency(\.audioCapture) var audioCapture
+  @Dependency(\.dismiss) var dismiss
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case let .audioCaptureUnavailable(reason):
+        state.destination = .alert(.audioCaptureUnavailable(reason))
+        return .none
+
+      case .cancelEditButtonTapped:
+        state.destination = nil
+        return .none
+
+      case .delegate:
+        return .none
+
+      case .deleteButtonTapped:
+        state.destination = .alert(.deleteSyncUp)
+        return .none
+
+      case let .deleteMeetings(atOffsets: indices):
+        state.$syncUp.withLock { $0.meetings.remove(atOffsets: indices) }
+        return .none
+
+      case .destination(.presented(.alert(.confirmDeletion))):
+        @Shared(.syncUps) var syncUps
+        let id = state.syncUp.id
+        $syncUps.withLock { _ = $0.remove(id: id) }
+        return .run { [dismiss] _ in await dismiss() }
+
+      case .destination(.presented(.alert(.continueWithoutRecording))):
+        return .send(.delegate(.startMeeting(state.$syncUp, withAudio: false)))
+
+      case .destination:
+        return .none
+
+      case .doneEditingButtonTapped:
+        guard case let .edit(form) = state.destination else { return .none }
+        let syncUp = form.syncUp
+        state.$syncUp.withLock { $0 = syncUp }
+        state.destination = nil
+        return .none
+
+      case .editButtonTapped:
+        state.destination = .edit(SyncUpForm.State(syncUp: state.syncUp))
+        return .none
+
+      case let .meetingTapped(id):
+        guard let meeting = state.syncUp.meetings[id: id] else { return .none }
+        return .send(.delegate(.showMeeting(meeting)))
+
+      case .startMeetingButtonTapped:
+        return .run { [syncUp = state.$syncUp, audioCapture] send in
+          do {
+            try await audioCapture.checkAvailability(nil)
+            await send(.delegate(.startMeeting(syncUp, withAudio: true)))
+          } catch {
+            await send(.audioCaptureUnavailable("\(error)"))
+          }
+        }
+      }
+    }
+    .ifLet(\.$destination, action: \.destination)
+  }
+}
+
+extension AlertState where Action == SyncUpDetail.Alert {
+  static let deleteSyncUp = Self {
+    TextState("Delete?")
+  } actions: {
+    ButtonState(role: .destructive, action: .confirmDeletion) { TextState("Yes") }
+    ButtonState(role: .cancel) { TextState("Nevermind") }
+  } message: {
+    TextState("Are you sure you want to delete this sync-up and all its meetings?")
+  }
+
+  /// The original's "speech recognition denied" flow, for a machine without a microphone.
+  static func audioCaptureUnavailable(_ reason: String) -> Self {
+    Self {
+      TextState("Audio capture is unavailable")
+    } actions: {
+      ButtonState(action: .continueWithoutRecording) { TextState("Continue without recording") }
+      ButtonState(role: .cancel) { TextState("Cancel") }
+    } message: {
+      TextState("\(reason) The meeting can still be timed, but nothing will be transcribed.")
+    }
+  }
+}
