@@ -73,6 +73,15 @@ public struct RecordMeeting: Reducer {
     public var meetingSeconds: Int
     public var speakerIndex = 0
     public var isPaused = false
+
+    public init(
+      recordingSeconds: Int, meetingSeconds: Int, speakerIndex: Int = 0, isPaused: Bool = false
+    ) {
+      self.recordingSeconds = recordingSeconds
+      self.meetingSeconds = meetingSeconds
+      self.speakerIndex = speakerIndex
+      self.isPaused = isPaused
+    }
   }
 
   /// How the meeting is recorded.
@@ -375,7 +384,7 @@ public struct RecordMeeting: Reducer {
 }
 
 extension AlertState where Action == RecordMeeting.Action.Alert {
-  static func endMeeting(isDiscardable: Bool) -> Self {
+  public static func endMeeting(isDiscardable: Bool) -> Self {
     Self {
       TextState("End meeting?")
     } actions: {
@@ -389,7 +398,7 @@ extension AlertState where Action == RecordMeeting.Action.Alert {
     }
   }
 
-  static func recordingFailed(_ message: String) -> Self {
+  public static func recordingFailed(_ message: String) -> Self {
     Self {
       TextState("Recording failed")
     } actions: {

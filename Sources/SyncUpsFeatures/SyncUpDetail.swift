@@ -135,7 +135,7 @@ public struct SyncUpDetail: Reducer {
 }
 
 extension AlertState where Action == SyncUpDetail.Alert {
-  static let deleteSyncUp = Self {
+  public static let deleteSyncUp = Self {
     TextState("Delete?")
   } actions: {
     ButtonState(role: .destructive, action: .confirmDeletion) { TextState("Yes") }
@@ -145,7 +145,7 @@ extension AlertState where Action == SyncUpDetail.Alert {
   }
 
   /// The original's "speech recognition denied" flow, for a machine without a microphone.
-  static func audioCaptureUnavailable(_ reason: String) -> Self {
+  public static func audioCaptureUnavailable(_ reason: String) -> Self {
     Self {
       TextState("Audio capture is unavailable")
     } actions: {

@@ -92,7 +92,7 @@ public struct SyncUpsList: Reducer {
 
 extension AlertState where Action == SyncUpsList.Alert {
   /// The data file exists but could not be read: say where the original was kept.
-  static func loadFailed(_ error: any Error) -> Self {
+  public static func loadFailed(_ error: any Error) -> Self {
     AlertState {
       TextState("Could not load your sync-ups")
     } actions: {

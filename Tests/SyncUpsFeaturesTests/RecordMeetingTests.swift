@@ -1,0 +1,378 @@
+import AudioCore
+import Foundation
+import SyncUpsFeatures
+import Testing
+
+/// Capture and transcription the test drives by hand: chunks arrive when the test says, results
+/// when the test yields them, and stopping the capture ends both streams like the real clients.
+final class ScriptedAudio: Sendable {
+  let chunks: AsyncThrowingStream<AudioChunk, any Error>
+  let chunkFeed: AsyncThrowingStream<AudioChunk, any Error>.Continuation
+  let events: AsyncThrowingStream<TranscriptionEvent, any Error>
+  let eventFeed: AsyncThrowingStream<TranscriptionEvent, any Error>.Continuation
+
+  init() {
+    (chunks, chunkFeed) = AsyncThrowingStream.makeStream()
+    (events, eventFeed) = AsyncThrowingStream.makeStream()
+  }
+
+  func install(_ dependencies: inout DependencyValues) {
+    dependencies.audioCapture.start = { _ in self.chunks }
+    dependencies.audioCapture.stop = { self.chunkFeed.finish() }
+    dependencies.transcription.transcribe = { input in
+      Task {
+        // The decoder flushes its last utterance when its input ends.
+        do {
+          for try await _ in input {}
+          self.eventFeed.finish()
+        } catch {
+          self.eventFeed.finish(throwing: error)
+        }
+      }
+      return self.events
+    }
+  }
+}
+
+struct CaptureFailure: Error, CustomStringConvertible {
+  var description: String { "PulseAudio is not running: connection refused." }
+}
+
+private let now = Date(timeIntervalSince1970: 1_234_567_890)
+
+@MainActor
+struct RecordMeetingTests {
+  @Test func timerAdvancesSpeakersAndSavesAtTheEnd() async {
+    let clock = TestClock()
+    let syncUp = Shared(value: SyncUp.mock)
+    let store = TestStore(
+      initialState: RecordMeeting.State(syncUp: syncUp, options: .init(recordsAudio: false))
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.date.now = now
+      $0.uuid = .incrementing
+    }
+    await store.send(.onTask)
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.timerTick) {
+      $0.recordingSeconds = 1
+      $0.secondsElapsed = 1
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.timerTick) {
+      $0.recordingSeconds = 2
+      $0.secondsElapsed = 2
+      $0.speakerIndex = 1
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.timerTick) {
+      $0.recordingSeconds = 3
+      $0.secondsElapsed = 3
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.timerTick) {
+      $0.recordingSeconds = 4
+      $0.secondsElapsed = 4
+      $0.speakerIndex = 2
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.timerTick) {
+      $0.recordingSeconds = 5
+      $0.secondsElapsed = 5
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.timerTick) {
+      $0.recordingSeconds = 6
+      $0.secondsElapsed = 6
+      $0.$syncUp.withLock {
+        $0.meetings = [Meeting(id: Meeting.ID(UUID(0)), date: now, transcript: "")]
+      }
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(syncUp.wrappedValue.meetings.count == 1)
+  }
+
+  @Test func recordTranscriptAttributesEachUtteranceToItsSpeaker() async {
+    let clock = TestClock()
+    let audio = ScriptedAudio()
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        syncUp: Shared(value: .mock), options: .init(keepsAudio: false)
+      )
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.date.now = now
+      $0.uuid = .incrementing
+      audio.install(&$0)
+    }
+    await store.send(.onTask) { $0.isRecording = true }
+    audio.eventFeed.yield(.partial("i finished"))
+    await store.receive(\.speechResult) { $0.partial = "i finished" }
+    let first = Utterance(start: 0.4, end: 1.6, text: "i finished the parser", words: [
+      Transcription.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)
+    ])
+    audio.eventFeed.yield(.final(first))
+    await store.receive(\.speechResult) {
+      $0.partial = ""
+      $0.segments = [
+        Meeting.Segment(
+          speaker: "Blob", start: 0.4, end: 1.6, text: "i finished the parser",
+          words: [Meeting.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)]
+        )
+      ]
+    }
+    // Blob Jr's slot starts at 2 s: an utterance starting at 2.3 s is theirs, even if its
+    // result arrives before the clock has ticked that far.
+    audio.eventFeed.yield(.final(Utterance(start: 2.3, end: 3.1, text: "reviews today", words: [])))
+    await store.receive(\.speechResult) {
+      $0.segments.append(
+        Meeting.Segment(speaker: "Blob Jr", start: 2.3, end: 3.1, text: "reviews today")
+      )
+    }
+    await store.send(.endMeetingButtonTapped) {
+      $0.alert = .endMeeting(isDiscardable: true)
+      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
+    }
+    await store.send(\.alert.presented.confirmSave) {
+      $0.alert = nil
+      $0.isFinishing = true
+    }
+    await store.receive(\.recordingFinished) {
+      $0.isRecording = false
+      $0.isFinishing = false
+      $0.$syncUp.withLock {
+        $0.meetings = [
+          Meeting(
+            id: Meeting.ID(UUID(0)), date: now,
+            transcript: "i finished the parser reviews today",
+            segments: [
+              Meeting.Segment(
+                speaker: "Blob", start: 0.4, end: 1.6, text: "i finished the parser",
+                words: [Meeting.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)]
+              ),
+              Meeting.Segment(speaker: "Blob Jr", start: 2.3, end: 3.1, text: "reviews today"),
+            ]
+          )
+        ]
+      }
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+  }
+
+  @Test func endMeetingDiscardUsesNoIdOrDate() async {
+    let clock = TestClock()
+    let audio = ScriptedAudio()
+    let store = TestStore(
+      initialState: RecordMeeting.State(syncUp: Shared(value: .mock), options: .init(keepsAudio: false))
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+      audio.install(&$0)
+    }
+    await store.send(.onTask) { $0.isRecording = true }
+    await store.send(.endMeetingButtonTapped) {
+      $0.alert = .endMeeting(isDiscardable: true)
+      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
+    }
+    await store.send(\.alert.presented.confirmDiscard) { $0.alert = nil }
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(store.state.syncUp.meetings.isEmpty)
+  }
+
+  @Test func endMeetingResumeGoesOn() async {
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: RecordMeeting.State(syncUp: Shared(value: .mock), options: .init(recordsAudio: false))
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.onTask)
+    await store.send(.endMeetingButtonTapped) {
+      $0.alert = .endMeeting(isDiscardable: true)
+      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
+    }
+    // Ticks do nothing to the meeting while the alert is up.
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.timerTick) { $0.recordingSeconds = 1 }
+    await store.send(\.alert.dismiss) {
+      $0.alert = nil
+      $0.timeline.append(.init(recordingSeconds: 1, meetingSeconds: 0))
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.timerTick) {
+      $0.recordingSeconds = 2
+      $0.secondsElapsed = 1
+    }
+    await store.send(.endMeetingButtonTapped) {
+      $0.alert = .endMeeting(isDiscardable: true)
+      $0.timeline.append(.init(recordingSeconds: 2, meetingSeconds: 1, isPaused: true))
+    }
+    await store.send(\.alert.presented.confirmDiscard) { $0.alert = nil }
+  }
+
+  @Test func nextSpeakerToTheEndAsksToSave() async {
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: RecordMeeting.State(syncUp: Shared(value: .mock), options: .init(recordsAudio: false))
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.date.now = now
+      $0.uuid = .incrementing
+    }
+    await store.send(.onTask)
+    await store.send(.nextButtonTapped) {
+      $0.speakerIndex = 1
+      $0.secondsElapsed = 2
+      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 2, speakerIndex: 1))
+    }
+    await store.send(.nextButtonTapped) {
+      $0.speakerIndex = 2
+      $0.secondsElapsed = 4
+      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 4, speakerIndex: 2))
+    }
+    await store.send(.nextButtonTapped) {
+      $0.alert = .endMeeting(isDiscardable: false)
+      $0.timeline.append(
+        .init(recordingSeconds: 0, meetingSeconds: 4, speakerIndex: 2, isPaused: true)
+      )
+    }
+    await store.send(\.alert.presented.confirmSave) {
+      $0.alert = nil
+      $0.$syncUp.withLock {
+        $0.meetings = [Meeting(id: Meeting.ID(UUID(0)), date: now, transcript: "")]
+      }
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+  }
+
+  @Test func continueAfterARecordingFailureKeepsTheTranscript() async {
+    let clock = TestClock()
+    let audio = ScriptedAudio()
+    let store = TestStore(
+      initialState: RecordMeeting.State(syncUp: Shared(value: .mock), options: .init(keepsAudio: false))
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.date.now = now
+      $0.uuid = .incrementing
+      audio.install(&$0)
+    }
+    await store.send(.onTask) { $0.isRecording = true }
+    audio.eventFeed.yield(.final(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
+    await store.receive(\.speechResult) {
+      $0.segments = [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")]
+    }
+    audio.chunkFeed.finish(throwing: CaptureFailure())
+    await store.receive(\.recordingFailed) {
+      $0.isRecording = false
+      $0.alert = .recordingFailed("PulseAudio is not running: connection refused.")
+      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
+    }
+    await store.send(\.alert.presented.continueMeeting) {
+      $0.alert = nil
+      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0))
+    }
+    for second in 1...6 {
+      await clock.advance(by: .seconds(1))
+      await store.receive(\.timerTick) {
+        $0.recordingSeconds = second
+        $0.secondsElapsed = second
+        $0.speakerIndex = min(2, second / 2)
+        if second == 6 {
+          $0.$syncUp.withLock {
+            $0.meetings = [
+              Meeting(
+                id: Meeting.ID(UUID(0)), date: now, transcript: "hello",
+                segments: [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")]
+              )
+            ]
+          }
+        }
+      }
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+  }
+
+  @Test func discardAfterARecordingFailure() async {
+    let clock = TestClock()
+    let audio = ScriptedAudio()
+    let store = TestStore(
+      initialState: RecordMeeting.State(syncUp: Shared(value: .mock), options: .init(keepsAudio: false))
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+      audio.install(&$0)
+    }
+    await store.send(.onTask) { $0.isRecording = true }
+    audio.chunkFeed.finish(throwing: CaptureFailure())
+    await store.receive(\.recordingFailed) {
+      $0.isRecording = false
+      $0.alert = .recordingFailed("PulseAudio is not running: connection refused.")
+      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
+    }
+    await store.send(\.alert.presented.confirmDiscard) { $0.alert = nil }
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(store.state.syncUp.meetings.isEmpty)
+  }
+
+  @Test(arguments: [
+    (attendees: 3, seconds: 10, speakerChanges: [4: 1, 7: 2]),
+    (attendees: 4, seconds: 7, speakerChanges: [2: 1, 4: 2, 6: 3]),
+    // The original never ends when a slot is shorter than a second.
+    (attendees: 7, seconds: 5, speakerChanges: [1: 1, 2: 2, 3: 4, 4: 5, 5: 6]),
+  ])
+  func unevenDurationsStillEnd(
+    attendees: Int, seconds: Int, speakerChanges: [Int: Int]
+  ) async {
+    let clock = TestClock()
+    var syncUp = SyncUp(id: SyncUp.ID(UUID(0)), duration: .seconds(seconds))
+    for index in 0..<attendees {
+      syncUp.attendees.append(Attendee(id: Attendee.ID(UUID(index + 10)), name: "A\(index)"))
+    }
+    let store = TestStore(
+      initialState: RecordMeeting.State(syncUp: Shared(value: syncUp), options: .init(recordsAudio: false))
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.date.now = now
+      $0.uuid = .incrementing
+    }
+    await store.send(.onTask)
+    var speaker = 0
+    for second in 1...seconds {
+      await clock.advance(by: .seconds(1))
+      speaker = speakerChanges[second] ?? speaker
+      await store.receive(\.timerTick) {
+        $0.recordingSeconds = second
+        $0.secondsElapsed = second
+        if second == seconds {
+          $0.$syncUp.withLock {
+            $0.meetings = [Meeting(id: Meeting.ID(UUID(0)), date: now, transcript: "")]
+          }
+        } else {
+          $0.speakerIndex = speaker
+        }
+      }
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+  }
+}
