@@ -163,6 +163,24 @@ public final class TestStore<State: Equatable, Action> {
     )
   }
 
+  /// Asserts that an effect sent exactly `expectedAction` next.
+  public func receive(
+    _ expectedAction: Action,
+    timeout: Duration? = nil,
+    assert update: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: Equatable {
+    await receive(
+      matching: { $0 == expectedAction },
+      expected: dump(expectedAction),
+      timeout: timeout, update: update,
+      at: SourceLocation(fileID, filePath, line, column, action: "receive")
+    )
+  }
+
   /// Asserts that an effect sent an action matching `actionCase` carrying `value` next.
   public func receive<Value: Equatable>(
     _ actionCase: CaseKeyPath<Action, Value>,

@@ -1,0 +1,87 @@
+import Foundation
+import SyncUpsFeatures
+import Testing
+
+@MainActor
+struct AppFeatureTests {
+  @Test func editingInTheDetailUpdatesTheList() async {
+    @Shared(.syncUps) var syncUps = [.mock]
+    let store = TestStore(initialState: AppFeature.State()) { AppFeature() }
+    await store.send(.syncUpTapped(SyncUp.mock.id)) {
+      $0.path[id: 0] = nil
+      $0.path.append(.detail(SyncUpDetail.State(syncUp: Shared($0.syncUpsList.$syncUps[id: SyncUp.mock.id])!)))
+    }
+    await store.send(\.path[id: 0].detail.editButtonTapped) {
+      $0.path[id: 0] = .detail(
+        SyncUpDetail.State(
+          destination: .edit(SyncUpForm.State(syncUp: .mock)),
+          syncUp: Shared($0.syncUpsList.$syncUps[id: SyncUp.mock.id])!
+        )
+      )
+    }
+    var edited = SyncUp.mock
+    edited.title = "Blob"
+    await store.send(\.path[id: 0].detail.destination.presented.edit.binding, .set(\.syncUp.title, "Blob")) {
+      $0.path[id: 0] = .detail(
+        SyncUpDetail.State(
+          destination: .edit(SyncUpForm.State(syncUp: edited)),
+          syncUp: Shared($0.syncUpsList.$syncUps[id: SyncUp.mock.id])!
+        )
+      )
+    }
+    await store.send(\.path[id: 0].detail.doneEditingButtonTapped) {
+      $0.path[id: 0] = .detail(
+        SyncUpDetail.State(syncUp: Shared($0.syncUpsList.$syncUps[id: SyncUp.mock.id])!)
+      )
+      $0.syncUpsList.$syncUps.withLock { $0[0].title = "Blob" }
+    }
+    #expect(syncUps[0].title == "Blob")
+  }
+
+  @Test func meetingRecordedFromThePushedScreenReachesTheListAndTheFile() async throws {
+    let clock = TestClock()
+    let fileSystem = InMemoryFileSystem()
+    let now = Date(timeIntervalSince1970: 1_234_567_890)
+    let store = TestStore(initialState: AppFeature.State()) {
+      AppFeature()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.date.now = now
+      $0.defaultFileStorage = .inMemory(fileSystem)
+      $0.uuid = .incrementing
+      $0.audioCapture.checkAvailability = { _ in throw CaptureFailure() }
+    }
+    store.exhaustivity = .off  // The timer's ticks are covered by RecordMeetingTests.
+    await store.send(\.syncUpsList.addSyncUpButtonTapped)
+    await store.send(\.syncUpsList.destination.presented.add.binding, .set(\.syncUp, .mock))
+    await store.send(\.syncUpsList.confirmAddSyncUpButtonTapped) {
+      $0.syncUpsList.$syncUps.withLock { $0 = [.mock] }
+    }
+    await store.send(.syncUpTapped(SyncUp.mock.id))
+    await store.send(\.path[id: 0].detail.startMeetingButtonTapped)
+    await store.receive(\.path[id: 0].detail.audioCaptureUnavailable)
+    await store.send(\.path[id: 0].detail.destination.presented.alert.continueWithoutRecording)
+    await store.receive(\.path[id: 0].detail.delegate.startMeeting)
+    #expect(store.state.path.count == 2)
+    guard case .record = store.state.path.last else {
+      Issue.record("Expected the record screen on top")
+      return
+    }
+    await store.send(\.path[id: 1].record.onTask)
+    await clock.advance(by: .seconds(6))
+    await store.receive(\.path.popFrom, 1) {
+      $0.path.pop(from: 1)
+    }
+    let meeting = Meeting(id: Meeting.ID(UUID(2)), date: now, transcript: "")
+    #expect(store.state.syncUpsList.syncUps[0].meetings == [meeting])
+
+    try store.state.syncUpsList.$syncUps.save()
+    let data = try #require(try fileSystem.read(DataDirectory.testValue.syncUpsFile))
+    let file = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    #expect(file?["formatVersion"] as? Int == 1)
+    let saved = try #require((file?["syncUps"] as? [[String: Any]])?.first)
+    let savedMeetings = try #require(saved["meetings"] as? [[String: Any]])
+    #expect(savedMeetings.count == 1)
+    #expect(savedMeetings.first?["id"] as? String == UUID(2).uuidString)
+  }
+}

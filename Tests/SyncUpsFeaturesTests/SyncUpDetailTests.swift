@@ -1,0 +1,123 @@
+import Foundation
+import SyncUpsFeatures
+import Testing
+
+@MainActor
+struct SyncUpDetailTests {
+  @Test func editWritesBackOnDone() async {
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: Shared(value: .mock))) {
+      SyncUpDetail()
+    }
+    await store.send(.editButtonTapped) {
+      $0.destination = .edit(SyncUpForm.State(syncUp: .mock))
+    }
+    var syncUp = SyncUp.mock
+    syncUp.title = "Blob's Meeting"
+    await store.send(\.destination.presented.edit.binding, .set(\.syncUp.title, syncUp.title)) {
+      $0.destination = .edit(SyncUpForm.State(syncUp: syncUp))
+    }
+    await store.send(.doneEditingButtonTapped) {
+      $0.destination = nil
+      $0.$syncUp.withLock { $0.title = "Blob's Meeting" }
+    }
+  }
+
+  @Test func cancelEditDiscardsTheCopy() async {
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: Shared(value: .mock))) {
+      SyncUpDetail()
+    }
+    await store.send(.editButtonTapped) {
+      $0.destination = .edit(SyncUpForm.State(syncUp: .mock))
+    }
+    var syncUp = SyncUp.mock
+    syncUp.title = "Changed"
+    await store.send(\.destination.presented.edit.binding, .set(\.syncUp.title, "Changed")) {
+      $0.destination = .edit(SyncUpForm.State(syncUp: syncUp))
+    }
+    await store.send(.cancelEditButtonTapped) { $0.destination = nil }
+    #expect(store.state.syncUp.title == "Morning Sync")
+  }
+
+  @Test func deleteRemovesTheSyncUpFromTheListAndDismisses() async throws {
+    @Shared(.syncUps) var syncUps = [.mock]
+    let syncUp = try #require(Shared($syncUps[id: SyncUp.mock.id]))
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) { SyncUpDetail() }
+    await store.send(.deleteButtonTapped) { $0.destination = .alert(.deleteSyncUp) }
+    await store.send(\.destination.presented.alert.confirmDeletion) { $0.destination = nil }
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(syncUps.isEmpty)
+  }
+
+  @Test func deleteMeetings() async {
+    var syncUp = SyncUp.mock
+    let meetings = (0..<3).map {
+      Meeting(id: Meeting.ID(UUID($0 + 100)), date: Date(timeIntervalSince1970: 0), transcript: "\($0)")
+    }
+    syncUp.meetings = IdentifiedArray(uniqueElements: meetings)
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: Shared(value: syncUp))) {
+      SyncUpDetail()
+    }
+    await store.send(.deleteMeetings(atOffsets: [1])) {
+      $0.$syncUp.withLock { _ = $0.meetings.remove(id: Meeting.ID(UUID(101))) }
+    }
+  }
+
+  @Test func startMeetingWithAudioCapture() async {
+    let syncUp = Shared(value: SyncUp.mock)
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) {
+      SyncUpDetail()
+    } withDependencies: {
+      $0.audioCapture.checkAvailability = { _ in }
+    }
+    await store.send(.startMeetingButtonTapped)
+    await store.receive(.delegate(.startMeeting(syncUp, withAudio: true)))
+  }
+
+  @Test func startMeetingWithoutAudioCaptureOffersToContinue() async {
+    struct NoServer: Error, CustomStringConvertible {
+      var description: String { "PulseAudio is not running: connection refused." }
+    }
+    let syncUp = Shared(value: SyncUp.mock)
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) {
+      SyncUpDetail()
+    } withDependencies: {
+      $0.audioCapture.checkAvailability = { _ in throw NoServer() }
+    }
+    await store.send(.startMeetingButtonTapped)
+    await store.receive(\.audioCaptureUnavailable) {
+      $0.destination = .alert(
+        .audioCaptureUnavailable("PulseAudio is not running: connection refused.")
+      )
+    }
+    await store.send(\.destination.presented.alert.continueWithoutRecording) {
+      $0.destination = nil
+    }
+    await store.receive(.delegate(.startMeeting(syncUp, withAudio: false)))
+  }
+
+  @Test func startMeetingWithoutAudioCaptureCanBeCancelled() async {
+    struct NoServer: Error {}
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: Shared(value: .mock))) {
+      SyncUpDetail()
+    } withDependencies: {
+      $0.audioCapture.checkAvailability = { _ in throw NoServer() }
+    }
+    await store.send(.startMeetingButtonTapped)
+    await store.receive(\.audioCaptureUnavailable) {
+      $0.destination = .alert(.audioCaptureUnavailable("NoServer()"))
+    }
+    await store.send(\.destination.dismiss) { $0.destination = nil }
+  }
+
+  @Test func tappingAMeetingShowsIt() async {
+    var syncUp = SyncUp.mock
+    let meeting = Meeting(id: Meeting.ID(UUID(100)), date: Date(timeIntervalSince1970: 0), transcript: "hi")
+    syncUp.meetings = [meeting]
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: Shared(value: syncUp))) {
+      SyncUpDetail()
+    }
+    await store.send(.meetingTapped(meeting.id))
+    await store.receive(.delegate(.showMeeting(meeting)))
+  }
+}
