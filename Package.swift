@@ -137,7 +137,9 @@ let package = Package(
     ),
     .testTarget(
       name: "SyncUpsFeaturesTests",
-      dependencies: ["SyncUpsFeatures"] + testSupport
+      dependencies: [
+        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+      ] + testSupport
     ),
     .executableTarget(
       name: "syncups",

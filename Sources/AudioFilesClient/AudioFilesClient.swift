@@ -82,7 +82,13 @@ private final class OpenWriters: @unchecked Sendable {
 
   func append(_ samples: [Int16], to path: String) throws {
     try lock.withLock {
-      let writer = try writers[path] ?? AudioFileWriter(path: path)
+      let writer = try writers[path] ?? {
+        // A meeting's audio goes into the data directory's audio folder, made on first use.
+        try FileManager.default.createDirectory(
+          atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true
+        )
+        return try AudioFileWriter(path: path)
+      }()
       writers[path] = writer
       try writer.append(samples)
     }

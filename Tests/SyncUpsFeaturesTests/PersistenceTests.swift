@@ -1,0 +1,82 @@
+import AudioCaptureClient
+import AudioFilesClient
+import Foundation
+import SyncUpsFeatures
+import Testing
+import TranscriptionClient
+
+/// The saved meeting reaches `sync-ups.json` in a real (temporary) data directory through the
+/// reference derived from the list's, and the meeting's audio is kept next to it as FLAC.
+@MainActor
+struct PersistenceTests {
+  @Test func recordedMeetingIsWrittenToTheDataDirectory() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("syncups-persistence-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let dataDirectory = DataDirectory(url: directory)
+    let now = Date(timeIntervalSince1970: 1_234_567_890)
+
+    try await withDependencies {
+      $0.defaultFileStorage = .fileSystem
+      $0.dataDirectory = dataDirectory
+      $0.audioCapture = .replaying(SampleMeetingTests.samples.appendingPathComponent("hello.wav"))
+      $0.audioFiles = .liveValue
+      $0.transcription = .live()
+      $0.continuousClock = TestClock()
+      $0.date.now = now
+      $0.uuid = .incrementing
+    } operation: {
+      @Shared(.syncUps) var syncUps = []
+      let syncUp = SyncUp(
+        id: SyncUp.ID(UUID(100)),
+        attendees: [Attendee(id: Attendee.ID(UUID(101)), name: "Ana")],
+        duration: .seconds(60),
+        title: "Persistence"
+      )
+      $syncUps.withLock { _ = $0.append(syncUp) }
+      let derived = try #require(Shared($syncUps[id: syncUp.id]))
+
+      let store = Store(
+        initialState: RecordMeeting.State(syncUp: derived, options: .init(followsAudioTime: true))
+      ) {
+        RecordMeeting()
+      }
+      store.send(.onTask)
+      let deadline = ContinuousClock.now + .seconds(20)
+      while !store.isDismissed, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      #expect(store.isDismissed, "\(store.state.alert as Any)")
+      try $syncUps.save()
+    }
+
+    // Read back what is on disk, as the next run of the app would.
+    let data = try Data(contentsOf: dataDirectory.syncUpsFile)
+    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(json["formatVersion"] as? Int == 1)
+    let reloaded = try await withDependencies {
+      $0.defaultFileStorage = .fileSystem
+      $0.dataDirectory = dataDirectory
+    } operation: {
+      @Shared(.syncUps) var syncUps = []
+      return syncUps
+    }
+    let meeting = try #require(reloaded.first?.meetings.first)
+    let expected = try String(
+      contentsOf: SampleMeetingTests.samples.appendingPathComponent("hello.transcript.txt"),
+      encoding: .utf8
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(meeting.transcript == expected)
+    #expect(meeting.segments.allSatisfy { $0.speaker == "Ana" })
+    #expect(meeting.date == now)
+
+    let audioFile = try #require(meeting.audioFile)
+    #expect(audioFile == "audio/\(UUID(0).uuidString.lowercased()).flac")
+    let info = try AudioFilesClient.liveValue.info(directory.appendingPathComponent(audioFile))
+    #expect(info.sampleRate == 16_000)
+    #expect(info.duration > 3)
+    // Only the filed audio is left: the in-progress recording was renamed, not copied.
+    let audioFiles = try FileManager.default.contentsOfDirectory(atPath: dataDirectory.audioDirectory.path)
+    #expect(audioFiles == ["\(UUID(0).uuidString.lowercased()).flac"])
+  }
+}
