@@ -141,10 +141,15 @@ let package = Package(
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
       ] + testSupport
     ),
+    .target(
+      name: "SyncUpsCLI",
+      dependencies: ["SyncUpsFeatures"]
+    ),
     .executableTarget(
       name: "syncups",
       dependencies: [
         "BatchTranscriber",
+        "SyncUpsCLI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -1,0 +1,89 @@
+import Foundation
+import SyncUpsFeatures
+
+/// The sync-ups in the data directory, as every command sees them: opened through
+/// `@Shared(.syncUps)` (live file storage), with sync-ups found by id prefix or title.
+public struct SyncUpsStore: Sendable {
+  public let syncUps: Shared<IdentifiedArrayOf<SyncUp>>
+
+  /// Opens the data. An unreadable `sync-ups.json` is an error that names where the original was
+  /// kept; it is never replaced.
+  public static func open() throws(CLIError) -> SyncUpsStore {
+    @Shared(.syncUps) var syncUps
+    if let error = $syncUps.loadError {
+      throw CLIError("cannot read your sync-ups: \(error); fix or remove that file, then run syncups again")
+    }
+    return SyncUpsStore(syncUps: $syncUps)
+  }
+
+  /// Finds one sync-up by id prefix or case-insensitive title. An unknown reference is an error
+  /// that suggests close matches.
+  public func resolve(_ reference: String) throws(CLIError) -> Shared<SyncUp> {
+    let all = syncUps.wrappedValue
+    let query = reference.trimmingCharacters(in: .whitespaces)
+    let lowered = query.lowercased()
+    let byTitle = all.filter { $0.title.lowercased() == lowered }
+    let byID = all.filter { $0.id.rawValue.uuidString.lowercased().hasPrefix(lowered) }
+    let matches = byTitle.isEmpty ? (lowered.isEmpty ? [] : byID) : byTitle
+    guard matches.count <= 1 else {
+      throw CLIError(
+        "'\(query)' matches \(matches.count) sync-ups: "
+          + matches.map(\.label).joined(separator: ", ")
+          + "; use more of the id"
+      )
+    }
+    guard let match = matches.first, let shared = Shared(syncUps[id: match.id]) else {
+      throw CLIError("no sync-up matches '\(query)'" + suggestions(for: lowered, in: all))
+    }
+    return shared
+  }
+
+  /// Writes what is pending to disk now.
+  public func save() throws(CLIError) {
+    do {
+      try syncUps.save()
+    } catch {
+      throw CLIError("cannot save your sync-ups: \(error)")
+    }
+  }
+
+  private func suggestions(for query: String, in all: IdentifiedArrayOf<SyncUp>) -> String {
+    let close = all
+      .map { (syncUp: $0, distance: editDistance(query, $0.title.lowercased())) }
+      .filter { $0.distance <= max(2, query.count / 3) || $0.syncUp.title.lowercased().contains(query) }
+      .sorted { $0.distance < $1.distance }
+      .prefix(3)
+    if close.isEmpty {
+      return all.isEmpty
+        ? "; there are no sync-ups yet: add one with 'syncups add'"
+        : "; 'syncups list' shows them all"
+    }
+    return "; did you mean " + close.map { $0.syncUp.label }.joined(separator: " or ") + "?"
+  }
+}
+
+extension SyncUp {
+  /// How commands name a sync-up: its title and the start of its id.
+  public var label: String {
+    "'\(title)' (\(id.rawValue.uuidString.lowercased().prefix(8)))"
+  }
+}
+
+/// Levenshtein distance, for suggesting the title the user probably meant.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a)
+  let b = Array(b)
+  guard !a.isEmpty else { return b.count }
+  guard !b.isEmpty else { return a.count }
+  var previous = Array(0...b.count)
+  for i in 1...a.count {
+    var current = [i] + Array(repeating: 0, count: b.count)
+    for j in 1...b.count {
+      current[j] = min(
+        previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+      )
+    }
+    previous = current
+  }
+  return previous[b.count]
+}
