@@ -143,7 +143,7 @@ let package = Package(
     ),
     .target(
       name: "SyncUpsCLI",
-      dependencies: ["SyncUpsFeatures"]
+      dependencies: ["SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "TranscriptionClient"]
     ),
     .executableTarget(
       name: "syncups",

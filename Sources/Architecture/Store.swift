@@ -147,7 +147,10 @@ final class StoreCore<State, Action>: StoreRoot {
     self.dependencies = dependencies
     super.init()
     self.effects = EffectRunner { [weak self] in
-      await MainActor.run { self?.isDismissed = true }
+      await MainActor.run {
+        self?.isDismissed = true
+        self?.notifyObservers()
+      }
     }
   }
 

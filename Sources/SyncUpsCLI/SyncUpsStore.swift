@@ -8,12 +8,55 @@ public struct SyncUpsStore: Sendable {
 
   /// Opens the data. An unreadable `sync-ups.json` is an error that names where the original was
   /// kept; it is never replaced.
-  public static func open() throws(CLIError) -> SyncUpsStore {
+  /// Meetings whose recording died (see `MeetingJournal`) are recovered first, and said so.
+  public static func open(
+    report: (String) -> Void = { FileHandle.standardError.write(Data("syncups: \($0)\n".utf8)) }
+  ) throws(CLIError) -> SyncUpsStore {
     @Shared(.syncUps) var syncUps
     if let error = $syncUps.loadError {
       throw CLIError("cannot read your sync-ups: \(error); fix or remove that file, then run syncups again")
     }
-    return SyncUpsStore(syncUps: $syncUps)
+    let store = SyncUpsStore(syncUps: $syncUps)
+    try store.recoverUnfinishedMeetings(report: report)
+    return store
+  }
+
+  /// Where recordings keep their journals.
+  public static var journalDirectory: URL {
+    @Dependency(\.dataDirectory) var dataDirectory
+    return dataDirectory.url.appendingPathComponent("journal", isDirectory: true)
+  }
+
+  /// Turns the journals of recordings that died into meetings of their sync-ups.
+  func recoverUnfinishedMeetings(report: (String) -> Void) throws(CLIError) {
+    @Dependency(\.uuid) var uuid
+    for journal in MeetingJournal.unfinished(in: Self.journalDirectory) {
+      let recovered: MeetingJournal.Recovered
+      do {
+        recovered = try MeetingJournal.read(journal)
+      } catch {
+        report("cannot recover the unfinished meeting in \(journal.path): \(error)")
+        continue
+      }
+      guard let syncUp = Shared(syncUps[id: recovered.syncUpID]) else {
+        report("an unfinished meeting in \(journal.path) belongs to a deleted sync-up; it was left there")
+        continue
+      }
+      let meeting = Meeting(
+        id: Meeting.ID(uuid()),
+        date: recovered.started,
+        transcript: recovered.segments.map(\.text).joined(separator: " "),
+        segments: recovered.segments
+      )
+      syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
+      try save()
+      try? FileManager.default.removeItem(at: journal)
+      report(
+        "recovered an unfinished meeting of \(syncUp.wrappedValue.label) started "
+          + "\(recovered.started.formatted(date: .abbreviated, time: .shortened)) "
+          + "(\(recovered.segments.count) utterances)"
+      )
+    }
   }
 
   /// Finds one sync-up by id prefix or case-insensitive title. An unknown reference is an error

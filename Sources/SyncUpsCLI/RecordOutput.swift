@@ -1,0 +1,77 @@
+import Foundation
+import SyncUpsFeatures
+
+/// How a recording shows itself: a live screen on a terminal, plain lines otherwise.
+@MainActor
+protocol RecordOutput {
+  var wantsKeys: Bool { get }
+  func start(_ state: RecordMeeting.State)
+  func update(_ state: RecordMeeting.State)
+  func finish()
+}
+
+/// For scripts and CI: one line when the meeting starts, on each change of speaker and for each
+/// final utterance, written (unbuffered) as it happens.
+@MainActor
+final class LineOutput: RecordOutput {
+  private var printedSegments = 0
+  private var speakerIndex = -1
+
+  var wantsKeys: Bool { false }
+
+  func start(_ state: RecordMeeting.State) {
+    let syncUp = state.syncUp
+    write(
+      "Recording \(syncUp.label): \(syncUp.attendees.count) attendees, "
+        + "\(clock(syncUp.duration.seconds)); Ctrl-C ends and saves the meeting."
+    )
+  }
+
+  func update(_ state: RecordMeeting.State) {
+    if state.speakerIndex != speakerIndex {
+      speakerIndex = state.speakerIndex
+      write("[\(clock(Double(state.secondsElapsed)))] " + RecordScreen(state: state).speakerLine)
+    }
+    while printedSegments < state.segments.count {
+      let segment = state.segments[printedSegments]
+      write("[\(clock(segment.start))] \(segment.speaker): \(segment.text)")
+      printedSegments += 1
+    }
+  }
+
+  func finish() {}
+
+  private func write(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  }
+}
+
+/// The live screen: redrawn on every change and a few times a second for the level meter.
+@MainActor
+final class ScreenOutput: RecordOutput {
+  private let meter: LevelMeter
+  private var session: Terminal.Session?
+
+  init(meter: LevelMeter) { self.meter = meter }
+
+  var wantsKeys: Bool { true }
+
+  func start(_ state: RecordMeeting.State) {
+    session = Terminal.Session()
+    update(state)
+  }
+
+  func update(_ state: RecordMeeting.State) {
+    let size = Terminal.size
+    let screen = RecordScreen(
+      state: state, level: meter.level, silentFor: meter.silentFor, width: size.columns,
+      height: size.rows
+    )
+    session?.draw(screen.lines)
+  }
+
+  func finish() {
+    session?.restore()
+    session = nil
+  }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import SyncUpsCLI
+import SyncUpsFeatures
+
+/// `syncups record REF`: records a meeting of a sync-up and saves it with its transcript.
+struct RecordCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "record",
+    abstract: "Record a meeting: time each attendee's slot, transcribe, save the meeting.",
+    discussion: """
+      On a terminal a live screen shows the time, the speaker and the transcript: n next \
+      speaker, e end meeting, q end and save. Without a terminal it runs until the meeting's \
+      time is up, the input ends, or SIGINT/SIGTERM arrives; a signal ends and saves the meeting.
+      """
+  )
+
+  @Argument(help: "The sync-up: an id prefix or its title.")
+  var reference: String
+
+  @Option(help: "The PulseAudio source to record (see 'syncups sources'); default: the server's.")
+  var source: String?
+
+  @Option(help: "Use an audio file as the microphone.", completion: .file())
+  var input: String?
+
+  @Flag(help: "With --input: as fast as decoding allows; the meeting clock follows the audio.")
+  var fast = false
+
+  @Flag(help: "Record without transcribing.")
+  var noTranscription = false
+
+  @Flag(help: "Do not keep the meeting's audio.")
+  var noAudio = false
+
+  func validate() throws {
+    if fast, input == nil { throw ValidationError("--fast needs --input FILE") }
+    if input != nil, source != nil { throw ValidationError("use either --input or --source") }
+  }
+
+  @MainActor
+  func run() async throws {
+    let session = try await RecordSession(
+      reference: reference,
+      configuration: .init(
+        source: source,
+        input: input.map { URL(fileURLWithPath: $0) },
+        fast: fast,
+        transcribes: !noTranscription,
+        keepsAudio: !noAudio
+      )
+    )
+    guard let meeting = try await session.run() else {
+      print("The meeting was discarded.")
+      return
+    }
+    @Dependency(\.dataDirectory) var dataDirectory
+    let audio = meeting.audioFile.map { "; audio in \(dataDirectory.url.appendingPathComponent($0).path)" } ?? ""
+    print(
+      "Saved meeting \(meeting.id.rawValue.uuidString.lowercased().prefix(8)) "
+        + "(\(meeting.segments.count) utterances) in \(dataDirectory.syncUpsFile.path)\(audio)"
+    )
+  }
+}
