@@ -42,11 +42,13 @@ public struct SyncUpsStore: Sendable {
         report("an unfinished meeting in \(journal.path) belongs to a deleted sync-up; it was left there")
         continue
       }
+      let meetingID = Meeting.ID(uuid())
       let meeting = Meeting(
-        id: Meeting.ID(uuid()),
+        id: meetingID,
         date: recovered.started,
         transcript: recovered.segments.map(\.text).joined(separator: " "),
-        segments: recovered.segments
+        segments: recovered.segments,
+        audioFile: recoverAudio(of: recovered.syncUpID, as: meetingID)
       )
       syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
       try save()
@@ -79,6 +81,21 @@ public struct SyncUpsStore: Sendable {
       throw CLIError("no sync-up matches '\(query)'" + suggestions(for: lowered, in: all))
     }
     return shared
+  }
+
+  /// The audio a dead recording left (FLAC stays readable up to its last frame), filed under
+  /// the recovered meeting like a saved one's.
+  private func recoverAudio(of syncUpID: SyncUp.ID, as meetingID: Meeting.ID) -> String? {
+    @Dependency(\.dataDirectory) var dataDirectory
+    let partial = dataDirectory.audioDirectory.appendingPathComponent(
+      "recording-\(syncUpID.rawValue.uuidString.lowercased()).flac"
+    )
+    let name = "\(meetingID.rawValue.uuidString.lowercased()).flac"
+    guard FileManager.default.fileExists(atPath: partial.path),
+      (try? FileManager.default.moveItem(
+        at: partial, to: dataDirectory.audioDirectory.appendingPathComponent(name))) != nil
+    else { return nil }
+    return "audio/\(name)"
   }
 
   /// Writes what is pending to disk now.
