@@ -145,6 +145,10 @@ let package = Package(
       name: "SyncUpsCLI",
       dependencies: ["SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "TranscriptionClient"]
     ),
+    .testTarget(
+      name: "RecordCommandTests",
+      dependencies: ["syncups"]
+    ),
     .executableTarget(
       name: "syncups",
       dependencies: [

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@Suite("syncups record", .serialized)
+struct RecordCommandTests {
+  @Test func fastFileInputSavesTheSampleMeetingWithItsAudio() async throws {
+    let home = try dataDirectory()
+    let run = try await syncups(
+      ["record", "morning sync", "--input", samples.appendingPathComponent("standup.wav").path, "--fast"],
+      home: home
+    )
+    #expect(run.status == 0, "\(run.stderr)")
+    let meeting = try #require(try savedMeetings(home).first)
+    #expect(meeting["transcript"] as? String == (try committedTranscript("standup")))
+    #expect(segments(meeting).map(\.speaker) == ["Ana", "Ana", "Ana", "Ben", "Ben", "Ben", "Cleo", "Cleo"])
+    // Every utterance was printed as it came, labelled by speaker.
+    #expect(utteranceLines(run.stdout).count == 8)
+    let audio = try #require(meeting["audioFile"] as? String)
+    #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(audio).path))
+    #expect(run.stdout.contains("Saved meeting"))
+    #expect(run.stdout.contains(home.appendingPathComponent("sync-ups.json").path))
+    // A normal save leaves no journal behind.
+    let journals = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("journal").path)
+    #expect(journals.isEmpty)
+  }
+
+  @Test func sigintEndsTheMeetingAndSavesIt() async throws {
+    let home = try dataDirectory()
+    let record = try SyncUpsProcess(
+      ["record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path],
+      home: home
+    )
+    #expect(await record.wait { utteranceLines($0.stdout).count >= 2 })
+    record.signal(SIGINT)
+    #expect(await record.finish() == 0)
+    let printed = utteranceLines(record.stdout)
+    let meeting = try #require(try savedMeetings(home).first)
+    let saved = segments(meeting)
+    #expect(saved.count >= 2)
+    #expect(saved.count == printed.count)
+    #expect(record.stdout.contains("Saved meeting"))
+  }
+
+  @Test func meetingKilledWithSIGKILLIsRecoveredByTheNextCommand() async throws {
+    let home = try dataDirectory()
+    let record = try SyncUpsProcess(
+      ["record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path],
+      home: home
+    )
+    #expect(await record.wait { utteranceLines($0.stdout).count >= 3 })
+    record.signal(SIGKILL)
+    _ = await record.finish()
+    let printed = utteranceLines(record.stdout)
+    #expect(try savedMeetings(home).isEmpty)
+
+    // Any command recovers the meeting first, and says so.
+    let next = try await syncups(["record", "no such sync-up"], home: home)
+    #expect(next.stderr.contains("recovered an unfinished meeting of 'Morning Sync'"))
+    let meeting = try #require(try savedMeetings(home).first)
+    let recovered = segments(meeting).map { "\($0.speaker): \($0.text)" }
+    // Every utterance finalized (and so printed) before the kill is in the recovered meeting.
+    for line in printed {
+      let utterance = String(line.drop { $0 != "]" }.dropFirst(2))
+      #expect(recovered.contains(utterance), "missing \(utterance)")
+    }
+    #expect(recovered.count >= printed.count)
+    #expect(meeting["audioFile"] as? String != nil)
+  }
+
+  @Test func unknownSyncUpIsOneLineWithASuggestion() async throws {
+    let home = try dataDirectory()
+    let run = try await syncups(["record", "morning"], home: home)
+    #expect(run.status == 1)
+    #expect(run.stderr == "syncups: no sync-up matches 'morning'; did you mean 'Morning Sync' (11111111)?\n")
+  }
+
+  @Test func missingOrUnreadableInputIsOneLine() async throws {
+    let home = try dataDirectory()
+    let missing = try await syncups(["record", "Morning Sync", "--input", "/nonexistent/meeting.wav"], home: home)
+    #expect(missing.status == 1)
+    #expect(missing.stderr == "syncups: cannot read /nonexistent/meeting.wav: no such file\n")
+    let text = try await syncups(
+      ["record", "Morning Sync", "--input", repositoryRoot.appendingPathComponent("README.md").path],
+      home: home
+    )
+    #expect(text.status == 1)
+    #expect(text.stderr.split(separator: "\n").count == 1)
+    #expect(text.stderr.contains("not an audio file"))
+    #expect(try savedMeetings(home).isEmpty)
+  }
+
+  @Test func corruptDataFileIsReportedAndKept() async throws {
+    let home = try dataDirectory()
+    let file = home.appendingPathComponent("sync-ups.json")
+    let corrupt = Data("{\"formatVersion\": 1, \"syncUps\": [".utf8)
+    try corrupt.write(to: file)
+    let run = try await syncups(["record", "Morning Sync", "--input", "x.wav"], home: home)
+    #expect(run.status == 1)
+    #expect(run.stderr.split(separator: "\n").count == 1)
+    #expect(run.stderr.hasPrefix("syncups: cannot read your sync-ups: corrupt sync-ups.json"))
+    let preserved = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: home.path).first { $0.hasPrefix("sync-ups.json.corrupt-") }
+    )
+    #expect(run.stderr.contains(home.appendingPathComponent(preserved).path))
+    #expect(try Data(contentsOf: home.appendingPathComponent(preserved)) == corrupt)
+  }
+
+  @Test func noPulseAudioWithAnExplicitSourceFails() async throws {
+    let home = try dataDirectory()
+    let run = try await syncups(
+      ["record", "Morning Sync", "--source", "virtmic"], home: home,
+      environment: ["PULSE_SERVER": "unix:/nonexistent/pulse"]
+    )
+    #expect(run.status == 1)
+    #expect(run.stderr.split(separator: "\n").count == 1)
+    #expect(run.stderr.hasPrefix("syncups: PulseAudio is not running"))
+  }
+
+  @Test func noPulseAudioOtherwiseTimesTheMeetingWithoutRecording() async throws {
+    let home = try dataDirectory(seconds: 2)
+    let run = try await syncups(
+      ["record", "Morning Sync"], home: home, environment: ["PULSE_SERVER": "unix:/nonexistent/pulse"]
+    )
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.hasPrefix("syncups: PulseAudio is not running"))
+    #expect(run.stderr.contains("the meeting is timed without recording or transcription"))
+    let meeting = try #require(try savedMeetings(home).first)
+    #expect(meeting["transcript"] as? String == "")
+    #expect(meeting["audioFile"] == nil)
+  }
+}
