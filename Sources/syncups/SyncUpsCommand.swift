@@ -1,13 +1,81 @@
 import ArgumentParser
+import AudioCaptureClient
+import Foundation
+import SyncUpsCLI
+import SyncUpsFeatures
 
 /// `syncups`: the root command. Later features add their subcommands to the list.
 @main
-struct SyncUpsCommand: ParsableCommand {
+struct SyncUpsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "syncups",
     abstract: "Stand-up meetings with real speech transcription.",
     subcommands: [
+      ListCommand.self,
+      ShowCommand.self,
+      AddCommand.self,
+      EditCommand.self,
+      DeleteCommand.self,
+      MeetingsCommand.self,
+      TranscriptCommand.self,
+      SourcesCommand.self,
       TranscribeCommand.self,
     ]
   )
+
+  /// Runs the command with the live dependencies (even when started by a test runner, whose
+  /// environment would otherwise select test values), and ends every failure the same way:
+  /// one line on stderr, a non-zero exit. Commands that drive features' stores run their
+  /// `run()` on the main actor.
+  static func main() async {
+    do {
+      try await withDependencies {
+        $0.context = .live
+        $0.defaultFileStorage = .fileSystem
+        $0.dataDirectory = .resolve()
+        $0.audioCapture = .liveValue
+      } operation: {
+        var command = try parseAsRoot()
+        if var asyncCommand = command as? any AsyncParsableCommand {
+          try await asyncCommand.run()
+        } else {
+          try command.run()
+        }
+      }
+    } catch {
+      exit(reporting: error)
+    }
+  }
+
+  /// Help and --version go to stdout with status 0; errors are one line on stderr.
+  static func exit(reporting error: any Error) -> Never {
+    let code = exitCode(for: error)
+    if let error = error as? CLIError {
+      printError("syncups: " + oneLine(error.message))
+      Foundation.exit(EXIT_FAILURE)
+    }
+    if code == .success {
+      print(fullMessage(for: error))
+      Foundation.exit(0)
+    }
+    let text = message(for: error)
+    if !text.isEmpty {
+      let first = text.split(separator: "\n").first.map(String.init) ?? text
+      printError("syncups: " + oneLine(first) + usageHint(for: error))
+    }
+    Foundation.exit(code.rawValue)
+  }
+
+  /// Where to read more, for mistakes in the command line itself.
+  private static func usageHint(for error: any Error) -> String {
+    guard error is ExitCode == false else { return "" }
+    let words = CommandLine.arguments.dropFirst().prefix { !$0.hasPrefix("-") }
+    guard let name = words.first, configuration.subcommands.contains(where: { $0._commandName == name })
+    else { return " (see 'syncups --help')" }
+    return " (see 'syncups \(name) --help')"
+  }
+
+  private static func oneLine(_ text: String) -> String {
+    text.split(whereSeparator: \.isNewline).joined(separator: " ")
+  }
 }
