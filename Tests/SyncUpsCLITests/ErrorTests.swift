@@ -63,14 +63,13 @@ struct ErrorTests {
     let run = try runSyncups(command, environment: ["SYNCUPS_HOME": home.url.path])
     expectOneLineFailure(run, containing: ["cannot read your sync-ups", "corrupt sync-ups.json", "preserved at "])
     // The line names the preserved copy, which holds the original bytes, byte for byte.
-    let preserved = try #require(
-      try home.files().first { $0.hasPrefix("sync-ups.json.corrupt-") }, "\(try home.files())"
-    )
+    let files = try home.files()
+    let preserved = try #require(files.first { $0.hasPrefix("sync-ups.json.corrupt-") }, "\(files)")
     let preservedPath = home.url.appendingPathComponent(preserved).path
     #expect(run.stderr.contains(preservedPath), "\(run)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: preservedPath)) == corrupt)
     // Nothing was written in its place.
-    #expect(!FileManager.default.fileExists(atPath: home.dataFile.path), "\(try home.files())")
+    #expect(!FileManager.default.fileExists(atPath: home.dataFile.path), "\(files)")
   }
 
   @Test func aNewerFormatVersionIsReportedAndKept() throws {
