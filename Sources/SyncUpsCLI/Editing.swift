@@ -36,6 +36,7 @@ public enum Editing {
   ) throws(CLIError) -> SyncUp {
     let title = try checkedTitle(title)
     let names = attendees.map(trimmed)
+    try checkOneLine(names)
     guard names.contains(where: { !$0.isEmpty }) else {
       throw CLIError("a sync-up needs at least one attendee: give --attendee NAME")
     }
@@ -77,6 +78,7 @@ public enum Editing {
     if added.contains(where: \.isEmpty) {
       throw CLIError("--add-attendee needs a name")
     }
+    try checkOneLine(added)
 
     let detail = Store(initialState: SyncUpDetail.State(syncUp: syncUp)) { SyncUpDetail() }
     detail.send(.editButtonTapped)
@@ -140,7 +142,14 @@ public enum Editing {
   private static func checkedTitle(_ title: String) throws(CLIError) -> String {
     let title = trimmed(title)
     guard !title.isEmpty else { throw CLIError("the title cannot be blank") }
+    guard !title.contains(where: \.isNewline) else { throw CLIError("the title must be one line") }
     return title
+  }
+
+  private static func checkOneLine(_ names: [String]) throws(CLIError) {
+    if let name = names.first(where: { $0.contains(where: \.isNewline) }) {
+      throw CLIError("the attendee name \(name.debugDescription) must be one line")
+    }
   }
 
   private static func trimmed(_ text: String) -> String {

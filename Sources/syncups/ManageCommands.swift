@@ -46,13 +46,13 @@ struct AddCommand: AsyncParsableCommand {
   @Option(help: "The title.")
   var title: String
 
-  @Option(name: .customLong("attendee"), help: "An attendee's name (repeat for each).")
+  @Option(name: .customLong("attendee"), help: ArgumentHelp("An attendee's name (repeat for each).", valueName: "name"))
   var attendees: [String] = []
 
   @Option(help: "How long the meeting lasts: 5m, 90s, 1m30s or seconds (default 5m).")
   var duration: String?
 
-  @Option(help: "The colour theme (default bubblegum); 'syncups add --theme list' is an error that lists them.")
+  @Option(help: "The colour theme (default bubblegum), any case: \(themeNames).")
   var theme: String?
 
   @MainActor func run() async throws {
@@ -77,16 +77,16 @@ struct EditCommand: AsyncParsableCommand {
   @Option(help: "A new title.")
   var title: String?
 
-  @Option(help: "Add an attendee (repeatable).")
+  @Option(help: ArgumentHelp("Add an attendee (repeatable).", valueName: "name"))
   var addAttendee: [String] = []
 
-  @Option(help: "Remove an attendee by name, any case (repeatable).")
+  @Option(help: ArgumentHelp("Remove an attendee by name, any case (repeatable).", valueName: "name"))
   var removeAttendee: [String] = []
 
   @Option(help: "A new duration: 5m, 90s, 1m30s or seconds.")
   var duration: String?
 
-  @Option(help: "A new theme.")
+  @Option(help: "A new theme: \(themeNames).")
   var theme: String?
 
   @MainActor func run() async throws {
@@ -123,8 +123,8 @@ struct DeleteCommand: AsyncParsableCommand {
       guard isatty(STDIN_FILENO) == 1 else {
         throw CLIError("not deleting \(label) without confirmation: there is no terminal to ask on; add --yes")
       }
-      let what = meetings == 1 ? "its 1 meeting" : "its \(meetings) meetings"
-      FileHandle.standardError.write(Data("Delete \(label) and \(what)? [y/N] ".utf8))
+      let what = meetings == 0 ? "" : meetings == 1 ? " and its meeting" : " and its \(meetings) meetings"
+      FileHandle.standardError.write(Data("Delete \(label)\(what)? [y/N] ".utf8))
       let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
       guard answer == "y" || answer == "yes" else {
         throw CLIError("not deleted: \(label) is unchanged")
@@ -134,6 +134,8 @@ struct DeleteCommand: AsyncParsableCommand {
     output("Deleted \(label).\n")
   }
 }
+
+let themeNames = Theme.allCases.map(\.rawValue).joined(separator: ", ")
 
 /// Everything a command prints for the user goes to stdout in one write.
 func output(_ text: String) {

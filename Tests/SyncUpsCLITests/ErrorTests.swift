@@ -182,3 +182,54 @@ struct ErrorTests {
   }
 }
 
+
+/// On a terminal, `delete` asks first (the terminal is a pseudo-terminal made by `script`).
+@Suite("syncups delete on a terminal")
+struct DeleteConfirmationTests {
+  static let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+
+  /// Runs `syncups delete REF` on a pseudo-terminal, typing `answer`; returns what the terminal
+  /// showed and the exit status.
+  func deleteOnATerminal(_ home: Home, _ reference: String, answering answer: String) throws -> (String, Int32) {
+    let binary = try syncupsBinary.get().path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", "'\(binary)' delete '\(reference)'", "/dev/null"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["SYNCUPS_HOME"] = home.url.path
+    environment["SHELL"] = "/bin/sh"
+    process.environment = environment
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    try input.fileHandleForWriting.write(contentsOf: Data((answer + "\n").utf8))
+    try input.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+  }
+
+  @Test(.enabled(if: hasScript)) func asksAndKeepsUnlessTheAnswerIsYes() throws {
+    let home = try Home()
+    let syncUp = SyncUp(
+      id: SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!),
+      attendees: [Attendee(id: Attendee.ID(UUID()), name: "Ana")],
+      meetings: [LifecycleTests.older],
+      title: "Morning Sync"
+    )
+    try home.update { $0 = [syncUp] }
+
+    let (declined, declinedStatus) = try deleteOnATerminal(home, "morning sync", answering: "n")
+    #expect(declined.contains("Delete 'Morning Sync' (12345678) and its meeting? [y/N] "), "\(declined)")
+    #expect(declined.contains("syncups: not deleted: 'Morning Sync' (12345678) is unchanged"), "\(declined)")
+    #expect(declinedStatus != 0)
+    #expect(try home.load() == [syncUp])
+
+    let (confirmed, confirmedStatus) = try deleteOnATerminal(home, "morning sync", answering: "y")
+    #expect(confirmed.contains("Deleted 'Morning Sync' (12345678)."), "\(confirmed)")
+    #expect(confirmedStatus == 0, "\(confirmed)")
+    #expect(try home.load().isEmpty)
+  }
+}
