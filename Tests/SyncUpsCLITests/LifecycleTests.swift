@@ -122,6 +122,18 @@ struct LifecycleTests {
 
       """)
 
+    #expect(try home.run("show", "daily").stdout == """
+      Title:        Daily
+      ID:           \(full)
+      Theme:        navy
+      Duration:     5m
+      Per attendee: 2m30s
+      Attendees:    Ben, Cy
+      Meetings:     2
+        1. 2026-11-21 14:05  bbbbbbbb
+        2. 2026-11-20 09:00  aaaaaaaa
+
+      """)
     let showWithMeetings = try home.run("show", short, "--json")
     #expect(showWithMeetings.stdout == """
       {"id":"\(full)","title":"Daily","theme":"navy","duration":300,"durationPerAttendee":150,"attendees":["Ben","Cy"],\
@@ -215,6 +227,21 @@ struct LifecycleTests {
     let syncUp = try #require(try home.load()[id: SyncUp.ID(id)])
     #expect(syncUp.duration == .seconds(300))
     #expect(syncUp.theme == .bubblegum)
+  }
+
+  @Test func meetingsAreNumberedNewestFirstWhateverTheirStoredOrder() throws {
+    let home = try Home()
+    let syncUp = SyncUp(
+      id: SyncUp.ID(UUID(uuidString: "dddddddd-0000-4000-8000-000000000004")!),
+      attendees: [Attendee(id: Attendee.ID(UUID()), name: "Ben")],
+      meetings: [Self.older, Self.newer],
+      title: "Imported"
+    )
+    try home.update { $0 = [syncUp] }
+    let meetings = try home.run("meetings", "imported")
+    #expect(meetings.stdout.split(separator: "\n").dropFirst().map { $0.prefix(11) } == ["1  bbbbbbbb", "2  aaaaaaaa"])
+    #expect(try home.run("transcript", "imported", "--format", "json").stdout.contains(#""meeting":"bbbbbbbb-"#))
+    #expect(try home.run("transcript", "imported", "--meeting", "2", "--format", "json").stdout.contains(#""meeting":"aaaaaaaa-"#))
   }
 
   @Test func aMeetingWithoutSegmentsPrintsItsText() throws {
