@@ -4,31 +4,36 @@ import Testing
 /// `syncups sources` against the private PulseAudio daemon `.ci/pulse` starts (never a user's).
 @Suite("syncups sources")
 struct SourcesTests {
+  /// Lists what the daemon has without adding anything: other suites record from the default
+  /// source of the same daemon at the same time, and a new source could become the default.
   @Test func listsTheSourcesAndMarksTheDefault() throws {
     let pulse = try PrivatePulse.environment()
-    let name = "syncups_cli_\(UUID().uuidString.prefix(8).lowercased())"
-    let module = try shell("pactl", ["load-module", "module-null-source", "source_name=\(name)"], pulse)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    defer { _ = try? shell("pactl", ["unload-module", module], pulse) }
-    func currentDefault() throws -> String {
-      try shell("pactl", ["get-default-source"], pulse).trimmingCharacters(in: .whitespacesAndNewlines)
+    func current() throws -> (sources: Set<String>, defaultSource: String) {
+      let names = try shell("pactl", ["list", "short", "sources"], pulse)
+        .split(separator: "\n").compactMap { $0.split(separator: "\t").dropFirst().first.map(String.init) }
+      let defaultSource = try shell("pactl", ["get-default-source"], pulse)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      return (Set(names), defaultSource)
     }
-    // Other suites add and remove sources on the same daemon, which may move the default: accept
-    // the default as it was just before or just after the run.
-    let defaultBefore = try currentDefault()
+    // Other suites add and remove virtual microphones on the same daemon: compare with the
+    // daemon as it was just before and just after the run.
+    let before = try current()
     let home = try Home()
     let run = try home.run("sources", environment: pulse)
-    let defaultAfter = try currentDefault()
+    let after = try current()
     #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+
     let lines = run.stdout.split(separator: "\n").map(String.init)
-    let names = lines.map { $0.dropFirst(2).split(separator: " ").first.map(String.init) ?? "" }
-    #expect(names.contains(name), "\(run)")
+    let listed = lines.map { $0.dropFirst(2).split(separator: " ").first.map(String.init) ?? "" }
+    #expect(listed.contains("syncups_out.monitor"), "\(run)")  // the daemon's null sink
+    #expect(Set(listed).isSubset(of: before.sources.union(after.sources)), "\(run)")
+    #expect(before.sources.intersection(after.sources).isSubset(of: Set(listed)), "\(run)")
     // Exactly one source is marked, and it is the default.
     let marked = lines.filter { $0.hasPrefix("* ") }
     #expect(marked.count == 1, "\(run)")
     let markedName = marked.first.flatMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }
-    #expect(markedName == defaultBefore || markedName == defaultAfter, "\(run) default: \(defaultBefore)")
-    #expect(lines.allSatisfy { $0.hasPrefix("* ") || $0.hasPrefix("  ") })
+    #expect(markedName == before.defaultSource || markedName == after.defaultSource, "\(run)")
+    #expect(lines.allSatisfy { $0.hasPrefix("* ") || $0.hasPrefix("  ") }, "\(run)")
   }
 }
 
