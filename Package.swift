@@ -158,7 +158,7 @@ let package = Package(
     // Runs the built `syncups` binary with a temporary SYNCUPS_HOME.
     .testTarget(
       name: "SyncUpsCLITests",
-      dependencies: ["syncups", "SyncUpsCLI", "SyncUpsFeatures"]
+      dependencies: ["syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "TranscriptionClient"]
     ),
   ],
   swiftLanguageModes: [.v6]
