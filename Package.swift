@@ -152,10 +152,17 @@ let package = Package(
     .executableTarget(
       name: "syncups",
       dependencies: [
+        "AudioCaptureClient",
         "BatchTranscriber",
         "SyncUpsCLI",
+        "SyncUpsFeatures",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
+    ),
+    // Runs the built `syncups` binary with a temporary SYNCUPS_HOME.
+    .testTarget(
+      name: "SyncUpsCLITests",
+      dependencies: ["syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "TranscriptionClient"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -14,7 +14,16 @@ public struct SyncUpsStore: Sendable {
   ) throws(CLIError) -> SyncUpsStore {
     @Shared(.syncUps) var syncUps
     if let error = $syncUps.loadError {
-      throw CLIError("cannot read your sync-ups: \(error); fix or remove that file, then run syncups again")
+      switch error as? SharedFileError {
+      case let .corrupt(url, _, _)?:
+        // The original was moved aside, byte for byte; nothing is written in its place here.
+        throw CLIError(
+          "cannot read your sync-ups: \(error); repair that copy and move it back to \(url.path), "
+            + "or leave it aside to start again with no sync-ups"
+        )
+      default:
+        throw CLIError("cannot read your sync-ups: \(error); check the file and its permissions, then run syncups again")
+      }
     }
     let store = SyncUpsStore(syncUps: $syncUps)
     try store.recoverUnfinishedMeetings(report: report)

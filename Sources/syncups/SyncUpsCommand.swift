@@ -1,6 +1,8 @@
 import ArgumentParser
+import AudioCaptureClient
 import Foundation
 import SyncUpsCLI
+import SyncUpsFeatures
 
 /// `syncups`: the root command. Later features add their subcommands to the list.
 @main
@@ -9,25 +11,72 @@ struct SyncUpsCommand: AsyncParsableCommand {
     commandName: "syncups",
     abstract: "Stand-up meetings with real speech transcription.",
     subcommands: [
-      TranscribeCommand.self,
+      ListCommand.self,
+      ShowCommand.self,
+      AddCommand.self,
+      EditCommand.self,
+      DeleteCommand.self,
+      MeetingsCommand.self,
+      TranscriptCommand.self,
       RecordCommand.self,
+      SourcesCommand.self,
+      TranscribeCommand.self,
     ]
   )
 
-  /// Every failure is one line on stderr, "syncups: what is wrong; what to do", and exit 1.
+  /// Runs the command with the live dependencies (even when started by a test runner, whose
+  /// environment would otherwise select test values), and ends every failure the same way:
+  /// one line on stderr, a non-zero exit. Commands that drive features' stores run their
+  /// `run()` on the main actor.
   static func main() async {
     do {
-      var command = try parseAsRoot()
-      if var command = command as? any AsyncParsableCommand {
-        try await command.run()
-      } else {
-        try command.run()
+      try await withDependencies {
+        $0.context = .live
+        $0.defaultFileStorage = .fileSystem
+        $0.dataDirectory = .resolve()
+        $0.audioCapture = .liveValue
+      } operation: {
+        var command = try parseAsRoot()
+        if var asyncCommand = command as? any AsyncParsableCommand {
+          try await asyncCommand.run()
+        } else {
+          try command.run()
+        }
       }
-    } catch let error as CLIError {
-      FileHandle.standardError.write(Data("syncups: \(error.message)\n".utf8))
-      Self.exit(withError: ExitCode.failure)
     } catch {
-      exit(withError: error)
+      exit(reporting: error)
     }
+  }
+
+  /// Help and --version go to stdout with status 0; errors are one line on stderr.
+  static func exit(reporting error: any Error) -> Never {
+    let code = exitCode(for: error)
+    if let error = error as? CLIError {
+      printError("syncups: " + oneLine(error.message))
+      Foundation.exit(EXIT_FAILURE)
+    }
+    if code == .success {
+      print(fullMessage(for: error))
+      Foundation.exit(0)
+    }
+    let text = message(for: error)
+    if !text.isEmpty {
+      let first = text.split(separator: "\n").first.map(String.init) ?? text
+      printError("syncups: " + oneLine(first) + usageHint(for: error))
+    }
+    Foundation.exit(code.rawValue)
+  }
+
+  /// Where to read more, for mistakes in the command line itself.
+  private static func usageHint(for error: any Error) -> String {
+    guard error is ExitCode == false else { return "" }
+    let words = CommandLine.arguments.dropFirst().prefix { !$0.hasPrefix("-") }
+    guard let name = words.first, configuration.subcommands.contains(where: { $0._commandName == name })
+    else { return " (see 'syncups --help')" }
+    return " (see 'syncups \(name) --help')"
+  }
+
+  private static func oneLine(_ text: String) -> String {
+    text.split(whereSeparator: \.isNewline).joined(separator: " ")
   }
 }

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A JSON value whose objects keep their keys in the order written, so outputs read (and
+/// compare) the same every time.
+public indirect enum JSON: Equatable, Sendable {
+  case string(String)
+  case number(Double)
+  case bool(Bool)
+  case null
+  case array([JSON])
+  case object([(String, JSON)])
+
+  public static func == (lhs: JSON, rhs: JSON) -> Bool { lhs.rendered == rhs.rendered }
+
+  /// One line, no spaces.
+  public var rendered: String {
+    switch self {
+    case let .string(text): return Self.quote(text)
+    case let .number(value): return Self.number(value)
+    case let .bool(value): return value ? "true" : "false"
+    case .null: return "null"
+    case let .array(items): return "[" + items.map(\.rendered).joined(separator: ",") + "]"
+    case let .object(fields):
+      return "{" + fields.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
+    }
+  }
+
+  /// Whole numbers without a fraction; others with at most three decimals (milliseconds).
+  static func number(_ value: Double) -> String {
+    guard value.isFinite else { return "0" }
+    let rounded = (value * 1000).rounded() / 1000
+    if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+    return String(rounded)
+  }
+
+  static func quote(_ string: String) -> String {
+    var out = "\""
+    for scalar in string.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

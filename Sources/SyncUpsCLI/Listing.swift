@@ -1,0 +1,133 @@
+import Foundation
+import SyncUpsFeatures
+
+/// What `list`, `show` and `meetings` print: aligned text for people, JSON for programs.
+public enum Listing {
+  // MARK: list
+
+  public static func list(_ syncUps: IdentifiedArrayOf<SyncUp>) -> String {
+    guard !syncUps.isEmpty else {
+      return "No sync-ups yet: add one with 'syncups add --title TITLE --attendee NAME'.\n"
+    }
+    let rows = syncUps.map { syncUp in
+      [
+        syncUp.shortID, syncUp.title, Format.duration(syncUp.duration),
+        String(syncUp.attendees.count), String(syncUp.meetings.count), syncUp.theme.rawValue,
+      ]
+    }
+    return table(header: ["ID", "TITLE", "DURATION", "ATTENDEES", "MEETINGS", "THEME"], rows: rows)
+  }
+
+  public static func listJSON(_ syncUps: IdentifiedArrayOf<SyncUp>) -> String {
+    JSON.array(syncUps.map { syncUp in
+      .object([
+        ("id", .string(syncUp.fullID)),
+        ("title", .string(syncUp.title)),
+        ("theme", .string(syncUp.theme.rawValue)),
+        ("duration", .number(syncUp.duration.seconds)),
+        ("attendees", .array(syncUp.attendees.map { .string($0.name) })),
+        ("meetings", .number(Double(syncUp.meetings.count))),
+      ])
+    }).rendered + "\n"
+  }
+
+  // MARK: show
+
+  public static func show(_ syncUp: SyncUp) -> String {
+    var lines = [
+      "Title:        \(syncUp.title)",
+      "ID:           \(syncUp.fullID)",
+      "Theme:        \(syncUp.theme.rawValue)",
+      "Duration:     \(Format.duration(syncUp.duration))",
+      "Per attendee: \(Format.duration(syncUp.durationPerAttendee))",
+      "Attendees:    \(syncUp.attendees.map(\.name).joined(separator: ", "))",
+      "Meetings:     \(syncUp.meetings.count)",
+    ]
+    for (index, meeting) in syncUp.meetingsNewestFirst.enumerated() {
+      lines.append("  \(index + 1). \(Format.date(meeting.date))  \(meeting.shortID)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  public static func showJSON(_ syncUp: SyncUp) -> String {
+    JSON.object([
+      ("id", .string(syncUp.fullID)),
+      ("title", .string(syncUp.title)),
+      ("theme", .string(syncUp.theme.rawValue)),
+      ("duration", .number(syncUp.duration.seconds)),
+      ("durationPerAttendee", .number(syncUp.durationPerAttendee.seconds)),
+      ("attendees", .array(syncUp.attendees.map { .string($0.name) })),
+      ("meetings", .array(syncUp.meetingsNewestFirst.map { meeting in
+        .object([("id", .string(meeting.fullID)), ("date", .string(Format.isoDate(meeting.date)))])
+      })),
+    ]).rendered + "\n"
+  }
+
+  // MARK: meetings
+
+  public static func meetings(_ syncUp: SyncUp) -> String {
+    guard !syncUp.meetings.isEmpty else {
+      return "'\(syncUp.title)' has no meetings yet.\n"
+    }
+    let rows = syncUp.meetingsNewestFirst.enumerated().map { index, meeting in
+      [
+        String(index + 1), meeting.shortID, Format.date(meeting.date),
+        Format.clock(meeting.spokenLength), String(meeting.segments.count), meeting.firstWords,
+      ]
+    }
+    return table(header: ["N", "ID", "DATE", "LENGTH", "SEGMENTS", "FIRST WORDS"], rows: rows)
+  }
+
+  public static func meetingsJSON(_ syncUp: SyncUp) -> String {
+    JSON.array(syncUp.meetingsNewestFirst.enumerated().map { index, meeting in
+      .object([
+        ("index", .number(Double(index + 1))),
+        ("id", .string(meeting.fullID)),
+        ("date", .string(Format.isoDate(meeting.date))),
+        ("length", .number(meeting.spokenLength)),
+        ("segments", .number(Double(meeting.segments.count))),
+        ("firstWords", .string(meeting.firstWords)),
+      ])
+    }).rendered + "\n"
+  }
+
+  /// Columns two spaces apart, the last one not padded.
+  static func table(header: [String], rows: [[String]]) -> String {
+    let all = [header] + rows
+    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+    return all.map { row in
+      row.enumerated().map { column, cell in
+        column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+      }
+      .joined(separator: "  ")
+    }
+    .joined(separator: "\n") + "\n"
+  }
+}
+
+extension SyncUp {
+  public var fullID: String { id.rawValue.uuidString.lowercased() }
+  public var shortID: String { String(fullID.prefix(8)) }
+
+  /// Meeting 1 is the newest (the order `meetings` and `transcript --meeting N` use).
+  public var meetingsNewestFirst: [Meeting] {
+    meetings.enumerated()
+      .sorted { $0.element.date != $1.element.date ? $0.element.date > $1.element.date : $0.offset < $1.offset }
+      .map(\.element)
+  }
+}
+
+extension Meeting {
+  public var fullID: String { id.rawValue.uuidString.lowercased() }
+  public var shortID: String { String(fullID.prefix(8)) }
+
+  /// Seconds from the start to the end of the last thing said.
+  public var spokenLength: Double { segments.map(\.end).max() ?? 0 }
+
+  /// The first eight words of the transcript, for telling meetings apart.
+  public var firstWords: String {
+    let words = transcript.split(whereSeparator: \.isWhitespace)
+    let shown = words.prefix(8).joined(separator: " ")
+    return words.count > 8 ? shown + " …" : shown
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import SyncUpsFeatures
+
+/// Turns what the user typed into model values, with errors that say what would be accepted.
+public enum Parse {
+  /// `5m`, `90s`, `1m30s`, `1h`, `300` (plain seconds); between one second and a day.
+  public static func duration(_ text: String) throws(CLIError) -> Duration {
+    let input = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let invalid = CLIError(
+      "invalid duration '\(text)': use minutes and seconds like 5m, 90s or 1m30s, or plain seconds like 300"
+    )
+    guard !input.isEmpty else { throw invalid }
+    var seconds = 0
+    if input.allSatisfy(\.isNumber) {
+      guard let value = Int(input) else { throw invalid }
+      seconds = value
+    } else {
+      // Units in decreasing order, each at most once: [Nh][Nm][Ns].
+      var remaining = Substring(input)
+      var lastUnit = Int.max
+      while !remaining.isEmpty {
+        let digits = remaining.prefix(while: \.isNumber)
+        guard !digits.isEmpty, let value = Int(digits) else { throw invalid }
+        remaining = remaining.dropFirst(digits.count)
+        guard let unit = remaining.first else { throw invalid }
+        let scale: Int
+        switch unit {
+        case "h": scale = 3600
+        case "m": scale = 60
+        case "s": scale = 1
+        default: throw invalid
+        }
+        guard scale < lastUnit else { throw invalid }
+        lastUnit = scale
+        remaining = remaining.dropFirst()
+        let (product, overflow) = value.multipliedReportingOverflow(by: scale)
+        guard !overflow else { throw invalid }
+        seconds += product
+      }
+    }
+    guard seconds >= 1, seconds <= 24 * 3600 else {
+      throw CLIError("invalid duration '\(text)': a sync-up lasts between 1s and 24h")
+    }
+    return .seconds(seconds)
+  }
+
+  /// A theme by name, ignoring case.
+  public static func theme(_ text: String) throws(CLIError) -> Theme {
+    let name = text.trimmingCharacters(in: .whitespaces).lowercased()
+    guard let theme = Theme(rawValue: name) else {
+      throw CLIError(
+        "unknown theme '\(text)'; choose one of: "
+          + Theme.allCases.map(\.rawValue).joined(separator: ", ")
+      )
+    }
+    return theme
+  }
+}
+
+/// How durations and times are shown.
+public enum Format {
+  /// `5m`, `1m30s`, `45s`, `1h2m`: whole seconds (rounded down), the form `add` accepts.
+  public static func duration(_ duration: Duration) -> String {
+    let total = max(0, Int(duration.components.seconds))
+    let h = total / 3600, m = total / 60 % 60, s = total % 60
+    var text = ""
+    if h > 0 { text += "\(h)h" }
+    if m > 0 { text += "\(m)m" }
+    if s > 0 || text.isEmpty { text += "\(s)s" }
+    return text
+  }
+
+  /// `mm:ss`, or `h:mm:ss` from an hour on: a position in a meeting.
+  public static func clock(_ seconds: Double) -> String {
+    let total = Int(max(0, seconds).rounded(.down))
+    let h = total / 3600, m = total / 60 % 60, s = total % 60
+    return h > 0
+      ? "\(h):" + pad(m) + ":" + pad(s)
+      : pad(m) + ":" + pad(s)
+  }
+
+  /// `hh:mm:ss,mmm` (SRT) or `hh:mm:ss.mmm` (WebVTT).
+  public static func subtitleTime(_ seconds: Double, separator: Character) -> String {
+    let milliseconds = Int((max(0, seconds) * 1000).rounded())
+    let h = milliseconds / 3_600_000, m = milliseconds / 60_000 % 60
+    let s = milliseconds / 1000 % 60, ms = milliseconds % 1000
+    return pad(h) + ":" + pad(m) + ":" + pad(s) + String(separator) + pad(ms, width: 3)
+  }
+
+  /// A meeting's date as people read it, in the local time zone: `2026-11-21 14:05`.
+  public static func date(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = .current
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    return formatter.string(from: date)
+  }
+
+  /// ISO 8601 in UTC, as `sync-ups.json` stores it: `2026-11-21T14:05:00Z`.
+  public static func isoDate(_ date: Date) -> String {
+    ISO8601DateFormatter().string(from: date)
+  }
+
+  static func pad(_ value: Int, width: Int = 2) -> String {
+    let text = String(value)
+    return String(repeating: "0", count: max(0, width - text.count)) + text
+  }
+}

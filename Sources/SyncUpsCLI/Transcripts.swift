@@ -1,0 +1,109 @@
+import Foundation
+import SyncUpsFeatures
+
+/// How `syncups transcript` writes a saved meeting (BatchTranscriber's `TranscriptFormat` is for audio files).
+public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
+  case txt, md, json, srt, vtt
+
+  public static func named(_ text: String) throws(CLIError) -> MeetingTranscriptFormat {
+    guard let format = MeetingTranscriptFormat(rawValue: text.lowercased()) else {
+      throw CLIError(
+        "unknown format '\(text)'; choose one of: " + allCases.map(\.rawValue).joined(separator: ", ")
+      )
+    }
+    return format
+  }
+
+  /// The whole output. Every segment is labelled with its speaker; srt and vtt have one cue per
+  /// segment with the speaker's name at the start of the cue text.
+  public func render(_ meeting: Meeting, of syncUp: SyncUp) -> String {
+    switch self {
+    case .txt:
+      if meeting.segments.isEmpty { return meeting.transcript.isEmpty ? "" : meeting.transcript + "\n" }
+      return meeting.segments.map { segment in
+        "[\(Format.clock(segment.start)) - \(Format.clock(segment.end))] \(segment.label): \(segment.oneLine)\n"
+      }.joined()
+
+    case .md:
+      var out = "# \(syncUp.title): \(Format.date(meeting.date))\n\n"
+      if meeting.segments.isEmpty, !meeting.transcript.isEmpty { out += meeting.transcript + "\n" }
+      for segment in meeting.segments {
+        out += "**\(segment.label)** (\(Format.clock(segment.start)) - \(Format.clock(segment.end))): \(segment.oneLine)\n\n"
+      }
+      return out.hasSuffix("\n\n") ? String(out.dropLast()) : out
+
+    case .json:
+      return JSON.object([
+        ("syncUp", .string(syncUp.title)),
+        ("meeting", .string(meeting.fullID)),
+        ("date", .string(Format.isoDate(meeting.date))),
+        ("text", .string(meeting.transcript)),
+        ("segments", .array(meeting.segments.map { segment in
+          .object([
+            ("speaker", .string(segment.speaker)),
+            ("start", .number(segment.start)),
+            ("end", .number(segment.end)),
+            ("text", .string(segment.text)),
+          ])
+        })),
+      ]).rendered + "\n"
+
+    case .srt:
+      return meeting.segments.enumerated().map { index, segment in
+        "\(index + 1)\n\(cueTimes(segment, separator: ","))\n\(segment.label): \(segment.oneLine)\n\n"
+      }.joined()
+
+    case .vtt:
+      return "WEBVTT\n\n" + meeting.segments.map { segment in
+        "\(cueTimes(segment, separator: "."))\n\(segment.label): \(segment.oneLine)\n\n"
+      }.joined()
+    }
+  }
+
+  private func cueTimes(_ segment: Meeting.Segment, separator: Character) -> String {
+    // A cue must end after it starts.
+    let end = max(segment.end, segment.start + 0.001)
+    return Format.subtitleTime(segment.start, separator: separator) + " --> "
+      + Format.subtitleTime(end, separator: separator)
+  }
+}
+
+extension Meeting.Segment {
+  /// The speaker, or "Unknown" when the segment was not attributed.
+  var label: String {
+    let name = speaker.trimmingCharacters(in: .whitespaces)
+    return name.isEmpty ? "Unknown" : name
+  }
+
+  /// The text on one line (a cue or a transcript line never breaks inside a segment).
+  var oneLine: String {
+    text.split(whereSeparator: \.isNewline).joined(separator: " ")
+  }
+}
+
+extension SyncUp {
+  /// A meeting by number (1 = newest) or by id prefix; nil: the newest.
+  public func meeting(_ reference: String?) throws(CLIError) -> Meeting {
+    let ordered = meetingsNewestFirst
+    guard !ordered.isEmpty else {
+      throw CLIError("\(label) has no meetings yet: record one with 'syncups record \(shortID)'")
+    }
+    guard let reference = reference?.trimmingCharacters(in: .whitespaces) else { return ordered[0] }
+    // A number within the list is a position; anything else is the start of an id.
+    if let number = Int(reference), (1...ordered.count).contains(number) {
+      return ordered[number - 1]
+    }
+    let lowered = reference.lowercased()
+    let matches = lowered.isEmpty ? [] : ordered.filter { $0.fullID.hasPrefix(lowered) }
+    if matches.count == 1 { return matches[0] }
+    if matches.count > 1 {
+      throw CLIError(
+        "meeting '\(reference)' matches \(matches.count) meetings of \(label); use more of the id"
+      )
+    }
+    throw CLIError(
+      "\(label) has no meeting '\(reference)': give a number from 1 (newest) to \(ordered.count) "
+        + "or the start of a meeting id ('syncups meetings \(shortID)' lists them)"
+    )
+  }
+}

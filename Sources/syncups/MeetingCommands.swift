@@ -1,0 +1,69 @@
+import ArgumentParser
+import AudioCaptureClient
+import Foundation
+import SyncUpsCLI
+import SyncUpsFeatures
+
+struct MeetingsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "meetings", abstract: "List a sync-up's meetings, newest (1) first."
+  )
+
+  @Argument(help: "The sync-up: the start of its id, or its title (any case).")
+  var ref: String
+
+  @Flag(help: "Print JSON: an array of {index, id, date, length, segments, firstWords}.")
+  var json = false
+
+  @MainActor func run() async throws {
+    let syncUp = try SyncUpsStore.open().resolve(ref).wrappedValue
+    output(json ? Listing.meetingsJSON(syncUp) : Listing.meetings(syncUp))
+  }
+}
+
+struct TranscriptCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "transcript", abstract: "Print a meeting's transcript, labelled by speaker with times."
+  )
+
+  @Argument(help: "The sync-up: the start of its id, or its title (any case).")
+  var ref: String
+
+  @Option(help: "The meeting: its number in 'syncups meetings' (1 = newest) or the start of its id (default: the newest).")
+  var meeting: String?
+
+  @Option(help: "txt, md, json ({syncUp, meeting, date, text, segments}), srt or vtt.")
+  var format = "txt"
+
+  @MainActor func run() async throws {
+    let format = try MeetingTranscriptFormat.named(format)
+    let syncUp = try SyncUpsStore.open().resolve(ref).wrappedValue
+    let meeting = try syncUp.meeting(meeting)
+    output(format.render(meeting, of: syncUp))
+  }
+}
+
+struct SourcesCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sources", abstract: "List the PulseAudio sources to record from; * marks the default."
+  )
+
+  @MainActor func run() async throws {
+    @Dependency(\.audioCapture) var audioCapture
+    let sources: [AudioSource]
+    do {
+      sources = try await audioCapture.sources()
+    } catch {
+      throw CLIError("\(error)")
+    }
+    guard !sources.isEmpty else {
+      output("PulseAudio has no sources.\n")
+      return
+    }
+    let width = sources.map(\.name.count).max() ?? 0
+    output(sources.map { source in
+      (source.isDefault ? "* " : "  ") + source.name
+        + String(repeating: " ", count: width - source.name.count) + "  " + source.description + "\n"
+    }.joined())
+  }
+}

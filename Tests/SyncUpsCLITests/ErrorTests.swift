@@ -1,0 +1,235 @@
+import Foundation
+import SyncUpsFeatures
+import Testing
+
+/// Every failure is one line on stderr with a non-zero exit, and changes nothing on disk.
+@Suite("syncups: errors")
+struct ErrorTests {
+  /// A home with one sync-up, "Morning Sync" (attendees Ana and Ben), without meetings.
+  func homeWithOneSyncUp() throws -> (Home, SyncUp) {
+    let home = try Home()
+    let syncUp = SyncUp(
+      id: SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!),
+      attendees: [
+        Attendee(id: Attendee.ID(UUID()), name: "Ana"),
+        Attendee(id: Attendee.ID(UUID()), name: "Ben"),
+      ],
+      title: "Morning Sync"
+    )
+    try home.update { $0 = [syncUp] }
+    return (home, syncUp)
+  }
+
+  static let commandsTakingARef: [[String]] = [
+    ["show"], ["edit", "--title", "X"], ["delete", "--yes"], ["meetings"], ["transcript"],
+    ["show", "--json"], ["meetings", "--json"],
+  ]
+
+  @Test(arguments: commandsTakingARef)
+  func unknownRefSuggestsACloseTitle(_ command: [String]) throws {
+    let (home, syncUp) = try homeWithOneSyncUp()
+    let before = try Data(contentsOf: home.dataFile)
+    let run = try home.run([command[0], "mornin sync"] + command.dropFirst())
+    expectOneLineFailure(run, containing: [
+      "no sync-up matches 'mornin sync'", "did you mean 'Morning Sync' (12345678)?",
+    ])
+    #expect(try Data(contentsOf: home.dataFile) == before)
+    #expect(try home.load() == [syncUp])
+  }
+
+  @Test func unknownRefWithNothingCloseSaysHowToList() throws {
+    let (home, _) = try homeWithOneSyncUp()
+    expectOneLineFailure(try home.run("show", "retrospective"), containing: [
+      "no sync-up matches 'retrospective'", "'syncups list' shows them all",
+    ])
+    let empty = try Home()
+    expectOneLineFailure(try empty.run("show", "anything"), containing: [
+      "there are no sync-ups yet: add one with 'syncups add'",
+    ])
+  }
+
+  static let everyDataCommand: [[String]] = [
+    ["list"], ["list", "--json"], ["show", "Morning Sync"], ["add", "--title", "New", "--attendee", "Ana"],
+    ["edit", "Morning Sync", "--title", "X"], ["delete", "Morning Sync", "--yes"],
+    ["meetings", "Morning Sync"], ["transcript", "Morning Sync"],
+  ]
+
+  @Test(arguments: everyDataCommand)
+  func corruptDataFileIsReportedWithItsPreservedCopyAndNeverReplaced(_ command: [String]) throws {
+    let home = try Home()
+    let corrupt = Data(#"{"formatVersion": 1, "syncUps": [{"id": "not a uuid", "title": "Morning Sync""#.utf8)
+    try corrupt.write(to: home.dataFile)
+
+    let run = try runSyncups(command, environment: ["SYNCUPS_HOME": home.url.path])
+    expectOneLineFailure(run, containing: ["cannot read your sync-ups", "corrupt sync-ups.json", "preserved at "])
+    // The line names the preserved copy, which holds the original bytes, byte for byte.
+    let files = try home.files()
+    let preserved = try #require(files.first { $0.hasPrefix("sync-ups.json.corrupt-") }, "\(files)")
+    let preservedPath = home.url.appendingPathComponent(preserved).path
+    #expect(run.stderr.contains(preservedPath), "\(run)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: preservedPath)) == corrupt)
+    // Nothing was written in its place.
+    #expect(!FileManager.default.fileExists(atPath: home.dataFile.path), "\(files)")
+  }
+
+  @Test func aNewerFormatVersionIsReportedAndKept() throws {
+    let home = try Home()
+    let newer = Data(#"{"formatVersion": 99, "syncUps": []}"#.utf8)
+    try newer.write(to: home.dataFile)
+    let run = try home.run("list")
+    expectOneLineFailure(run, containing: ["format version 99", "preserved at "])
+  }
+
+  @Test func noPulseAudio() throws {
+    let home = try Home()
+    let run = try home.run("sources", environment: ["PULSE_SERVER": "unix:/nonexistent"])
+    expectOneLineFailure(run, containing: ["PulseAudio is not running: "])
+  }
+
+  @Test(arguments: [
+    (["--duration", "5x"], "invalid duration '5x'"),
+    (["--duration", "m5"], "invalid duration 'm5'"),
+    (["--duration", "30s1m"], "invalid duration '30s1m'"),
+    (["--duration", "0"], "between 1s and 24h"),
+    (["--duration", "25h"], "between 1s and 24h"),
+    (["--theme", "ochre"], "unknown theme 'ochre'; choose one of: bubblegum, buttercup, indigo, lavender, magenta, navy, orange, oxblood, periwinkle, poppy, purple, seafoam, sky, tan, teal, yellow"),
+  ])
+  func badDurationOrTheme(_ options: [String], _ message: String) throws {
+    let (home, syncUp) = try homeWithOneSyncUp()
+    let before = try Data(contentsOf: home.dataFile)
+    let add = try home.run(["add", "--title", "New", "--attendee", "Ana"] + options)
+    expectOneLineFailure(add, containing: [message])
+    let edit = try home.run(["edit", "morning sync"] + options)
+    expectOneLineFailure(edit, containing: [message])
+    #expect(try Data(contentsOf: home.dataFile) == before)
+    #expect(try home.load() == [syncUp])
+  }
+
+  @Test func addNeedsATitleAndANamedAttendee() throws {
+    let home = try Home()
+    expectOneLineFailure(try home.run("add", "--attendee", "Ana"), containing: ["--title", "syncups add --help"])
+    expectOneLineFailure(try home.run("add", "--title", "T"), containing: ["at least one attendee"])
+    expectOneLineFailure(
+      try home.run("add", "--title", "T", "--attendee", " ", "--attendee", ""), containing: ["at least one attendee"])
+    expectOneLineFailure(try home.run("add", "--title", "  ", "--attendee", "Ana"), containing: ["title cannot be blank"])
+    #expect(try home.files().filter { !$0.hasPrefix(".") } == [])
+  }
+
+  @Test func editRefusesBadAttendeeChanges() throws {
+    let (home, syncUp) = try homeWithOneSyncUp()
+    expectOneLineFailure(try home.run("edit", "morning sync"), containing: ["nothing to change"])
+    expectOneLineFailure(
+      try home.run("edit", "morning sync", "--remove-attendee", "Cy"),
+      containing: ["has no attendee 'Cy'; its attendees are 'Ana', 'Ben'"])
+    expectOneLineFailure(
+      try home.run("edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "BEN"),
+      containing: ["cannot remove every attendee"])
+    expectOneLineFailure(
+      try home.run("edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "ana"),
+      containing: ["has no attendee 'ana'"])
+    expectOneLineFailure(try home.run("edit", "morning sync", "--add-attendee", " "), containing: ["--add-attendee needs a name"])
+    #expect(try home.load() == [syncUp])
+
+    // Replacing everyone in one go is fine.
+    let replaced = try home.run("edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "ben", "--add-attendee", "Cy")
+    #expect(replaced.status == 0, "\(replaced)")
+    #expect(try home.load().first?.attendees.map(\.name) == ["Cy"])
+  }
+
+  @Test func deleteWithoutYesAndNoTerminalRefuses() throws {
+    let (home, syncUp) = try homeWithOneSyncUp()
+    let run = try home.run("delete", "morning sync")
+    expectOneLineFailure(run, containing: [
+      "not deleting 'Morning Sync' (12345678) without confirmation", "no terminal", "--yes",
+    ])
+    #expect(try home.load() == [syncUp])
+  }
+
+  @Test func transcriptErrors() throws {
+    let (home, _) = try homeWithOneSyncUp()
+    expectOneLineFailure(
+      try home.run("transcript", "morning sync"),
+      containing: ["'Morning Sync' (12345678) has no meetings yet: record one with 'syncups record 12345678'"])
+    try home.update {
+      $0[id: SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!)]?.meetings = [
+        LifecycleTests.newer, LifecycleTests.older,
+      ]
+    }
+    expectOneLineFailure(
+      try home.run("transcript", "morning sync", "--meeting", "3"),
+      containing: ["has no meeting '3': give a number from 1 (newest) to 2"])
+    expectOneLineFailure(
+      try home.run("transcript", "morning sync", "--meeting", "ffff"), containing: ["has no meeting 'ffff'"])
+    expectOneLineFailure(
+      try home.run("transcript", "morning sync", "--format", "docx"),
+      containing: ["unknown format 'docx'; choose one of: txt, md, json, srt, vtt"])
+  }
+
+  @Test func unknownCommandsAndOptionsAreOneLine() throws {
+    let home = try Home()
+    expectOneLineFailure(try home.run("lst"), containing: ["syncups --help"])
+    expectOneLineFailure(try home.run("list", "--jsn"), containing: ["--jsn", "syncups list --help"])
+    expectOneLineFailure(try home.run("show"), containing: ["syncups show --help"])
+  }
+
+  @Test func helpGoesToStdout() throws {
+    let home = try Home()
+    let run = try home.run("--help")
+    #expect(run.status == 0)
+    for command in ["list", "show", "add", "edit", "delete", "meetings", "transcript", "sources", "transcribe"] {
+      #expect(run.stdout.contains("  \(command)"), "\(command)")
+    }
+  }
+}
+
+
+/// On a terminal, `delete` asks first (the terminal is a pseudo-terminal made by `script`).
+@Suite("syncups delete on a terminal")
+struct DeleteConfirmationTests {
+  static let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+
+  /// Runs `syncups delete REF` on a pseudo-terminal, typing `answer`; returns what the terminal
+  /// showed and the exit status.
+  func deleteOnATerminal(_ home: Home, _ reference: String, answering answer: String) throws -> (String, Int32) {
+    let binary = try syncupsBinary.get().path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", "'\(binary)' delete '\(reference)'", "/dev/null"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["SYNCUPS_HOME"] = home.url.path
+    environment["SHELL"] = "/bin/sh"
+    process.environment = environment
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    try input.fileHandleForWriting.write(contentsOf: Data((answer + "\n").utf8))
+    try input.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+  }
+
+  @Test(.enabled(if: hasScript)) func asksAndKeepsUnlessTheAnswerIsYes() throws {
+    let home = try Home()
+    let syncUp = SyncUp(
+      id: SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!),
+      attendees: [Attendee(id: Attendee.ID(UUID()), name: "Ana")],
+      meetings: [LifecycleTests.older],
+      title: "Morning Sync"
+    )
+    try home.update { $0 = [syncUp] }
+
+    let (declined, declinedStatus) = try deleteOnATerminal(home, "morning sync", answering: "n")
+    #expect(declined.contains("Delete 'Morning Sync' (12345678) and its meeting? [y/N] "), "\(declined)")
+    #expect(declined.contains("syncups: not deleted: 'Morning Sync' (12345678) is unchanged"), "\(declined)")
+    #expect(declinedStatus != 0)
+    #expect(try home.load() == [syncUp])
+
+    let (confirmed, confirmedStatus) = try deleteOnATerminal(home, "morning sync", answering: "y")
+    #expect(confirmed.contains("Deleted 'Morning Sync' (12345678)."), "\(confirmed)")
+    #expect(confirmedStatus == 0, "\(confirmed)")
+    #expect(try home.load().isEmpty)
+  }
+}

@@ -1,0 +1,101 @@
+import AudioCaptureClient
+import Foundation
+import SyncUpsFeatures
+import Testing
+import TranscriptionClient
+
+/// A sync-up made with `syncups add`, a meeting recorded into it by the app's own RecordMeeting
+/// feature (the real decoder on the bundled stand-up, replayed), then read back with
+/// `syncups meetings` and `syncups transcript`: the file format is the one the app writes.
+@MainActor
+@Suite("syncups transcript of a recorded meeting")
+struct RecordedMeetingTests {
+  @Test func transcriptOfARealRecordedMeeting() async throws {
+    let home = try Home()
+    let added = try home.run(
+      "add", "--title", "Stand-up", "--attendee", "Ana", "--attendee", "Ben", "--attendee", "Cleo",
+      "--duration", "36s"
+    )
+    let id = try #require(UUID(uuidString: added.stdout.trimmingCharacters(in: .newlines)), "\(added)")
+    let date = ISO8601DateFormatter().date(from: "2026-11-21T14:05:00Z")!
+
+    let meeting = try await withDependencies {
+      $0.defaultFileStorage = .fileSystem
+      $0.dataDirectory = home.dataDirectory
+    } operation: {
+      @Shared(.syncUps) var syncUps = []
+      let syncUp = try #require(Shared($syncUps[id: SyncUp.ID(id)]))
+      let store = Store(
+        initialState: RecordMeeting.State(
+          syncUp: syncUp, options: .init(keepsAudio: false, followsAudioTime: true)
+        )
+      ) {
+        RecordMeeting()
+      } withDependencies: {
+        $0.audioCapture = .replaying(repositoryRoot.appendingPathComponent("Samples/standup.wav"))
+        $0.transcription = .live()
+        $0.continuousClock = TestClock()  // Never advanced: audio time drives the meeting.
+        $0.date.now = date
+        $0.uuid = .incrementing
+      }
+      store.send(.onTask)
+      let deadline = ContinuousClock.now + .seconds(120)
+      while !store.isDismissed, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      #expect(store.isDismissed)
+      try $syncUps.save()
+      return try #require(syncUp.wrappedValue.meetings.first)
+    }
+    let expected = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("Samples/standup.transcript.txt"), encoding: .utf8
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(meeting.transcript == expected)
+    #expect(Set(meeting.segments.map(\.speaker)) == ["Ana", "Ben", "Cleo"])
+
+    // meetings: one, numbered 1, with its segment count and first words.
+    let meetings = try home.run("meetings", "stand-up", "--json")
+    #expect(meetings.status == 0, "\(meetings)")
+    let list = try #require(try JSONSerialization.jsonObject(with: Data(meetings.stdout.utf8)) as? [[String: Any]])
+    #expect(list.count == 1)
+    #expect(list.first?["index"] as? Int == 1)
+    #expect(list.first?["id"] as? String == meeting.id.rawValue.uuidString.lowercased())
+    #expect(list.first?["segments"] as? Int == meeting.segments.count)
+    #expect(list.first?["firstWords"] as? String == expected.split(separator: " ").prefix(8).joined(separator: " ") + " …")
+
+    // txt: one line per segment, the speaker and text as saved.
+    let txt = try home.run("transcript", "Stand-up")
+    #expect(txt.status == 0 && txt.stderr.isEmpty, "\(txt)")
+    let lines = txt.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == meeting.segments.count)
+    for (line, segment) in zip(lines, meeting.segments) {
+      #expect(line.wholeMatch(of: /\[\d\d:\d\d - \d\d:\d\d\] [A-Za-z]+: .+/) != nil, "\(line)")
+      #expect(line.hasSuffix("] \(segment.speaker): \(segment.text)"), "\(line)")
+    }
+
+    // json: exactly the saved meeting.
+    let json = try home.run("transcript", "stand-up", "--format", "json")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["syncUp"] as? String == "Stand-up")
+    #expect(object["meeting"] as? String == meeting.id.rawValue.uuidString.lowercased())
+    #expect(object["date"] as? String == "2026-11-21T14:05:00Z")
+    #expect(object["text"] as? String == expected)
+    let segments = try #require(object["segments"] as? [[String: Any]])
+    #expect(segments.map { $0["speaker"] as? String } == meeting.segments.map(\.speaker))
+    #expect(segments.map { $0["text"] as? String } == meeting.segments.map(\.text))
+    #expect(segments.map { $0["start"] as? Double } == meeting.segments.map { ($0.start * 1000).rounded() / 1000 })
+    #expect(segments.map { $0["end"] as? Double } == meeting.segments.map { ($0.end * 1000).rounded() / 1000 })
+
+    // srt: one cue per segment, the speaker first.
+    let srt = try home.run("transcript", "stand-up", "--format", "srt")
+    let cues = srt.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    #expect(cues.count == meeting.segments.count)
+    for (index, (cue, segment)) in zip(cues, meeting.segments).enumerated() {
+      let cueLines = cue.split(separator: "\n", omittingEmptySubsequences: false)
+      #expect(cueLines.count == 3, "\(cue)")
+      #expect(cueLines.first == "\(index + 1)"[...])
+      #expect(cueLines.dropFirst().first?.wholeMatch(of: /\d\d:\d\d:\d\d,\d\d\d --> \d\d:\d\d:\d\d,\d\d\d/) != nil)
+      #expect(cueLines.last.map(String.init) == "\(segment.speaker): \(segment.text)")
+    }
+  }
+}
