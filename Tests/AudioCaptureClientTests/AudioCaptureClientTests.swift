@@ -33,6 +33,38 @@ struct AudioCaptureClientTests {
     }
   }
 
+  /// The stream ends with a clear error when the server goes away mid-recording.
+  @Test func serverGoingAwayEndsTheStreamWithAnError() async throws {
+    let pulse = DisposablePulse()
+    try pulse.start()
+    let microphone = try VirtualMicrophone(environment: pulse.environment)
+    defer { microphone.remove(); pulse.remove() }
+    let capture = AudioCaptureClient.live(server: pulse.server)
+    let chunks = try await capture.start(microphone.name)
+    let feeding = Flag()
+    let player = Task { try? await microphone.play([]) { feeding.isSet } }
+    var received = 0
+    let error: (any Error)? = await {
+      do {
+        for try await chunk in chunks {
+          received += chunk.samples.count
+          if received >= 16_000 { try pulse.kill() }
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }()
+    feeding.set()
+    _ = await player.value
+    let captureError = try #require(error as? AudioCaptureError)
+    guard case .connectionLost = captureError else {
+      Issue.record("expected connectionLost, got \(captureError)")
+      return
+    }
+    #expect(captureError.description.hasPrefix("PulseAudio stopped while recording: "))
+  }
+
   /// A sample played into a virtual microphone, captured through PulseAudio and transcribed,
   /// gives exactly the file path's transcript; the captured audio holds the played samples.
   @Test func microphoneTranscriptEqualsFileTranscript() async throws {
