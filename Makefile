@@ -5,7 +5,7 @@
 SWIFT ?= swift
 PULSE = eval "$$(.ci/pulse)"
 
-.PHONY: setup build demo test bench pulse
+.PHONY: setup build demo test bench latency pulse
 
 setup:
 	@.ci/setup
@@ -26,3 +26,7 @@ test: setup
 bench: setup
 	$(SWIFT) build -c release --scratch-path .build-release --product syncups
 	.ci/bench .build-release/release/syncups
+
+# Latency from the end of each utterance to its final result, through a virtual microphone.
+latency: setup
+	@$(PULSE) && $(SWIFT) test --filter microphoneTranscriptEqualsFileTranscript 2>&1 | grep -E "latency|passed|failed"

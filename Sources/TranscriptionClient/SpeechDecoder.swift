@@ -33,6 +33,7 @@ public final class SpeechDecoder {
       "-lm", model.languageModel,
       "-dict", model.dictionary,
       "-vad_postspeech", String(options.endSilenceFrames),
+      "-maxhmmpf", String(options.maxActiveHMMs),
     ]
     if !options.verbose { arguments += ["-logfn", "/dev/null"] }
     arguments += options.extraArguments

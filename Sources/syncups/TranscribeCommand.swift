@@ -33,6 +33,9 @@ struct TranscribeCommand: ParsableCommand {
   @Option(help: .hidden)
   var endSilenceFrames: Int = DecoderOptions().endSilenceFrames
 
+  @Option(help: .hidden)
+  var maxActiveHmms: Int = DecoderOptions().maxActiveHMMs
+
   @Option(parsing: .unconditionalSingleValue, help: .hidden)
   var decoderArgument: [String] = []
 
@@ -56,7 +59,7 @@ struct TranscribeCommand: ParsableCommand {
     let batch = BatchTranscriber(
       jobs: jobs, options: DecoderOptions(
         modelDirectory: modelDir, verbose: verbose, partials: false,
-        endSilenceFrames: endSilenceFrames, extraArguments: decoderArgument))
+        endSilenceFrames: endSilenceFrames, maxActiveHMMs: maxActiveHmms, extraArguments: decoderArgument))
     let failures = Counter()
     let progress = ProgressBar.forStandardError()
     let format = self.format
