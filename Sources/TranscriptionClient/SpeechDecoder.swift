@@ -45,9 +45,10 @@ public final class SpeechDecoder {
     }
     defer { cmd_ln_free_r(config) }
     guard let decoder = ps_init(config) else {
+      let folder = (model.acousticModel as NSString).deletingLastPathComponent
       throw .decoderFailed(
-        "PocketSphinx could not load the model in \(model.acousticModel) "
-          + "(is it readable and complete? run with --verbose to see why)"
+        "PocketSphinx could not load the speech model in \(folder): a file is unreadable or damaged "
+          + "(run with --verbose to see which; reinstall pocketsphinx-en-us for the system model)"
       )
     }
     self.decoder = decoder
