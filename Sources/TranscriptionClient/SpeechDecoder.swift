@@ -26,7 +26,7 @@ public final class SpeechDecoder {
     self.options = options
     let model = try SpeechModel.resolve(explicit: options.modelDirectory)
     self.model = model
-    if !options.verbose { Self.silenceLogging() }
+    Self.setLogging(verbose: options.verbose)
     var arguments = [
       "syncups",
       "-hmm", model.acousticModel,
@@ -35,7 +35,8 @@ public final class SpeechDecoder {
       "-vad_postspeech", String(options.endSilenceFrames),
       "-maxhmmpf", String(options.maxActiveHMMs),
     ]
-    if !options.verbose { arguments += ["-logfn", "/dev/null"] }
+    // No "-logfn": each decoder would fopen it and fclose the process-wide log file that other
+    // decoders (other threads) are writing to, which corrupts the heap. See setLogging.
     arguments += options.extraArguments
     var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
     defer { cArguments.forEach { free($0) } }
@@ -182,6 +183,12 @@ public final class SpeechDecoder {
     return raw
   }
 
-  private static let loggingSilenced: Void = { err_set_logfp(nil) }()
-  private static func silenceLogging() { _ = loggingSilenced }
+  /// PocketSphinx logs through one process-wide FILE pointer: nil silences every decoder,
+  /// stderr lets them all talk (a `--verbose` run). Setting it never closes a file.
+  private static let loggingLock = NSLock()
+  /// Standard error as a C stream, opened once and never closed.
+  nonisolated(unsafe) private static let standardError = fdopen(STDERR_FILENO, "a")
+  private static func setLogging(verbose: Bool) {
+    loggingLock.withLock { err_set_logfp(verbose ? standardError : nil) }
+  }
 }
