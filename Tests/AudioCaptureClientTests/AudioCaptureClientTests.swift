@@ -33,6 +33,23 @@ struct AudioCaptureClientTests {
     }
   }
 
+  /// The replaying test value delivers a file's chunks no faster than a microphone would.
+  @Test func replayInRealTimeKeepsPace() async throws {
+    let url = samples.appendingPathComponent("hello.wav")
+    let expected = try AudioFileReader(path: url.path).readAll()
+    let capture = AudioCaptureClient.replaying(url, pace: .realTime, chunkSamples: 800)
+    let clock = ContinuousClock()
+    let started = clock.now
+    var received: [Int16] = []
+    for try await chunk in try await capture.start(nil) {
+      // A chunk never arrives before the moment its last sample would have been spoken.
+      #expect(clock.now - started >= .seconds(chunk.end) - .milliseconds(5))
+      #expect(chunk.startSample == received.count)
+      received += chunk.samples
+    }
+    #expect(received == expected)
+  }
+
   /// The stream ends with a clear error when the server goes away mid-recording.
   @Test func serverGoingAwayEndsTheStreamWithAnError() async throws {
     let pulse = DisposablePulse()
