@@ -11,7 +11,7 @@ setup:
 	@.ci/setup
 
 build: setup
-	$(SWIFT) build --product syncups
+	$(SWIFT) build
 
 demo: build
 	$(SWIFT) run --skip-build syncups transcribe --format srt Samples/standup.wav
