@@ -120,6 +120,7 @@ struct TranscribeCommandTests {
 
   @Test func outputFolderGetsOneFilePerInput() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncups-out-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let run = try runSyncups(["transcribe", "--format", "vtt", "--output", folder.path, standup, hello])
     #expect(run.status == 0)
     #expect(run.stdout.isEmpty)
@@ -133,6 +134,7 @@ struct TranscribeCommandTests {
   /// good files in the same batch still come out, in order.
   @Test func badFilesAreReportedAndTheOthersComplete() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncups-bad-\(UUID().uuidString.prefix(8))")
+    defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let missing = folder.appendingPathComponent("missing.wav").path
     let empty = folder.appendingPathComponent("empty.wav").path

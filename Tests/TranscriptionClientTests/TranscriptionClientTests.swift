@@ -89,6 +89,7 @@ struct TranscriptionClientTests {
   /// The same sample as 44.1 kHz stereo, 48 kHz float and FLAC gives the same words.
   @Test func formatVariantsGiveTheSameWords() async throws {
     let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
     let original = samples.appendingPathComponent("standup.wav")
     let variants = [
       (folder.appendingPathComponent("stereo44.wav"), ["-r", "44100", "-c", "2"]),
@@ -125,6 +126,7 @@ struct TranscriptionClientTests {
 
     // SYNCUPS_MODEL_DIR wins over Models/ and the system; an explicit option wins over it.
     let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
     #expect(throws: TranscriptionError.self) {
       try SpeechModel.resolve(environment: [SpeechModel.environmentVariable: folder.path])
     }
