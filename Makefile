@@ -1,7 +1,11 @@
 # The two Quick start commands: `make demo` (main job on the bundled sample) and `make test`.
+# Tests that record use a private PulseAudio daemon (.ci/pulse starts it when it is not running,
+# in its own runtime folder, never a user's session daemon); the exported PULSE_* variables point
+# every client in `swift test` at it.
 SWIFT ?= swift
+PULSE = eval "$$(.ci/pulse)"
 
-.PHONY: setup build demo test bench
+.PHONY: setup build demo test bench latency pulse
 
 setup:
 	@.ci/setup
@@ -10,7 +14,19 @@ build: setup
 	$(SWIFT) build
 
 demo: build
-	@echo "demo: not wired yet"
+	$(SWIFT) run --skip-build syncups transcribe --format srt Samples/standup.wav
+
+pulse: setup
+	@.ci/pulse >/dev/null
 
 test: setup
-	$(SWIFT) test
+	@$(PULSE) && $(SWIFT) test
+
+# Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench.
+bench: setup
+	$(SWIFT) build -c release --scratch-path .build-release --product syncups
+	.ci/bench .build-release/release/syncups
+
+# Latency from the end of each utterance to its final result, through a virtual microphone.
+latency: setup
+	@$(PULSE) && $(SWIFT) test --filter microphoneTranscriptEqualsFileTranscript 2>&1 | grep -E "latency|passed|failed"

@@ -31,7 +31,9 @@ extension AudioCaptureClient: DependencyKey {
       },
       sources: { try PulseSources.list(server: server) },
       start: { source in
-        let (capture, stream) = try PulseCapture.start(server: server, source: source)
+        let (capture, stream) = try PulseCapture.start(server: server, source: source) {
+          running.remove($0)
+        }
         running.add(capture)
         return stream
       },
@@ -79,7 +81,10 @@ extension AudioCaptureClient: DependencyKey {
               continuation.finish(throwing: error)
             }
           }
-          continuation.onTermination = { _ in task.cancel() }
+          continuation.onTermination = { _ in
+            task.cancel()
+            running.remove(stop)
+          }
         }
       },
       stop: { running.removeAll().forEach { $0.stop() } }
@@ -99,6 +104,7 @@ private final class Running<Element: AnyObject & Sendable>: @unchecked Sendable 
   private let lock = NSLock()
   private var elements: [Element] = []
   func add(_ element: Element) { lock.withLock { elements.append(element) } }
+  func remove(_ element: Element) { lock.withLock { elements.removeAll { $0 === element } } }
   func removeAll() -> [Element] {
     lock.withLock {
       defer { elements = [] }

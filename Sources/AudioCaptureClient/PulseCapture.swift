@@ -15,13 +15,18 @@ final class PulseCapture: @unchecked Sendable {
   private var stopRequested = false
 
   /// Connects (throwing a clear error when it cannot) and starts the reading thread.
-  static func start(server: String?, source: String?) throws(AudioCaptureError)
+  static func start(
+    server: String?, source: String?, onEnd: @escaping @Sendable (PulseCapture) -> Void = { _ in }
+  ) throws(AudioCaptureError)
     -> (PulseCapture, AsyncThrowingStream<AudioChunk, any Error>)
   {
     let simple = try connect(server: server, source: source)
     let (stream, continuation) = AsyncThrowingStream<AudioChunk, any Error>.makeStream()
     let capture = PulseCapture(simple: simple, continuation: continuation)
-    continuation.onTermination = { _ in capture.stop() }
+    continuation.onTermination = { _ in
+      capture.stop()
+      onEnd(capture)
+    }
     let thread = Thread { capture.readLoop() }
     thread.name = "syncups.pulse-capture"
     thread.start()

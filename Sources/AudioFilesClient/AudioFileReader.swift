@@ -70,7 +70,7 @@ public final class AudioFileReader {
       throw .empty(path: path)
     }
     // A WAV whose data ends before its header says: libsndfile quietly shortens it; its log tells.
-    if Self.log(of: file).contains("too long") {
+    if Self.isTruncated(log: Self.log(of: file)) {
       sf_close(file)
       throw .truncated(path: path)
     }
@@ -186,6 +186,15 @@ public final class AudioFileReader {
       let scaled = (sample * 32_768).rounded()
       ready.append(Int16(max(-32_768, min(32_767, scaled))))
     }
+  }
+
+  /// libsndfile's log has "data : 175200 (should be 79956)" when the data chunk is cut short.
+  static func isTruncated(log: String) -> Bool {
+    for line in log.split(separator: "\n") where line.hasPrefix("data") || line.hasPrefix("SSND") {
+      let numbers = line.split { !$0.isNumber }.compactMap { Int($0) }
+      if line.contains("should be"), numbers.count >= 2, numbers[1] < numbers[0] { return true }
+    }
+    return log.contains("too long")
   }
 
   private static func log(of file: OpaquePointer) -> String {

@@ -12,18 +12,6 @@ public final class FileTranscriber {
   }
 
   public func transcribe(path: String) throws(AudioFileError) -> Transcript {
-    let reader = try AudioFileReader(path: path)
-    decoder.startStream()
-    var utterances: [Utterance] = []
-    var samples = 0
-    func collect(_ events: [TranscriptionEvent]) {
-      for case let .final(utterance) in events { utterances.append(utterance) }
-    }
-    while let chunk = try reader.next() {
-      samples += chunk.samples.count
-      collect(decoder.process(chunk.samples))
-    }
-    collect(decoder.finish())
-    return Transcript(duration: AudioFormat.seconds(samples: samples), utterances: utterances)
+    try decoder.transcribe(AudioFileReader(path: path))
   }
 }

@@ -7,8 +7,11 @@ public struct DecoderOptions: Sendable, Equatable {
   /// Emit `.partial` hypotheses while someone speaks.
   public var partials: Bool
   /// Silence (in 10 ms frames) that ends an utterance. PocketSphinx's default is 50 (0.5 s);
-  /// a shorter wait gives finals sooner.
+  /// 25 gives finals sooner and, on the bench corpus, no more word errors than whole-file decoding.
   public var endSilenceFrames: Int
+  /// Most HMMs kept active per frame (`-maxhmmpf`; PocketSphinx's default 30000). 4000 decodes
+  /// about 40% faster with the same word error rate on the bench corpus (2000 was worse).
+  public var maxActiveHMMs: Int
   /// Extra PocketSphinx arguments, e.g. ["-fwdflat", "no"], applied last.
   public var extraArguments: [String]
 
@@ -16,13 +19,15 @@ public struct DecoderOptions: Sendable, Equatable {
     modelDirectory: String? = nil,
     verbose: Bool = false,
     partials: Bool = true,
-    endSilenceFrames: Int = 30,
+    endSilenceFrames: Int = 25,
+    maxActiveHMMs: Int = 4_000,
     extraArguments: [String] = []
   ) {
     self.modelDirectory = modelDirectory
     self.verbose = verbose
     self.partials = partials
     self.endSilenceFrames = endSilenceFrames
+    self.maxActiveHMMs = maxActiveHMMs
     self.extraArguments = extraArguments
   }
 }

@@ -26,15 +26,17 @@ public final class SpeechDecoder {
     self.options = options
     let model = try SpeechModel.resolve(explicit: options.modelDirectory)
     self.model = model
-    if !options.verbose { Self.silenceLogging() }
+    Self.setLogging(verbose: options.verbose)
     var arguments = [
       "syncups",
       "-hmm", model.acousticModel,
       "-lm", model.languageModel,
       "-dict", model.dictionary,
       "-vad_postspeech", String(options.endSilenceFrames),
+      "-maxhmmpf", String(options.maxActiveHMMs),
     ]
-    if !options.verbose { arguments += ["-logfn", "/dev/null"] }
+    // No "-logfn": each decoder would fopen it and fclose the process-wide log file that other
+    // decoders (other threads) are writing to, which corrupts the heap. See setLogging.
     arguments += options.extraArguments
     var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
     defer { cArguments.forEach { free($0) } }
@@ -44,9 +46,10 @@ public final class SpeechDecoder {
     }
     defer { cmd_ln_free_r(config) }
     guard let decoder = ps_init(config) else {
+      let folder = (model.acousticModel as NSString).deletingLastPathComponent
       throw .decoderFailed(
-        "PocketSphinx could not load the model in \(model.acousticModel) "
-          + "(is it readable and complete? run with --verbose to see why)"
+        "PocketSphinx could not load the speech model in \(folder): a file is unreadable or damaged "
+          + "(run with --verbose to see which; reinstall pocketsphinx-en-us for the system model)"
       )
     }
     self.decoder = decoder
@@ -180,6 +183,12 @@ public final class SpeechDecoder {
     return raw
   }
 
-  private static let loggingSilenced: Void = { err_set_logfp(nil) }()
-  private static func silenceLogging() { _ = loggingSilenced }
+  /// PocketSphinx logs through one process-wide FILE pointer: nil silences every decoder,
+  /// stderr lets them all talk (a `--verbose` run). Setting it never closes a file.
+  private static let loggingLock = NSLock()
+  /// Standard error as a C stream, opened once and never closed.
+  nonisolated(unsafe) private static let standardError = fdopen(STDERR_FILENO, "a")
+  private static func setLogging(verbose: Bool) {
+    loggingLock.withLock { err_set_logfp(verbose ? standardError : nil) }
+  }
 }

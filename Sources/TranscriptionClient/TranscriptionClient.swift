@@ -50,16 +50,7 @@ extension TranscriptionClient: DependencyKey {
         var options = options
         options.partials = false
         let decoder = try SpeechDecoder(options: options)
-        let reader = try AudioFileReader(path: url.path)
-        var utterances: [Utterance] = []
-        func collect(_ events: [TranscriptionEvent]) {
-          for case let .final(utterance) in events { utterances.append(utterance) }
-        }
-        while let chunk = try reader.next() {
-          collect(decoder.process(chunk.samples))
-        }
-        collect(decoder.finish())
-        return Transcript(duration: AudioFormat.seconds(samples: decoder.samplesFed), utterances: utterances)
+        return try decoder.transcribe(AudioFileReader(path: url.path))
       }
     )
   }

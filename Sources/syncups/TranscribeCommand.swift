@@ -30,6 +30,15 @@ struct TranscribeCommand: ParsableCommand {
   @Flag(help: "Let the decoder log to stderr.")
   var verbose = false
 
+  @Option(help: .hidden)
+  var endSilenceFrames: Int = DecoderOptions().endSilenceFrames
+
+  @Option(help: .hidden)
+  var maxActiveHmms: Int = DecoderOptions().maxActiveHMMs
+
+  @Option(parsing: .unconditionalSingleValue, help: .hidden)
+  var decoderArgument: [String] = []
+
   func validate() throws {
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
   }
@@ -48,7 +57,9 @@ struct TranscribeCommand: ParsableCommand {
       }
     }
     let batch = BatchTranscriber(
-      jobs: jobs, options: DecoderOptions(modelDirectory: modelDir, verbose: verbose, partials: false))
+      jobs: jobs, options: DecoderOptions(
+        modelDirectory: modelDir, verbose: verbose, partials: false,
+        endSilenceFrames: endSilenceFrames, maxActiveHMMs: maxActiveHmms, extraArguments: decoderArgument))
     let failures = Counter()
     let progress = ProgressBar.forStandardError()
     let format = self.format

@@ -33,6 +33,55 @@ struct AudioCaptureClientTests {
     }
   }
 
+  /// The replaying test value delivers a file's chunks no faster than a microphone would.
+  @Test func replayInRealTimeKeepsPace() async throws {
+    let url = samples.appendingPathComponent("hello.wav")
+    let expected = try AudioFileReader(path: url.path).readAll()
+    let capture = AudioCaptureClient.replaying(url, pace: .realTime, chunkSamples: 800)
+    let clock = ContinuousClock()
+    let started = clock.now
+    var received: [Int16] = []
+    for try await chunk in try await capture.start(nil) {
+      // A chunk never arrives before the moment its last sample would have been spoken.
+      #expect(clock.now - started >= .seconds(chunk.end) - .milliseconds(5))
+      #expect(chunk.startSample == received.count)
+      received += chunk.samples
+    }
+    #expect(received == expected)
+  }
+
+  /// The stream ends with a clear error when the server goes away mid-recording.
+  @Test func serverGoingAwayEndsTheStreamWithAnError() async throws {
+    let pulse = DisposablePulse()
+    try pulse.start()
+    let microphone = try VirtualMicrophone(environment: pulse.environment)
+    defer { microphone.remove(); pulse.remove() }
+    let capture = AudioCaptureClient.live(server: pulse.server)
+    let chunks = try await capture.start(microphone.name)
+    let feeding = Flag()
+    let player = Task { try? await microphone.play([]) { feeding.isSet } }
+    var received = 0
+    let error: (any Error)? = await {
+      do {
+        for try await chunk in chunks {
+          received += chunk.samples.count
+          if received >= 16_000 { try pulse.kill() }
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }()
+    feeding.set()
+    _ = await player.value
+    let captureError = try #require(error as? AudioCaptureError)
+    guard case .connectionLost = captureError else {
+      Issue.record("expected connectionLost, got \(captureError)")
+      return
+    }
+    #expect(captureError.description.hasPrefix("PulseAudio stopped while recording: "))
+  }
+
   /// A sample played into a virtual microphone, captured through PulseAudio and transcribed,
   /// gives exactly the file path's transcript; the captured audio holds the played samples.
   @Test func microphoneTranscriptEqualsFileTranscript() async throws {

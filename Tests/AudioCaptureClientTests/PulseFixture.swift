@@ -58,16 +58,21 @@ final class VirtualMicrophone: @unchecked Sendable {
   let fifo: String
   private let module: String
   private let writer: FileHandle
+  private let environment: [String: String]?
 
-  init() throws {
-    try PrivatePulse.start()
+  /// A microphone on the shared private daemon, or on the daemon `environment` points at.
+  init(environment: [String: String]? = nil) throws {
+    // Writing into the FIFO after its server died must fail, not kill the test process.
+    signal(SIGPIPE, SIG_IGN)
+    if environment == nil { try PrivatePulse.start() }
+    self.environment = environment
     let id = UUID().uuidString.prefix(8).lowercased()
     name = "syncups_virtmic_\(id)"
     fifo = NSTemporaryDirectory() + "syncups-virtmic-\(id)"
     module = try run("pactl", [
       "load-module", "module-pipe-source", "source_name=\(name)", "file=\(fifo)",
       "format=s16le", "rate=16000", "channels=1",
-    ]).trimmingCharacters(in: .whitespacesAndNewlines)
+    ], environment: environment).trimmingCharacters(in: .whitespacesAndNewlines)
     guard let writer = FileHandle(forWritingAtPath: fifo) else {
       throw FixtureError("cannot open \(fifo)")
     }
@@ -100,7 +105,34 @@ final class VirtualMicrophone: @unchecked Sendable {
 
   func remove() {
     try? writer.close()
-    _ = try? run("pactl", ["unload-module", module])
+    _ = try? run("pactl", ["unload-module", module], environment: environment)
     unlink(fifo)
+  }
+}
+
+/// A second private daemon, in its own runtime folder, that a test may kill.
+struct DisposablePulse {
+  let directory = NSTemporaryDirectory() + "syncups-pulse-\(UUID().uuidString.prefix(8))"
+  var environment: [String: String] {
+    ProcessInfo.processInfo.environment.merging([
+      "PULSE_RUNTIME_PATH": directory, "PULSE_STATE_PATH": directory + "/state",
+      "PULSE_SERVER": "unix:\(directory)/native",
+    ]) { $1 }
+  }
+  var server: String { "unix:\(directory)/native" }
+
+  func start() throws {
+    var environment = self.environment
+    environment["SYNCUPS_PULSE_DIR"] = directory
+    try run(repositoryRoot.appendingPathComponent(".ci/pulse").path, [], environment: environment)
+  }
+
+  func kill() throws {
+    try run("pulseaudio", ["--kill"], environment: environment)
+  }
+
+  func remove() {
+    try? kill()
+    try? FileManager.default.removeItem(atPath: directory)
   }
 }

@@ -89,6 +89,7 @@ struct TranscriptionClientTests {
   /// The same sample as 44.1 kHz stereo, 48 kHz float and FLAC gives the same words.
   @Test func formatVariantsGiveTheSameWords() async throws {
     let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
     let original = samples.appendingPathComponent("standup.wav")
     let variants = [
       (folder.appendingPathComponent("stereo44.wav"), ["-r", "44100", "-c", "2"]),
@@ -98,7 +99,8 @@ struct TranscriptionClientTests {
     let client = TranscriptionClient.live()
     let reference = try await client.transcribeFile(original).text
     for (url, options) in variants {
-      try sox([original.path] + options + [url.path])
+      // -D: no dither, so the variant is the same audio converted, not with fresh random noise.
+      try sox(["-D", original.path] + options + [url.path])
       let text = try await client.transcribeFile(url).text
       let wer = wordErrorRate(reference, text)
       #expect(wer <= 0.02, "\(url.lastPathComponent): WER \(wer)\n\(text)")
@@ -124,6 +126,7 @@ struct TranscriptionClientTests {
 
     // SYNCUPS_MODEL_DIR wins over Models/ and the system; an explicit option wins over it.
     let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
     #expect(throws: TranscriptionError.self) {
       try SpeechModel.resolve(environment: [SpeechModel.environmentVariable: folder.path])
     }
