@@ -54,7 +54,7 @@ struct PersistenceTests {
     let data = try Data(contentsOf: dataDirectory.syncUpsFile)
     let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     #expect(json["formatVersion"] as? Int == 1)
-    let reloaded = try await withDependencies {
+    let reloaded = withDependencies {
       $0.defaultFileStorage = .fileSystem
       $0.dataDirectory = dataDirectory
     } operation: {
