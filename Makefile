@@ -13,8 +13,10 @@ setup:
 build: setup
 	$(SWIFT) build
 
+# Records the bundled stand-up into a demo sync-up in a temporary data directory and prints the
+# saved transcript by speaker (see .ci/demo).
 demo: build
-	$(SWIFT) run --skip-build syncups transcribe --format srt Samples/standup.wav
+	@.ci/demo .build/debug/syncups
 
 pulse: setup
 	@.ci/pulse >/dev/null

@@ -114,8 +114,10 @@ let package = Package(
     ),
     .testTarget(
       name: "AudioCaptureClientTests",
-      dependencies: ["AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient"]
-        + dependencyClient
+      dependencies: [
+        "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+        "SyncUpsTestSupport",
+      ] + dependencyClient
     ),
     .testTarget(
       name: "TranscriptionClientTests",
@@ -145,9 +147,16 @@ let package = Package(
       name: "SyncUpsCLI",
       dependencies: ["SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "TranscriptionClient"]
     ),
+    // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
+    // microphones.
+    .target(
+      name: "SyncUpsTestSupport",
+      dependencies: ["AudioCore"],
+      path: "Tests/SyncUpsTestSupport"
+    ),
     .testTarget(
       name: "RecordCommandTests",
-      dependencies: ["syncups"]
+      dependencies: ["syncups", "SyncUpsTestSupport"]
     ),
     .executableTarget(
       name: "syncups",

@@ -1,4 +1,5 @@
 import Foundation
+import SyncUpsTestSupport
 import Testing
 
 @Suite("syncups record", .serialized)

@@ -1,4 +1,5 @@
 import Foundation
+import SyncUpsTestSupport
 import Testing
 
 /// Drives the live recording screen through a real pseudo-terminal (tmux): the keys `n` and

@@ -1,8 +1,5 @@
 import Foundation
-
-/// The repository's root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+import SyncUpsTestSupport
 
 /// The `syncups` binary built beside this test bundle.
 let syncupsBinary: URL = {
@@ -123,8 +120,6 @@ func segments(_ meeting: [String: Any]) -> [(speaker: String, text: String)] {
     ($0["speaker"] as? String ?? "", $0["text"] as? String ?? "")
   }
 }
-
-let samples = repositoryRoot.appendingPathComponent("Samples")
 
 func committedTranscript(_ name: String) throws -> String {
   try String(contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8)

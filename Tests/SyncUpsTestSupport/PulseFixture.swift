@@ -2,14 +2,14 @@ import AudioCore
 import Foundation
 
 /// The repository's root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath)
+public let repositoryRoot = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-let samples = repositoryRoot.appendingPathComponent("Samples")
+public let samples = repositoryRoot.appendingPathComponent("Samples")
 
 /// Runs a command and returns its standard output; throws when it exits non-zero.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+public func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = [executable] + arguments
@@ -26,14 +26,14 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
   return String(decoding: data, as: UTF8.self)
 }
 
-struct FixtureError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
+public struct FixtureError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
 }
 
 /// The private PulseAudio daemon `.ci/pulse` starts (once; it is idempotent), and this process's
 /// environment pointed at it, so tests never depend on a user's session daemon.
-enum PrivatePulse {
+public enum PrivatePulse {
   static let ready: Result<Void, FixtureError> = {
     do {
       let exports = try run(repositoryRoot.appendingPathComponent(".ci/pulse").path, [])
@@ -48,20 +48,20 @@ enum PrivatePulse {
     }
   }()
 
-  static func start() throws { try ready.get() }
+  public static func start() throws { try ready.get() }
 }
 
 /// A virtual microphone (`module-pipe-source`): bytes written into its FIFO come out of the
 /// source unchanged.
-final class VirtualMicrophone: @unchecked Sendable {
-  let name: String
-  let fifo: String
+public final class VirtualMicrophone: @unchecked Sendable {
+  public let name: String
+  public let fifo: String
   private let module: String
   private let writer: FileHandle
   private let environment: [String: String]?
 
   /// A microphone on the shared private daemon, or on the daemon `environment` points at.
-  init(environment: [String: String]? = nil) throws {
+  public init(environment: [String: String]? = nil) throws {
     // Writing into the FIFO after its server died must fail, not kill the test process.
     signal(SIGPIPE, SIG_IGN)
     if environment == nil { try PrivatePulse.start() }
@@ -81,7 +81,7 @@ final class VirtualMicrophone: @unchecked Sendable {
 
   /// Writes samples into the microphone in 50 ms blocks, paced like speech, then silence like a
   /// quiet room until `until` returns true. Returns the wall-clock instant of the first sample.
-  func play(_ samples: [Int16], thenSilenceUntil until: @Sendable () -> Bool) async throws
+  public func play(_ samples: [Int16], thenSilenceUntil until: @Sendable () -> Bool) async throws
     -> ContinuousClock.Instant
   {
     let clock = ContinuousClock()
@@ -103,7 +103,7 @@ final class VirtualMicrophone: @unchecked Sendable {
     return started
   }
 
-  func remove() {
+  public func remove() {
     try? writer.close()
     _ = try? run("pactl", ["unload-module", module], environment: environment)
     unlink(fifo)
@@ -111,27 +111,28 @@ final class VirtualMicrophone: @unchecked Sendable {
 }
 
 /// A second private daemon, in its own runtime folder, that a test may kill.
-struct DisposablePulse {
-  let directory = NSTemporaryDirectory() + "syncups-pulse-\(UUID().uuidString.prefix(8))"
-  var environment: [String: String] {
+public struct DisposablePulse {
+  public init() {}
+  public let directory = NSTemporaryDirectory() + "syncups-pulse-\(UUID().uuidString.prefix(8))"
+  public var environment: [String: String] {
     ProcessInfo.processInfo.environment.merging([
       "PULSE_RUNTIME_PATH": directory, "PULSE_STATE_PATH": directory + "/state",
       "PULSE_SERVER": "unix:\(directory)/native",
     ]) { $1 }
   }
-  var server: String { "unix:\(directory)/native" }
+  public var server: String { "unix:\(directory)/native" }
 
-  func start() throws {
+  public func start() throws {
     var environment = self.environment
     environment["SYNCUPS_PULSE_DIR"] = directory
     try run(repositoryRoot.appendingPathComponent(".ci/pulse").path, [], environment: environment)
   }
 
-  func kill() throws {
+  public func kill() throws {
     try run("pulseaudio", ["--kill"], environment: environment)
   }
 
-  func remove() {
+  public func remove() {
     try? kill()
     try? FileManager.default.removeItem(atPath: directory)
   }
