@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// The `syncups` binary built beside this test bundle.
@@ -18,39 +19,40 @@ let syncupsBinary: URL = {
 struct InteractiveAppTests {
   let server = "syncups-app-\(UUID().uuidString.prefix(8))"
 
-  /// Runs tmux on this test's server. The command that starts the server gets no pipe: the
-  /// server would inherit it and keep it open for its whole life.
+  /// Runs tmux on this test's server and returns what it printed. Waits with `waitpid`:
+  /// Foundation's `Process` was seen to miss the exit of the `new-session` client and hang.
+  /// Nothing is piped (the server would inherit a pipe and keep it open): output goes to a file.
   @discardableResult
-  func tmux(_ arguments: String..., output: Bool = true) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["tmux", "-L", server] + arguments
-    let pipe = Pipe()
-    process.standardOutput = output ? pipe : FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+  func tmux(_ arguments: String...) throws -> String {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("\(server)-\(UUID().uuidString.prefix(8)).out")
+    defer { try? FileManager.default.removeItem(at: output) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = (["/usr/bin/env", "tmux", "-L", server] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ) == 0 else {
+      throw TmuxFailed(arguments: arguments)
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+    return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
   }
+
+  struct TmuxFailed: Error { var arguments: [String] }
 
   func screen() throws -> String { try tmux("capture-pane", "-p", "-t", server) }
 
   func keys(_ keys: String...) throws {
-    for key in keys { try tmux(["send-keys", "-t", server, key]) }
+    for key in keys { try tmux("send-keys", "-t", server, key) }
   }
 
-  func type(_ text: String) throws { try tmux(["send-keys", "-t", server, "-l", text]) }
-
-  func tmux(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["tmux", "-L", server] + arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-  }
+  func type(_ text: String) throws { try tmux("send-keys", "-t", server, "-l", text) }
 
   func waitForScreen(
     _ condition: (String) -> Bool, timeout: Duration = .seconds(30)
@@ -69,10 +71,9 @@ struct InteractiveAppTests {
     // The shell keeps the pane open after syncups exits, so its last words can be read.
     try tmux(
       "new-session", "-d", "-s", server, "-x", "100", "-y", "30",
-      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
-      output: false
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60"
     )
-    defer { try? tmux("kill-server", output: false) }
+    defer { _ = try? tmux("kill-server") }
 
     #expect(
       try await waitForScreen { $0.contains("Daily Sync-ups") && $0.contains("Morning Sync") },

@@ -38,7 +38,7 @@ struct ScreenTests {
     withDependencies {
       $0.defaultFileStorage = .inMemory()
     } operation: {
-      var state = SyncUpsList.State(destination: destination)
+      let state = SyncUpsList.State(destination: destination)
       state.$syncUps.withLock { $0 = IdentifiedArray(uniqueElements: syncUps) }
       return state
     }
@@ -112,12 +112,25 @@ struct ScreenTests {
   }
 
   @Test func meetingScrollsWithinItsTranscript() {
-    let state = MeetingFeature.State(meeting: Self.syncUp.meetings[0], syncUp: Self.syncUp)
-    let lines = plain(MeetingScreen(state: state, offset: 1, height: 10).lines)
-    #expect(!lines.contains(" [00:00] Ana: good morning let's start"))
-    #expect(lines.contains(" [01:05] Ben: yesterday I fixed the build"))
+    let segments = (0..<10).map {
+      Meeting.Segment(
+        speaker: $0.isMultiple(of: 2) ? "Ana" : "Ben", start: Double($0 * 10), end: Double($0 * 10 + 5),
+        text: "point \($0)"
+      )
+    }
+    let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "", segments: segments)
+    let state = MeetingFeature.State(meeting: meeting, syncUp: Self.syncUp)
+    let top = plain(MeetingScreen(state: state, height: 10).lines)
+    #expect(top.contains(" [00:00] Ana: point 0"))
+    #expect(!top.contains(" [01:30] Ben: point 9"))
+    let scrolled = plain(MeetingScreen(state: state, offset: 1, height: 10).lines)
+    #expect(!scrolled.contains(" [00:00] Ana: point 0"))
+    #expect(scrolled.contains(" [00:10] Ben: point 1"))
     // Scrolling past the end keeps the last lines on screen.
-    #expect(plain(MeetingScreen(state: state, offset: 99, height: 10).lines) == lines)
+    #expect(MeetingScreen(state: state, height: 10).maxOffset == 4)
+    let end = plain(MeetingScreen(state: state, offset: 99, height: 10).lines)
+    #expect(end.count == 10)
+    #expect(end.last == " [01:30] Ben: point 9")
   }
 
   @Test func keysDecodeFromTerminalBytes() {

@@ -10,7 +10,7 @@ extension InteractiveApp {
     }
     switch top {
     case let .detail(detail): handleDetail(key, detail, id: id)
-    case .meeting: handleMeeting(key, id: id)
+    case let .meeting(meeting): handleMeeting(key, meeting, id: id)
     case let .record(record): handleRecord(key, record, id: id)
     }
   }
@@ -101,10 +101,12 @@ extension InteractiveApp {
 
   // MARK: Past meeting
 
-  private func handleMeeting(_ key: Key, id: StackElementID) {
+  private func handleMeeting(_ key: Key, _ meeting: MeetingFeature.State, id: StackElementID) {
+    let (width, height) = Terminal.size
+    let screen = MeetingScreen(state: meeting, width: width, height: height)
     switch key {
     case .up, .character("k"): meetingOffset = max(meetingOffset - 1, 0)
-    case .down, .character("j"): meetingOffset += 1
+    case .down, .character("j"): meetingOffset = min(meetingOffset + 1, screen.maxOffset)
     case .character("b"), .escape: store.send(.path(.popFrom(id: id)))
     default: break
     }

@@ -46,7 +46,8 @@ public final class InteractiveApp {
     let session = Terminal.Session()
     defer { session.restore() }
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
-    Key.presses { continuation.yield(.key($0)) }
+    // The terminal going away ends the app as a signal would.
+    Key.presses { continuation.yield(.key($0)) } ended: { continuation.yield(.signal) }
     let registration = Termination.onSignal { _ in
       continuation.yield(.signal)
       return .keepRunning

@@ -36,9 +36,12 @@ public enum Key: Equatable, Sendable {
     }
   }
 
-  /// Key presses from standard input, read on a thread of their own. An escape byte followed
-  /// by nothing within 40 ms is the Escape key; otherwise it starts a sequence.
-  public static func presses(_ deliver: @escaping @Sendable (Key) -> Void) {
+  /// Key presses from standard input, read on a thread of their own; `ended` runs when the
+  /// input closes. An escape byte followed by nothing within 40 ms is the Escape key; otherwise
+  /// it starts a sequence.
+  public static func presses(
+    _ deliver: @escaping @Sendable (Key) -> Void, ended: @escaping @Sendable () -> Void
+  ) {
     let thread = Thread {
       while let byte = readByte(timeout: -1) {
         var bytes = [byte]
@@ -53,6 +56,7 @@ public enum Key: Equatable, Sendable {
         }
         if let key = decode(bytes) { deliver(key) }
       }
+      ended()
     }
     thread.start()
   }

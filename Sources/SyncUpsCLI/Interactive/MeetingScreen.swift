@@ -24,12 +24,16 @@ public struct MeetingScreen {
       Text.hint("↑↓ scroll · b back"),
       "",
     ]
-    let body = transcript
-    let room = height - lines.count
-    let start = min(max(offset, 0), max(body.count - room, 0))
-    lines += Array(body.dropFirst(start).prefix(max(room, 0)))
+    let start = min(max(offset, 0), maxOffset)
+    lines += Array(transcript.dropFirst(start).prefix(transcriptRows))
     return lines
   }
+
+  /// Rows below the four header lines.
+  var transcriptRows: Int { height - 4 }
+
+  /// The furthest scroll that still fills the screen.
+  public var maxOffset: Int { max(transcript.count - transcriptRows, 0) }
 
   /// The transcript as wrapped lines, one paragraph a turn.
   public var transcript: [String] {
