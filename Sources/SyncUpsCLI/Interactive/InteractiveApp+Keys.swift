@@ -38,7 +38,7 @@ extension InteractiveApp {
         send(.onDelete(IndexSet(integer: index)))
       }
       if [.character("y"), .character("n"), .escape].contains(key) { confirmingDelete = nil }
-      return
+      return clampListSelection()
     }
     switch key {
     case .up, .character("k"): listSelection = max(listSelection - 1, 0)
@@ -56,6 +56,10 @@ extension InteractiveApp {
     case .character("q"): isDone = true
     default: break
     }
+    clampListSelection()
+  }
+
+  private func clampListSelection() {
     listSelection = min(listSelection, max(store.state.syncUpsList.syncUps.count - 1, 0))
   }
 
