@@ -133,6 +133,19 @@ struct ScreenTests {
     #expect(end.last == " [01:30] Ben: point 9")
   }
 
+  @Test func screensFitANarrowTerminal() {
+    let detail = SyncUpDetail.State(syncUp: Shared(value: Self.syncUp))
+    let screens = [
+      ListScreen(state: list([Self.syncUp]), width: 40).lines,
+      DetailScreen(state: detail, width: 40).lines,
+      FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: Self.syncUp), width: 40).lines,
+      MeetingScreen(state: MeetingFeature.State(meeting: Self.syncUp.meetings[0], syncUp: Self.syncUp), width: 40).lines,
+    ]
+    for lines in screens {
+      #expect(plain(lines).allSatisfy { $0.count <= 40 }, "\(plain(lines))")
+    }
+  }
+
   @Test func keysDecodeFromTerminalBytes() {
     #expect(Key.decode([0x1B, 0x5B, 0x41]) == .up)
     #expect(Key.decode([0x1B, 0x5B, 0x42]) == .down)

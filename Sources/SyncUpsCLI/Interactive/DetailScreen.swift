@@ -38,7 +38,7 @@ public struct DetailScreen {
     if case let .alert(alert)? = state.destination {
       lines += AlertView.lines(alert, width: width)
     } else {
-      lines.append(Text.hint("s start meeting · e edit · ↑↓ enter view meeting · x delete · b back"))
+      lines.append(Text.hint("s start meeting · e edit · ↑↓ enter view meeting · x delete · b back", width: width))
     }
     return Array(lines.prefix(height))
   }

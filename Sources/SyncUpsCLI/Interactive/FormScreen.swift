@@ -48,8 +48,8 @@ public struct FormScreen {
     }
     lines += [
       "",
-      Text.hint("↑↓ field · type to edit · ←→ length/theme · ^N add · ^D remove attendee"),
-      Text.hint("enter save · esc cancel"),
+      Text.hint("↑↓ field · type to edit · ←→ length/theme · ^N add · ^D remove attendee", width: width),
+      Text.hint("enter save · esc cancel", width: width),
     ]
     return Array(lines.prefix(height))
   }

@@ -25,6 +25,7 @@ public final class InteractiveApp {
   var startedRecordings: Set<StackElementID> = []
   var journals: [StackElementID: (journal: MeetingJournal, written: Int)] = [:]
   var quitsAfterRecording = false
+  var drawnSize = Terminal.size
   var isDone = false
 
   /// Opens the data first, so an unreadable file is one line before the screen changes.
@@ -78,7 +79,10 @@ public final class InteractiveApp {
       try followRecordings()
       if quitsAfterRecording, !isRecording { isDone = true }
       if isDone { break }
-      if case .tick = event, !isRecording { continue }
+      // Ticks redraw the recording screen (its level meter) and a resized terminal.
+      let size = Terminal.size
+      if case .tick = event, !isRecording, size == drawnSize { continue }
+      drawnSize = size
       session.draw(lines)
     }
     session.restore()

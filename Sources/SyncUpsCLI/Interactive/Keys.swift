@@ -37,18 +37,23 @@ public enum Key: Equatable, Sendable {
   }
 
   /// Key presses from standard input, read on a thread of their own; `ended` runs when the
-  /// input closes. An escape byte followed by nothing within 40 ms is the Escape key; otherwise
-  /// it starts a sequence.
+  /// input closes. An escape byte is the Escape key unless `[` or `O` follows within 40 ms (an
+  /// arrow key's sequence).
   public static func presses(
     _ deliver: @escaping @Sendable (Key) -> Void, ended: @escaping @Sendable () -> Void
   ) {
     let thread = Thread {
-      while let byte = readByte(timeout: -1) {
+      // A byte read after an escape that does not start a sequence: a key of its own.
+      var pending: UInt8?
+      while let byte = pending ?? readByte(timeout: -1) {
+        pending = nil
         var bytes = [byte]
         if byte == 0x1B, let next = readByte(timeout: 40) {
-          bytes.append(next)
-          if next == UInt8(ascii: "[") || next == UInt8(ascii: "O"), let last = readByte(timeout: 40) {
-            bytes.append(last)
+          if next == UInt8(ascii: "[") || next == UInt8(ascii: "O") {
+            bytes.append(next)
+            if let last = readByte(timeout: 40) { bytes.append(last) }
+          } else {
+            pending = next
           }
         } else if byte >= 0xC0 {
           let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2

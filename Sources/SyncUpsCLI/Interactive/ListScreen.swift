@@ -38,7 +38,8 @@ public struct ListScreen {
       let detail = "\(syncUp.attendees.count) attendees · \(Text.minutes(syncUp.duration))"
         + " · \(syncUp.meetings.count) meetings"
       let title = Text.pad(syncUp.title.isEmpty ? "Untitled" : syncUp.title, to: max(width - detail.count - 8, 10))
-      let line = " \(marker) " + swatch + " " + title + " " + detail
+      // Marker and swatch take six columns; a narrow terminal cuts the details.
+      let line = " \(marker) " + swatch + " " + String((title + " " + detail).prefix(width - 7))
       lines.append(index == selection ? ANSI.bold + line + ANSI.reset : line)
     }
     lines.append("")
@@ -48,7 +49,7 @@ public struct ListScreen {
       lines.append(ANSI.bold + " Delete '\(syncUp.title)' and all its meetings?" + ANSI.reset)
       lines.append(" [y] Yes   [n] No")
     } else {
-      lines.append(Text.hint("↑↓ select · enter open · a add · d delete · q quit"))
+      lines.append(Text.hint("↑↓ select · enter open · a add · d delete · q quit", width: width))
     }
     return Array(lines.prefix(height))
   }

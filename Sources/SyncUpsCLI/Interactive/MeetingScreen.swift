@@ -21,7 +21,7 @@ public struct MeetingScreen {
     var lines = [
       Text.header(state.syncUp.title, right: date, theme: state.syncUp.theme, width: width),
       " Attendees: " + state.syncUp.attendees.map(\.name).joined(separator: ", "),
-      Text.hint("↑↓ scroll · b back"),
+      Text.hint("↑↓ scroll · b back", width: width),
       "",
     ]
     let start = min(max(offset, 0), maxOffset)

@@ -34,7 +34,10 @@ enum Text {
       + pad(" " + title, to: width - right.count - 1) + right + " " + ANSI.reset
   }
 
-  static func hint(_ text: String) -> String { ANSI.dim + " " + text + ANSI.reset }
+  /// A dim line of key hints, cut to the screen's width.
+  static func hint(_ text: String, width: Int) -> String {
+    ANSI.dim + " " + String(text.prefix(max(width - 2, 0))) + ANSI.reset
+  }
 
   static func minutes(_ duration: Duration) -> String {
     let minutes = Int((duration.seconds / 60).rounded())
