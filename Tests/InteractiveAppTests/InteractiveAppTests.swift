@@ -67,7 +67,7 @@ struct InteractiveAppTests {
   func type(_ text: String) throws { try tmux("send-keys", "-t", server, "-l", text) }
 
   func waitForScreen(
-    _ condition: (String) -> Bool, timeout: Duration = .seconds(30)
+    timeout: Duration = .seconds(30), _ condition: (String) -> Bool
   ) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
@@ -117,6 +117,46 @@ struct InteractiveAppTests {
     let design = try #require(saved.last)
     #expect((design["attendees"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Cleo", "Dev"])
     #expect(design["duration"] as? Double == 360)
+  }
+
+  /// Start a meeting from the detail (going on without a microphone when PulseAudio is not
+  /// there), next speaker, end and save; the meeting shows in the detail and on its own screen.
+  @Test func recordsAMeetingAndShowsIt() async throws {
+    let home = try seededHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try tmux(
+      "new-session", "-d", "-s", server, "-x", "100", "-y", "30",
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60"
+    )
+    defer { _ = try? tmux("kill-server") }
+
+    #expect(try await waitForScreen { $0.contains("Morning Sync") }, "\((try? screen()) ?? "")")
+    try keys("Enter")
+    #expect(try await waitForScreen { $0.contains("s start meeting") })
+    try keys("s")
+    let recording = "Speaker 1 of 2: Ana"
+    let noMicrophone = "[c] Continue without recording"
+    #expect(try await waitForScreen { $0.contains(recording) || $0.contains(noMicrophone) })
+    if try screen().contains(noMicrophone) { try keys("c") }
+    #expect(try await waitForScreen { $0.contains(recording) }, "\((try? screen()) ?? "")")
+    try keys("n")
+    #expect(try await waitForScreen { $0.contains("Speaker 2 of 2: Ben") })
+    try keys("q")
+    #expect(
+      try await waitForScreen(timeout: .seconds(60)) { $0.contains("Past meetings") && !$0.contains("none yet") },
+      "\((try? screen()) ?? "")"
+    )
+    try keys("Enter")
+    #expect(try await waitForScreen { $0.contains("Attendees: Ana, Ben") && $0.contains("b back") })
+    try keys("b", "b")
+    #expect(try await waitForScreen { $0.contains("a add · d delete · q quit") })
+    try keys("q")
+    #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
+
+    let meetings = try #require(try syncUps(home).first?["meetings"] as? [[String: Any]])
+    #expect(meetings.count == 1)
+    let journal = home.appendingPathComponent("journal")
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: journal.path)) ?? []).isEmpty)
   }
 
   /// A data directory with one sync-up, written as the app writes `sync-ups.json`.
