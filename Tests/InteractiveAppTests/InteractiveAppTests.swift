@@ -159,6 +159,23 @@ struct InteractiveAppTests {
     #expect(((try? FileManager.default.contentsOfDirectory(atPath: journal.path)) ?? []).isEmpty)
   }
 
+  /// An unreadable `sync-ups.json` is one line and a failure, before the screen is taken over.
+  @Test func unreadableDataIsOneLine() async throws {
+    let home = try seededHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try Data("{not json".utf8).write(to: home.appendingPathComponent("sync-ups.json"))
+    try tmux(
+      "new-session", "-d", "-s", server, "-x", "400", "-y", "10",
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60"
+    )
+    defer { _ = try? tmux("kill-server") }
+
+    #expect(try await waitForScreen { $0.contains("EXIT=1") }, "\((try? screen()) ?? "")")
+    let lines = try screen().split(separator: "\n")
+    #expect(lines.first?.hasPrefix("syncups: cannot read your sync-ups: corrupt sync-ups.json") == true)
+    #expect(lines.dropFirst().first == "EXIT=1")
+  }
+
   /// A data directory with one sync-up, written as the app writes `sync-ups.json`.
   func seededHome() throws -> URL {
     let home = FileManager.default.temporaryDirectory
