@@ -168,6 +168,11 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // The interactive app's screens, and the app driven through tmux.
+    .testTarget(
+      name: "InteractiveAppTests",
+      dependencies: ["syncups", "SyncUpsCLI", "SyncUpsFeatures"]
+    ),
     // Runs the built `syncups` binary with a temporary SYNCUPS_HOME.
     .testTarget(
       name: "SyncUpsCLITests",

@@ -10,6 +10,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "syncups",
     abstract: "Stand-up meetings with real speech transcription.",
+    discussion: "Run without arguments on a terminal for the interactive app.",
     subcommands: [
       ListCommand.self,
       ShowCommand.self,
@@ -36,6 +37,11 @@ struct SyncUpsCommand: AsyncParsableCommand {
         $0.dataDirectory = .resolve()
         $0.audioCapture = .liveValue
       } operation: {
+        // No arguments on a terminal: the interactive app. Without a terminal: the help, as before.
+        if CommandLine.arguments.count == 1, Terminal.isInteractive {
+          try await runInteractiveApp()
+          return
+        }
         var command = try parseAsRoot()
         if var asyncCommand = command as? any AsyncParsableCommand {
           try await asyncCommand.run()
@@ -46,6 +52,11 @@ struct SyncUpsCommand: AsyncParsableCommand {
     } catch {
       exit(reporting: error)
     }
+  }
+
+  @MainActor
+  private static func runInteractiveApp() async throws {
+    try await InteractiveApp().run()
   }
 
   /// Help and --version go to stdout with status 0; errors are one line on stderr.

@@ -1,0 +1,63 @@
+import Architecture
+import Foundation
+import SyncUpsFeatures
+
+/// Which line of the form the cursor is on.
+public enum FormField: Equatable, Sendable {
+  case title, duration, theme
+  case attendee(Attendee.ID)
+
+  /// The form's lines in order: title, duration, theme, then each attendee.
+  public static func all(_ syncUp: SyncUp) -> [FormField] {
+    [.title, .duration, .theme] + syncUp.attendees.map { .attendee($0.id) }
+  }
+}
+
+/// The sync-up form (adding or editing): one line per field, the cursor's line marked.
+public struct FormScreen {
+  public var heading: String
+  public var state: SyncUpForm.State
+  public var field: FormField
+  public var width: Int
+  public var height: Int
+
+  public init(
+    heading: String, state: SyncUpForm.State, field: FormField = .title, width: Int = 80,
+    height: Int = 24
+  ) {
+    self.heading = heading
+    self.state = state
+    self.field = field
+    self.width = max(width, 40)
+    self.height = max(height, 10)
+  }
+
+  public var lines: [String] {
+    let syncUp = state.syncUp
+    var lines = [
+      Text.header(heading, theme: syncUp.theme, width: width),
+      "",
+      row(.title, "Title", syncUp.title, editable: true),
+      row(.duration, "Length", "◂ \(Text.minutes(syncUp.duration)) ▸", editable: false),
+      row(.theme, "Theme", "◂ \(syncUp.theme.name) ▸", editable: false),
+      "",
+      ANSI.bold + " Attendees" + ANSI.reset,
+    ]
+    for (index, attendee) in syncUp.attendees.enumerated() {
+      lines.append(row(.attendee(attendee.id), "\(index + 1).", attendee.name, editable: true))
+    }
+    lines += [
+      "",
+      Text.hint("↑↓ field · type to edit · ←→ length/theme · ^N add · ^D remove attendee", width: width),
+      Text.hint("enter save · esc cancel", width: width),
+    ]
+    return Array(lines.prefix(height))
+  }
+
+  private func row(_ row: FormField, _ label: String, _ value: String, editable: Bool) -> String {
+    let selected = row == field
+    let cursor = selected && editable ? "▏" : ""
+    let text = (selected ? " › " : "   ") + Text.pad(label, to: 8) + value + cursor
+    return selected ? ANSI.bold + text + ANSI.reset : text
+  }
+}

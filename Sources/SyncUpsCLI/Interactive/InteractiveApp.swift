@@ -1,0 +1,173 @@
+import AudioCaptureClient
+import Foundation
+import SyncUpsFeatures
+
+/// `syncups` on a terminal: the whole app (list → detail → edit / record → past meeting) run by
+/// the `AppFeature` reducer with the live dependencies. This layer only draws the top of the
+/// navigation stack and turns keys into actions; selections and the cursor are its own.
+@MainActor
+public final class InteractiveApp {
+  enum Event: Sendable {
+    case key(Key)
+    case signal
+    case changed
+    case tick
+  }
+
+  let store: Store<AppFeature.State, AppFeature.Action>
+  let syncUps: SyncUpsStore
+  let meter: LevelMeter
+  var listSelection = 0
+  var meetingSelection = 0
+  var meetingOffset = 0
+  var formField = FormField.title
+  var confirmingDelete: SyncUp.ID?
+  var startedRecordings: Set<StackElementID> = []
+  var journals: [StackElementID: (journal: MeetingJournal, written: Int)] = [:]
+  var quitsAfterRecording = false
+  var drawnSize = Terminal.size
+  var isDone = false
+
+  /// Opens the data first, so an unreadable file is one line before the screen changes.
+  public init() throws(CLIError) {
+    let syncUps = try SyncUpsStore.open()
+    let meter = LevelMeter()
+    self.syncUps = syncUps
+    self.meter = meter
+    self.store = Store(initialState: AppFeature.State()) {
+      AppFeature()
+    } withDependencies: {
+      $0.audioCapture = AudioCaptureClient.liveValue.metered(by: meter)
+    }
+  }
+
+  /// Runs until the user quits from the list or a signal arrives; saves on the way out and
+  /// always gives the terminal back as it was.
+  public func run() async throws(CLIError) {
+    let session = Terminal.Session()
+    defer { session.restore() }
+    let (events, continuation) = AsyncStream.makeStream(of: Event.self)
+    // The terminal going away ends the app as a signal would.
+    Key.presses { continuation.yield(.key($0)) } ended: { continuation.yield(.signal) }
+    let registration = Termination.onSignal { _ in
+      continuation.yield(.signal)
+      return .keepRunning
+    }
+    defer { registration.remove() }
+    let observer = Task { [store] in
+      for await _ in store.states { continuation.yield(.changed) }
+    }
+    let ticker = Task {
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(250))
+        continuation.yield(.tick)
+      }
+    }
+    defer {
+      observer.cancel()
+      ticker.cancel()
+    }
+
+    store.send(.syncUpsList(.onAppear))
+    session.draw(lines)
+    for await event in events {
+      switch event {
+      case let .key(key): handle(key)
+      case .signal: handleSignal()
+      case .changed, .tick: break
+      }
+      try followRecordings()
+      if quitsAfterRecording, !isRecording { isDone = true }
+      if isDone { break }
+      // Ticks redraw the recording screen (its level meter) and a resized terminal.
+      let size = Terminal.size
+      if case .tick = event, !isRecording, size == drawnSize { continue }
+      drawnSize = size
+      session.draw(lines)
+    }
+    session.restore()
+    try syncUps.save()
+  }
+
+  /// Ctrl-C or SIGTERM: a meeting being recorded is ended and saved first, then the app quits.
+  private func handleSignal() {
+    guard isRecording, !quitsAfterRecording, let id = store.state.path.ids.last else {
+      isDone = true
+      return
+    }
+    quitsAfterRecording = true
+    endAndSave(id)
+  }
+
+  var isRecording: Bool {
+    if case .record? = store.state.path.last { return true }
+    return false
+  }
+
+  /// Starts each recording pushed on the stack, and journals its final utterances before they
+  /// are shown, as `syncups record` does, so a crash loses nothing said.
+  private func followRecordings() throws(CLIError) {
+    let path = store.state.path
+    for (id, element) in zip(path.ids, path) {
+      guard case let .record(record) = element else { continue }
+      if !startedRecordings.contains(id) {
+        startedRecordings.insert(id)
+        @Dependency(\.date.now) var now
+        do {
+          let journal = try MeetingJournal(
+            directory: SyncUpsStore.journalDirectory, syncUp: record.syncUp.id, started: now
+          )
+          journals[id] = (journal, 0)
+        } catch {
+          throw (error as? CLIError) ?? CLIError("cannot start the meeting journal: \(error)")
+        }
+        store.send(.path(.element(id: id, action: .record(.onTask))))
+      }
+      guard var entry = journals[id] else { continue }
+      while entry.written < record.segments.count {
+        do {
+          try entry.journal.append(record.segments[entry.written])
+        } catch {
+          throw CLIError("cannot write the meeting journal \(entry.journal.url.path): \(error)")
+        }
+        entry.written += 1
+      }
+      journals[id] = entry
+    }
+    // A recording that left the stack saved its meeting (or was discarded): save, drop the journal.
+    for (id, entry) in journals where path[id: id] == nil {
+      try syncUps.save()
+      entry.journal.remove()
+      journals[id] = nil
+    }
+  }
+
+  /// What the screen shows: the top of the stack, or the list.
+  var lines: [String] {
+    let (width, height) = Terminal.size
+    let state = store.state
+    guard let top = state.path.last else {
+      if case let .add(form)? = state.syncUpsList.destination {
+        return FormScreen(heading: "New sync-up", state: form, field: formField, width: width, height: height).lines
+      }
+      return ListScreen(
+        state: state.syncUpsList, selection: listSelection, confirmingDelete: confirmingDelete,
+        width: width, height: height
+      ).lines
+    }
+    switch top {
+    case let .detail(detail):
+      if case let .edit(form)? = detail.destination {
+        return FormScreen(heading: "Edit \(detail.syncUp.title)", state: form, field: formField, width: width, height: height).lines
+      }
+      return DetailScreen(state: detail, selection: meetingSelection, width: width, height: height).lines
+    case let .meeting(meeting):
+      return MeetingScreen(state: meeting, offset: meetingOffset, width: width, height: height).lines
+    case let .record(record):
+      return RecordScreen(
+        state: record, level: meter.level, silentFor: record.isRecording ? meter.silentFor : nil,
+        width: width, height: height
+      ).lines
+    }
+  }
+}

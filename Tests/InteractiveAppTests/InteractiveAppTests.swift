@@ -1,0 +1,206 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The `syncups` binary built beside this test bundle.
+let syncupsBinary: URL = {
+  let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  let candidates = [
+    Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("syncups"),
+    root.appendingPathComponent(".build/debug/syncups"),
+  ]
+  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+}()
+
+/// `syncups` with no arguments in a real pseudo-terminal (tmux on a server of this test's own):
+/// list → detail → back, add a sync-up through the form, quit; the file holds the new sync-up.
+@Suite("syncups interactive app on a terminal", .serialized)
+struct InteractiveAppTests {
+  let server = "syncups-app-\(UUID().uuidString.prefix(8))"
+
+  /// Runs tmux on this test's server and returns what it printed. Waits with `waitpid`:
+  /// Foundation's `Process` was seen to miss the exit of the `new-session` client and hang.
+  /// Nothing is piped (the server would inherit a pipe and keep it open): output goes to a file.
+  @discardableResult
+  func tmux(_ arguments: String...) throws -> String {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("\(server)-\(UUID().uuidString.prefix(8)).out")
+    defer { try? FileManager.default.removeItem(at: output) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = (["/usr/bin/env", "tmux", "-L", server] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    // The test's threads block signals; tmux and the programs in its pane must not inherit
+    // that, or they would outlive `kill-server` (SIGHUP).
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, environ) == 0 else {
+      throw TmuxFailed(arguments: arguments)
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+    return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+  }
+
+  struct TmuxFailed: Error { var arguments: [String] }
+
+  func screen() throws -> String { try tmux("capture-pane", "-p", "-t", server) }
+
+  func keys(_ keys: String...) throws {
+    for key in keys { try tmux("send-keys", "-t", server, key) }
+  }
+
+  func type(_ text: String) throws { try tmux("send-keys", "-t", server, "-l", text) }
+
+  func waitForScreen(
+    timeout: Duration = .seconds(30), _ condition: (String) -> Bool
+  ) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if condition(try screen()) { return true }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    return false
+  }
+
+  @Test func navigatesAddsASyncUpAndQuits() async throws {
+    let home = try seededHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    // The shell keeps the pane open after syncups exits, so its last words can be read.
+    try tmux(
+      "new-session", "-d", "-s", server, "-x", "100", "-y", "30",
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60"
+    )
+    defer { _ = try? tmux("kill-server") }
+
+    #expect(
+      try await waitForScreen { $0.contains("Daily Sync-ups") && $0.contains("Morning Sync") },
+      "\((try? screen()) ?? "")"
+    )
+    try keys("Enter")
+    #expect(try await waitForScreen { $0.contains("Length 5 min · Theme Orange") && $0.contains("Ben") })
+    try keys("b")
+    #expect(try await waitForScreen { $0.contains("a add · d delete · q quit") })
+
+    try keys("a")
+    #expect(try await waitForScreen { $0.contains("New sync-up") })
+    try type("Design")
+    try keys("Down", "Right", "Down", "Down")
+    try type("Cleo")
+    try keys("C-n")
+    try type("Dev")
+    #expect(try await waitForScreen { $0.contains("Title   Design") && $0.contains("6 min") && $0.contains("2.      Dev") })
+    try keys("Enter")
+    #expect(
+      try await waitForScreen { $0.contains("Design") && $0.contains("2 attendees · 6 min · 0 meetings") },
+      "\((try? screen()) ?? "")"
+    )
+    try keys("q")
+    #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
+
+    let saved = try syncUps(home)
+    #expect(saved.map { $0["title"] as? String } == ["Morning Sync", "Design"])
+    let design = try #require(saved.last)
+    #expect((design["attendees"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Cleo", "Dev"])
+    #expect(design["duration"] as? Double == 360)
+  }
+
+  /// Start a meeting from the detail (going on without a microphone when PulseAudio is not
+  /// there), next speaker, end and save; the meeting shows in the detail and on its own screen.
+  @Test func recordsAMeetingAndShowsIt() async throws {
+    let home = try seededHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try tmux(
+      "new-session", "-d", "-s", server, "-x", "100", "-y", "30",
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60"
+    )
+    defer { _ = try? tmux("kill-server") }
+
+    #expect(try await waitForScreen { $0.contains("Morning Sync") }, "\((try? screen()) ?? "")")
+    try keys("Enter")
+    #expect(try await waitForScreen { $0.contains("s start meeting") })
+    try keys("s")
+    let recording = "Speaker 1 of 2: Ana"
+    let noMicrophone = "[c] Continue without recording"
+    #expect(try await waitForScreen { $0.contains(recording) || $0.contains(noMicrophone) })
+    if try screen().contains(noMicrophone) { try keys("c") }
+    #expect(try await waitForScreen { $0.contains(recording) }, "\((try? screen()) ?? "")")
+    try keys("n")
+    #expect(try await waitForScreen { $0.contains("Speaker 2 of 2: Ben") })
+    try keys("q")
+    #expect(
+      try await waitForScreen(timeout: .seconds(60)) { $0.contains("Past meetings") && !$0.contains("none yet") },
+      "\((try? screen()) ?? "")"
+    )
+    try keys("Enter")
+    #expect(try await waitForScreen { $0.contains("Attendees: Ana, Ben") && $0.contains("b back") })
+    try keys("b", "b")
+    #expect(try await waitForScreen { $0.contains("a add · d delete · q quit") })
+    try keys("q")
+    #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
+
+    let meetings = try #require(try syncUps(home).first?["meetings"] as? [[String: Any]])
+    #expect(meetings.count == 1)
+    let journal = home.appendingPathComponent("journal")
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: journal.path)) ?? []).isEmpty)
+  }
+
+  /// An unreadable `sync-ups.json` is one line and a failure, before the screen is taken over.
+  @Test func unreadableDataIsOneLine() async throws {
+    let home = try seededHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try Data("{not json".utf8).write(to: home.appendingPathComponent("sync-ups.json"))
+    try tmux(
+      "new-session", "-d", "-s", server, "-x", "400", "-y", "10",
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60"
+    )
+    defer { _ = try? tmux("kill-server") }
+
+    #expect(try await waitForScreen { $0.contains("EXIT=1") }, "\((try? screen()) ?? "")")
+    let lines = try screen().split(separator: "\n")
+    #expect(lines.first?.hasPrefix("syncups: cannot read your sync-ups: corrupt sync-ups.json") == true)
+    #expect(lines.dropFirst().first == "EXIT=1")
+  }
+
+  /// A data directory with one sync-up, written as the app writes `sync-ups.json`.
+  func seededHome() throws -> URL {
+    let home = FileManager.default.temporaryDirectory
+      .appendingPathComponent("syncups-app-\(UUID().uuidString.prefix(8))", isDirectory: true)
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    let file: [String: Any] = [
+      "formatVersion": 1,
+      "syncUps": [
+        [
+          "id": "11111111-2222-3333-4444-555555555555", "title": "Morning Sync", "duration": 300,
+          "theme": "orange", "meetings": [],
+          "attendees": [
+            ["id": "11111111-2222-3333-4444-000000000001", "name": "Ana"],
+            ["id": "11111111-2222-3333-4444-000000000002", "name": "Ben"],
+          ],
+        ]
+      ],
+    ]
+    try JSONSerialization.data(withJSONObject: file).write(to: home.appendingPathComponent("sync-ups.json"))
+    return home
+  }
+
+  func syncUps(_ home: URL) throws -> [[String: Any]] {
+    let data = try Data(contentsOf: home.appendingPathComponent("sync-ups.json"))
+    let file = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    return file?["syncUps"] as? [[String: Any]] ?? []
+  }
+}

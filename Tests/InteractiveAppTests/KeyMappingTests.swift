@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import SyncUpsCLI
+import SyncUpsFeatures
+
+/// Keys → actions, checked on the app's store without a terminal (in-memory storage).
+@MainActor
+@Suite("Interactive app keys")
+struct KeyMappingTests {
+  let app: InteractiveApp
+
+  init() throws {
+    app = try withDependencies {
+      $0.defaultFileStorage = .inMemory()
+      $0.uuid = .incrementing
+    } operation: {
+      try InteractiveApp()
+    }
+  }
+
+  func press(_ keys: Key...) {
+    for key in keys { app.handle(key) }
+  }
+
+  func type(_ text: String) {
+    for character in text { app.handle(.character(character)) }
+  }
+
+  var syncUps: IdentifiedArrayOf<SyncUp> { app.store.state.syncUpsList.syncUps }
+
+  /// Waits for effects (a dismissal) to land.
+  func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<200 {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+  }
+
+  func addSyncUp(_ title: String, attendees: [String]) {
+    press(.character("a"))
+    type(title)
+    press(.down, .down, .down)
+    for (index, name) in attendees.enumerated() {
+      if index > 0 { press(.control("n")) }
+      type(name)
+    }
+    press(.enter)
+  }
+
+  @Test func formEditsEveryField() {
+    press(.character("a"))
+    type("Designx")
+    press(.backspace, .down, .right, .right, .left, .down, .right)
+    press(.down)
+    type("Ana")
+    press(.control("n"))
+    type("Ben")
+    press(.control("n"))
+    type("Cy")
+    press(.up, .control("d"))
+    guard case let .add(form)? = app.store.state.syncUpsList.destination else {
+      Issue.record("the form is not shown")
+      return
+    }
+    #expect(form.syncUp.title == "Design")
+    #expect(form.syncUp.duration == .seconds(6 * 60))
+    #expect(form.syncUp.theme == .buttercup)
+    #expect(form.syncUp.attendees.map(\.name) == ["Ana", "Cy"])
+    press(.escape)
+    #expect(app.store.state.syncUpsList.destination == nil)
+    #expect(syncUps.isEmpty)
+  }
+
+  @Test func listDeletesOnlyAfterYes() {
+    addSyncUp("Design", attendees: ["Ana"])
+    addSyncUp("Planning", attendees: ["Ben"])
+    press(.down, .character("d"), .character("n"))
+    #expect(syncUps.map(\.title) == ["Design", "Planning"])
+    press(.character("d"), .character("y"))
+    #expect(syncUps.map(\.title) == ["Design"])
+    #expect(app.listSelection == 0)
+  }
+
+  @Test func detailEditsAndDeletesWithConfirmation() async {
+    addSyncUp("Design", attendees: ["Ana"])
+    press(.enter)
+    guard case .detail? = app.store.state.path.last else {
+      Issue.record("the detail is not shown")
+      return
+    }
+    press(.character("e"))
+    type(" Review")
+    press(.enter)
+    #expect(syncUps.first?.title == "Design Review")
+    press(.character("x"), .character("n"))
+    #expect(syncUps.count == 1)
+    press(.character("x"), .character("y"))
+    #expect(await eventually { app.store.state.path.isEmpty })
+    #expect(syncUps.isEmpty)
+  }
+
+  @Test func backLeavesTheDetailAndQuitEndsTheApp() {
+    addSyncUp("Design", attendees: ["Ana"])
+    press(.enter, .escape)
+    #expect(app.store.state.path.isEmpty)
+    press(.character("q"))
+    #expect(app.isDone)
+  }
+}

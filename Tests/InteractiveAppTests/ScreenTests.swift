@@ -1,0 +1,159 @@
+import Foundation
+import SyncUpsCLI
+import SyncUpsFeatures
+import Testing
+
+/// The screens are pure functions of feature states: checked here without a terminal.
+@Suite("Interactive app screens")
+struct ScreenTests {
+  static let syncUp = SyncUp(
+    id: SyncUp.ID(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!),
+    attendees: [
+      Attendee(id: Attendee.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000A")!), name: "Ana"),
+      Attendee(id: Attendee.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000B")!), name: "Ben"),
+    ],
+    duration: .seconds(300),
+    meetings: [
+      Meeting(
+        id: Meeting.ID(UUID(uuidString: "00000000-0000-0000-0000-0000000000F0")!),
+        date: Date(timeIntervalSince1970: 1_700_000_000),
+        transcript: "good morning let's start yesterday I fixed the build",
+        segments: [
+          .init(speaker: "Ana", start: 0, end: 2, text: "good morning"),
+          .init(speaker: "Ana", start: 2, end: 3, text: "let's start"),
+          .init(speaker: "Ben", start: 65, end: 70, text: "yesterday I fixed the build"),
+        ]
+      )
+    ],
+    theme: .orange,
+    title: "Morning Sync"
+  )
+
+  /// Screens without colour and style codes, for reading.
+  func plain(_ lines: [String]) -> [String] {
+    lines.map { $0.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression) }
+  }
+
+  func list(_ syncUps: [SyncUp], destination: SyncUpsList.Destination.State? = nil) -> SyncUpsList.State {
+    withDependencies {
+      $0.defaultFileStorage = .inMemory()
+    } operation: {
+      let state = SyncUpsList.State(destination: destination)
+      state.$syncUps.withLock { $0 = IdentifiedArray(uniqueElements: syncUps) }
+      return state
+    }
+  }
+
+  @Test func listShowsEachSyncUpAndMarksTheSelection() {
+    var second = Self.syncUp
+    second = SyncUp(id: SyncUp.ID(UUID()), attendees: second.attendees, title: "Design Review")
+    let lines = plain(ListScreen(state: list([Self.syncUp, second]), selection: 1).lines)
+    let morning = try! #require(lines.first { $0.contains("Morning Sync") })
+    let design = try! #require(lines.first { $0.contains("Design Review") })
+    #expect(morning.contains("2 attendees · 5 min · 1 meetings"))
+    #expect(!morning.hasPrefix(" ›"))
+    #expect(design.hasPrefix(" ›"))
+    #expect(lines.last?.contains("a add · d delete · q quit") == true)
+  }
+
+  @Test func emptyListSaysHowToAdd() {
+    let lines = plain(ListScreen(state: list([])).lines)
+    #expect(lines.contains(" No sync-ups yet: press a to add one."))
+  }
+
+  @Test func listAsksBeforeDeleting() {
+    let lines = plain(ListScreen(state: list([Self.syncUp]), confirmingDelete: Self.syncUp.id).lines)
+    #expect(lines.contains(" Delete 'Morning Sync' and all its meetings?"))
+    #expect(lines.contains(" [y] Yes   [n] No"))
+  }
+
+  @Test func detailShowsSettingsAttendeesAndMeetings() {
+    let state = SyncUpDetail.State(syncUp: Shared(value: Self.syncUp))
+    let lines = plain(DetailScreen(state: state).lines)
+    #expect(lines[0].contains("Morning Sync"))
+    #expect(lines.contains(" Length 5 min · Theme Orange"))
+    #expect(lines.contains("   Ana") && lines.contains("   Ben"))
+    #expect(lines.contains { $0.hasPrefix(" › ") && $0.contains("good morning let's start") })
+    #expect(lines.last?.contains("s start meeting") == true)
+  }
+
+  @Test func detailAlertButtonsHaveDistinctKeys() {
+    let state = SyncUpDetail.State(
+      destination: .alert(.audioCaptureUnavailable("No PulseAudio server.")), syncUp: Shared(value: Self.syncUp)
+    )
+    let lines = plain(DetailScreen(state: state).lines)
+    #expect(lines.contains(" Audio capture is unavailable"))
+    #expect(lines.contains(" [c] Continue without recording   [a] Cancel"))
+    let deletion = plain(
+      DetailScreen(state: SyncUpDetail.State(destination: .alert(.deleteSyncUp), syncUp: Shared(value: Self.syncUp))).lines
+    )
+    #expect(deletion.contains(" [y] Yes   [n] Nevermind"))
+  }
+
+  @Test func formShowsEveryFieldAndTheCursor() {
+    let form = SyncUpForm.State(syncUp: Self.syncUp)
+    let lines = plain(
+      FormScreen(heading: "Edit Morning Sync", state: form, field: .attendee(Self.syncUp.attendees[1].id)).lines
+    )
+    #expect(lines[0].contains("Edit Morning Sync"))
+    #expect(lines.contains("   Title   Morning Sync"))
+    #expect(lines.contains("   Length  ◂ 5 min ▸"))
+    #expect(lines.contains("   Theme   ◂ Orange ▸"))
+    #expect(lines.contains("   1.      Ana"))
+    #expect(lines.contains(" › 2.      Ben▏"))
+  }
+
+  @Test func meetingShowsTurnsBySpeaker() {
+    let state = MeetingFeature.State(meeting: Self.syncUp.meetings[0], syncUp: Self.syncUp)
+    let lines = plain(MeetingScreen(state: state).lines)
+    #expect(lines.contains(" Attendees: Ana, Ben"))
+    #expect(lines.contains(" [00:00] Ana: good morning let's start"))
+    #expect(lines.contains(" [01:05] Ben: yesterday I fixed the build"))
+  }
+
+  @Test func meetingScrollsWithinItsTranscript() {
+    let segments = (0..<10).map {
+      Meeting.Segment(
+        speaker: $0.isMultiple(of: 2) ? "Ana" : "Ben", start: Double($0 * 10), end: Double($0 * 10 + 5),
+        text: "point \($0)"
+      )
+    }
+    let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "", segments: segments)
+    let state = MeetingFeature.State(meeting: meeting, syncUp: Self.syncUp)
+    let top = plain(MeetingScreen(state: state, height: 10).lines)
+    #expect(top.contains(" [00:00] Ana: point 0"))
+    #expect(!top.contains(" [01:30] Ben: point 9"))
+    let scrolled = plain(MeetingScreen(state: state, offset: 1, height: 10).lines)
+    #expect(!scrolled.contains(" [00:00] Ana: point 0"))
+    #expect(scrolled.contains(" [00:10] Ben: point 1"))
+    // Scrolling past the end keeps the last lines on screen.
+    #expect(MeetingScreen(state: state, height: 10).maxOffset == 4)
+    let end = plain(MeetingScreen(state: state, offset: 99, height: 10).lines)
+    #expect(end.count == 10)
+    #expect(end.last == " [01:30] Ben: point 9")
+  }
+
+  @Test func screensFitANarrowTerminal() {
+    let detail = SyncUpDetail.State(syncUp: Shared(value: Self.syncUp))
+    let screens = [
+      ListScreen(state: list([Self.syncUp]), width: 40).lines,
+      DetailScreen(state: detail, width: 40).lines,
+      FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: Self.syncUp), width: 40).lines,
+      MeetingScreen(state: MeetingFeature.State(meeting: Self.syncUp.meetings[0], syncUp: Self.syncUp), width: 40).lines,
+    ]
+    for lines in screens {
+      #expect(plain(lines).allSatisfy { $0.count <= 40 }, "\(plain(lines))")
+    }
+  }
+
+  @Test func keysDecodeFromTerminalBytes() {
+    #expect(Key.decode([0x1B, 0x5B, 0x41]) == .up)
+    #expect(Key.decode([0x1B, 0x5B, 0x42]) == .down)
+    #expect(Key.decode([0x1B]) == .escape)
+    #expect(Key.decode([0x0A]) == .enter)
+    #expect(Key.decode([0x7F]) == .backspace)
+    #expect(Key.decode([0x0E]) == .control("n"))
+    #expect(Key.decode(Array("ë".utf8)) == .character("ë"))
+    #expect(Key.decode(Array("q".utf8)) == .character("q"))
+  }
+}
