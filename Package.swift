@@ -171,7 +171,7 @@ let package = Package(
     // The interactive app's screens, and the app driven through tmux.
     .testTarget(
       name: "InteractiveAppTests",
-      dependencies: ["syncups", "SyncUpsCLI", "SyncUpsFeatures"]
+      dependencies: ["SyncUpsTestSupport", "syncups", "SyncUpsCLI", "SyncUpsFeatures"]
     ),
     // Runs the built `syncups` binary with a temporary SYNCUPS_HOME.
     .testTarget(

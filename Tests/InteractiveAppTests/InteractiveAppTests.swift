@@ -1,80 +1,32 @@
 import Foundation
 import Glibc
+import SyncUpsTestSupport
 import Testing
-
-/// The `syncups` binary built beside this test bundle.
-let syncupsBinary: URL = {
-  let root = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  let candidates = [
-    Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("syncups"),
-    root.appendingPathComponent(".build/debug/syncups"),
-  ]
-  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-}()
 
 /// `syncups` with no arguments in a real pseudo-terminal (tmux on a server of this test's own):
 /// list → detail → back, add a sync-up through the form, quit; the file holds the new sync-up.
 @Suite("syncups interactive app on a terminal", .serialized)
 struct InteractiveAppTests {
-  let server = "syncups-app-\(UUID().uuidString.prefix(8))"
+  let terminal = Tmux(prefix: "syncups-app")
+  var server: String { terminal.server }
 
-  /// Runs tmux on this test's server and returns what it printed. Waits with `waitpid`:
-  /// Foundation's `Process` was seen to miss the exit of the `new-session` client and hang.
-  /// Nothing is piped (the server would inherit a pipe and keep it open): output goes to a file.
   @discardableResult
   func tmux(_ arguments: String...) throws -> String {
-    let output = FileManager.default.temporaryDirectory
-      .appendingPathComponent("\(server)-\(UUID().uuidString.prefix(8)).out")
-    defer { try? FileManager.default.removeItem(at: output) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = (["/usr/bin/env", "tmux", "-L", server] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    // The test's threads block signals; tmux and the programs in its pane must not inherit
-    // that, or they would outlive `kill-server` (SIGHUP).
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, environ) == 0 else {
-      throw TmuxFailed(arguments: arguments)
-    }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-    return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    try terminal.run(arguments)
   }
 
-  struct TmuxFailed: Error { var arguments: [String] }
-
-  func screen() throws -> String { try tmux("capture-pane", "-p", "-t", server) }
+  func screen() throws -> String { try terminal.screen() }
 
   func keys(_ keys: String...) throws {
-    for key in keys { try tmux("send-keys", "-t", server, key) }
+    for key in keys { try terminal.keys(key) }
   }
 
-  func type(_ text: String) throws { try tmux("send-keys", "-t", server, "-l", text) }
+  func type(_ text: String) throws { try terminal.type(text) }
 
   func waitForScreen(
     timeout: Duration = .seconds(30), _ condition: (String) -> Bool
   ) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if condition(try screen()) { return true }
-      try await Task.sleep(for: .milliseconds(100))
-    }
-    return false
+    try await terminal.waitForScreen(timeout: timeout, condition)
   }
 
   @Test func navigatesAddsASyncUpAndQuits() async throws {

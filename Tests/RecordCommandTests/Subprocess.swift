@@ -1,15 +1,6 @@
 import Foundation
 import SyncUpsTestSupport
 
-/// The `syncups` binary built beside this test bundle.
-let syncupsBinary: URL = {
-  let candidates = [
-    Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("syncups"),
-    repositoryRoot.appendingPathComponent(".build/debug/syncups"),
-  ]
-  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-}()
-
 /// A running `syncups` with its own data directory; its output is collected as it comes.
 final class SyncUpsProcess: @unchecked Sendable {
   let process = Process()

@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+
+/// The `syncups` binary built beside the test bundle.
+public let syncupsBinary: URL = {
+  let candidates = [
+    Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("syncups"),
+    repositoryRoot.appendingPathComponent(".build/debug/syncups"),
+  ]
+  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+}()
+
+/// A real pseudo-terminal for driving a screen from a test: tmux on a server of the test's own,
+/// with one session of the same name.
+public struct Tmux: Sendable {
+  public let server: String
+
+  public init(prefix: String = "syncups-test") {
+    server = "\(prefix)-\(UUID().uuidString.prefix(8))"
+  }
+
+  /// Starts `command` in a session of `columns`×`rows`.
+  public func start(_ command: String, columns: Int = 100, rows: Int = 30) throws {
+    try run("new-session", "-d", "-s", server, "-x", "\(columns)", "-y", "\(rows)", command)
+  }
+
+  public func kill() { _ = try? run("kill-server") }
+
+  /// Runs tmux on this server and returns what it printed. Waits with `waitpid`: Foundation's
+  /// `Process` was seen to miss the exit of the `new-session` client and hang. Nothing is piped
+  /// (the server would inherit a pipe and keep it open): output goes to a file.
+  @discardableResult
+  public func run(_ arguments: String...) throws -> String { try run(arguments) }
+
+  @discardableResult
+  public func run(_ arguments: [String]) throws -> String {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("\(server)-\(UUID().uuidString.prefix(8)).out")
+    defer { try? FileManager.default.removeItem(at: output) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = (["/usr/bin/env", "tmux", "-L", server] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    // The test's threads block signals; tmux and the programs in its pane must not inherit
+    // that, or they would outlive `kill-server` (SIGHUP).
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, environ) == 0 else {
+      throw FixtureError("cannot run tmux \(arguments.joined(separator: " "))")
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+    return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+  }
+
+  public func screen() throws -> String { try run("capture-pane", "-p", "-t", server) }
+
+  public func keys(_ keys: String...) throws {
+    for key in keys { try run("send-keys", "-t", server, key) }
+  }
+
+  public func type(_ text: String) throws { try run("send-keys", "-t", server, "-l", text) }
+
+  public func waitForScreen(
+    timeout: Duration = .seconds(30), _ condition: (String) -> Bool
+  ) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if condition(try screen()) { return true }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    return false
+  }
+}
