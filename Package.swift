@@ -156,7 +156,7 @@ let package = Package(
     ),
     .testTarget(
       name: "RecordCommandTests",
-      dependencies: ["syncups", "SyncUpsTestSupport"]
+      dependencies: ["syncups", "SyncUpsTestSupport", "AudioFilesClient"]
     ),
     .executableTarget(
       name: "syncups",

@@ -98,12 +98,12 @@ func dataDirectory(
 
 let syncUpID = "11111111-2222-3333-4444-555555555555"
 
-/// The meetings `sync-ups.json` holds for the sync-up, newest first.
-func savedMeetings(_ home: URL) throws -> [[String: Any]] {
+/// The meetings `sync-ups.json` holds for the sync-up titled `title`, newest first.
+func savedMeetings(_ home: URL, title: String = "Morning Sync") throws -> [[String: Any]] {
   let data = try Data(contentsOf: home.appendingPathComponent("sync-ups.json"))
   let file = try JSONSerialization.jsonObject(with: data) as? [String: Any]
   let syncUps = file?["syncUps"] as? [[String: Any]] ?? []
-  return syncUps.first?["meetings"] as? [[String: Any]] ?? []
+  return syncUps.first { $0["title"] as? String == title }?["meetings"] as? [[String: Any]] ?? []
 }
 
 func segments(_ meeting: [String: Any]) -> [(speaker: String, text: String)] {

@@ -1,0 +1,88 @@
+import AudioFilesClient
+import Foundation
+import SyncUpsTestSupport
+import Testing
+
+/// End to end through a real PulseAudio daemon: `syncups add`, then `syncups record REF --source
+/// <virtual microphone>` while the sample meeting is played into the microphone, SIGINT after
+/// it, then `syncups transcript REF --format json`.
+@Suite("syncups record from a microphone", .serialized)
+struct LiveMicrophoneTests {
+  @Test func recordsTheSampleMeetingPlayedIntoAVirtualMicrophone() async throws {
+    try PrivatePulse.start()
+    let microphone = try VirtualMicrophone()
+    defer { microphone.remove() }
+    let home = try dataDirectory()
+    let add = try await syncups(
+      ["add", "--title", "Live Sync", "--attendee", "Ana", "--attendee", "Ben", "--attendee", "Cleo",
+       "--duration", "2m"],
+      home: home
+    )
+    #expect(add.status == 0, "\(add.stderr)")
+    let id = add.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+    let record = try SyncUpsProcess(["record", id, "--source", microphone.name], home: home)
+    #expect(await record.wait { $0.stdout.contains("Recording 'Live Sync'") })
+    let played = try AudioFileReader(path: samples.appendingPathComponent("standup.wav").path).readAll()
+    let done = Flag()
+    let player = Task { try await microphone.play(played) { done.isSet } }
+    // Let the last utterance be finalized after the played audio, then end with Ctrl-C.
+    #expect(await record.wait(for: { utteranceLines($0.stdout).count >= 8 }, timeout: .seconds(90)))
+    record.signal(SIGINT)
+    #expect(await record.finish() == 0, "\(record.stderr)")
+    done.set()
+    _ = try? await player.value
+
+    let transcript = try await syncups(["transcript", id, "--format", "json"], home: home)
+    #expect(transcript.status == 0, "\(transcript.stderr)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(transcript.stdout.utf8)) as? [String: Any]
+    )
+    #expect(json["syncUp"] as? String == "Live Sync")
+    let text = try #require(json["text"] as? String)
+    #expect(text == (try committedTranscript("standup")))
+    // Each utterance is attributed to the attendee whose 40-second slot it started in.
+    let segments = try #require(json["segments"] as? [[String: Any]])
+    let attendees = ["Ana", "Ben", "Cleo"]
+    for segment in segments {
+      let start = try #require(segment["start"] as? Double)
+      #expect(segment["speaker"] as? String == attendees[min(2, Int(start / 40))])
+    }
+    #expect(try savedMeetings(home, title: "Live Sync").count == 1)
+
+    // The file path (`--input … --fast`) gives the same transcript within 2% word error rate.
+    let fast = try await syncups(
+      ["record", id, "--input", samples.appendingPathComponent("standup.wav").path, "--fast"], home: home
+    )
+    #expect(fast.status == 0, "\(fast.stderr)")
+    let meetings = try savedMeetings(home, title: "Live Sync")
+    #expect(meetings.count == 2)
+    let fastText = try #require(meetings.first?["transcript"] as? String)
+    #expect(wordErrorRate(reference: text, hypothesis: fastText) <= 0.02)
+  }
+}
+
+final class Flag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  var isSet: Bool { lock.withLock { value } }
+  func set() { lock.withLock { value = true } }
+}
+
+/// Word-level edit distance over the reference's length.
+func wordErrorRate(reference: String, hypothesis: String) -> Double {
+  let reference = reference.split(separator: " ")
+  let hypothesis = hypothesis.split(separator: " ")
+  guard !reference.isEmpty else { return hypothesis.isEmpty ? 0 : 1 }
+  var previous = Array(0...hypothesis.count)
+  for i in 1...reference.count {
+    var current = [i] + Array(repeating: 0, count: hypothesis.count)
+    for j in 1...max(hypothesis.count, 1) where j <= hypothesis.count {
+      current[j] = min(
+        previous[j] + 1, current[j - 1] + 1,
+        previous[j - 1] + (reference[i - 1] == hypothesis[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return Double(previous[hypothesis.count]) / Double(reference.count)
+}
