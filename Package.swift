@@ -110,7 +110,7 @@ let package = Package(
     ),
     .testTarget(
       name: "AudioFilesClientTests",
-      dependencies: ["AudioCore", "AudioFilesClient"] + dependencyClient
+      dependencies: ["AudioCore", "AudioFilesClient", "SyncUpsTestSupport"] + dependencyClient
     ),
     .testTarget(
       name: "AudioCaptureClientTests",
@@ -121,7 +121,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TranscriptionClientTests",
-      dependencies: ["AudioCore", "AudioFilesClient", "AudioCaptureClient", "TranscriptionClient", "BatchTranscriber"]
+      dependencies: ["SyncUpsTestSupport", "AudioCore", "AudioFilesClient", "AudioCaptureClient", "TranscriptionClient", "BatchTranscriber"]
         + dependencyClient
     ),
     .testTarget(

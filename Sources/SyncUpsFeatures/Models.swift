@@ -1,4 +1,5 @@
 import Architecture
+import AudioCore
 import Foundation
 import Tagged
 
@@ -85,19 +86,8 @@ public struct Meeting: Codable, Equatable, Hashable, Identifiable, Sendable {
     }
   }
 
-  public struct Word: Codable, Equatable, Hashable, Sendable {
-    public var word: String
-    public var start: Double
-    public var end: Double
-    public var confidence: Double
-
-    public init(word: String, start: Double, end: Double, confidence: Double) {
-      self.word = word
-      self.start = start
-      self.end = end
-      self.confidence = confidence
-    }
-  }
+  /// A word with its times and confidence, as the decoder gave it.
+  public typealias Word = Transcription.Word
 }
 
 /// The sixteen themes of the original app, with colours a terminal can show.

@@ -217,9 +217,7 @@ public struct RecordMeeting: Reducer {
         state.segments.append(
           Meeting.Segment(
             speaker: speaker, start: utterance.start, end: utterance.end, text: utterance.text,
-            words: utterance.words.map {
-              Meeting.Word(word: $0.word, start: $0.start, end: $0.end, confidence: $0.confidence)
-            }
+            words: utterance.words
           )
         )
         return .none

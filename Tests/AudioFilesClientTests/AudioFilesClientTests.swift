@@ -1,3 +1,4 @@
+import SyncUpsTestSupport
 import AudioCore
 import AudioFilesClient
 import Dependencies

@@ -9,8 +9,11 @@ struct RecordScreenTests {
   let terminal = Tmux()
 
   @Test func keysMoveToTheNextSpeakerAndEndAndSave() async throws {
-    let home = try dataDirectory()
-    let input = samples.appendingPathComponent("standup.wav").path
+    // Long slots and four minutes of quiet after the sample: the screen stays on each state long
+    // enough for a loaded machine to look at it, whatever the test's polling latency.
+    let home = try dataDirectory(seconds: 300)
+    let input = home.appendingPathComponent("standup-and-quiet.wav").path
+    try sox([samples.appendingPathComponent("standup.wav").path, input, "pad", "0", "240"])
     // The shell keeps the pane open after syncups exits, so its last words can be read.
     try terminal.start(
       "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)' record 'Morning Sync' --input '\(input)'; echo EXIT=$?; sleep 60"

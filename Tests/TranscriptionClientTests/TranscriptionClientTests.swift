@@ -1,3 +1,4 @@
+import SyncUpsTestSupport
 import AudioCaptureClient
 import AudioCore
 import AudioFilesClient

@@ -1,11 +1,7 @@
 import Foundation
 
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let samples = repositoryRoot.appendingPathComponent("Samples")
-
 /// A fresh temporary folder for one test.
-func temporaryFolder() throws -> URL {
+public func temporaryFolder() throws -> URL {
   let url = FileManager.default.temporaryDirectory
     .appendingPathComponent("syncups-tests-\(UUID().uuidString.prefix(8))")
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -13,7 +9,7 @@ func temporaryFolder() throws -> URL {
 }
 
 /// Runs sox (a real converter) to make a variant of a sample.
-func sox(_ arguments: [String]) throws {
+public func sox(_ arguments: [String]) throws {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = ["sox"] + arguments
