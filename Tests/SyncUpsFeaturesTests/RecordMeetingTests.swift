@@ -218,6 +218,8 @@ struct RecordMeetingTests {
       $0.timeline.append(.init(recordingSeconds: 2, meetingSeconds: 1, isPaused: true))
     }
     await store.send(\.alert.presented.confirmDiscard) { $0.alert = nil }
+    await store.finish()
+    #expect(store.isDismissed)
   }
 
   @Test func nextSpeakerToTheEndAsksToSave() async {
