@@ -107,12 +107,14 @@ struct EffectTests {
     await store.receive(\.logged, "b") { $0.log = ["a", "b"] }
     await store.send(.sendNow)
     await store.receive(\.logged, "now") { $0.log = ["a", "b", "now"] }
+    await store.finish()
   }
 
   @Test func errorsGoToTheCatchHandler() async {
     let store = TestStore(initialState: Effects.State()) { Effects() }
     await store.send(.failing)
     await store.receive(\.logged, "caught") { $0.log = ["caught"] }
+    await store.finish()
   }
 
   @Test func unhandledErrorsAreReported() async {
@@ -133,6 +135,7 @@ struct EffectTests {
     }
     await store.send(.readDependency)
     await store.receive(\.logged) { $0.log = ["00000000-0000-0000-0000-000000000000"] }
+    await store.finish()
   }
 
   @Test func effectCancelledWithItsSendTaskStops() async {

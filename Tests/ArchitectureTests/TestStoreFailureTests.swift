@@ -137,6 +137,7 @@ struct TestStoreFailureTests {
     #expect(store.state.pongs == 1)
     await store.send(.ping) { $0.pings = 2 }
     await store.receive(\.pong) { $0.pongs = 2 }
+    await store.finish()
   }
 }
 

@@ -56,6 +56,7 @@ struct TestStoreTests {
     store.dependencies.uuid = .constant(UUID(8))
     await store.send(.addLaterButtonTapped)
     await store.receive(\.added, UUID(8)) { $0.items = [UUID(7), UUID(8)] }
+    await store.finish()
   }
 
   @Test func assertChecksTheCurrentStateWithoutSending() async {

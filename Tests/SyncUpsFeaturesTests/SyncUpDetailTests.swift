@@ -72,6 +72,7 @@ struct SyncUpDetailTests {
     }
     await store.send(.startMeetingButtonTapped)
     await store.receive(.delegate(.startMeeting(syncUp, withAudio: true)))
+    await store.finish()
   }
 
   @Test func startMeetingWithoutAudioCaptureOffersToContinue() async {
@@ -94,6 +95,7 @@ struct SyncUpDetailTests {
       $0.destination = nil
     }
     await store.receive(.delegate(.startMeeting(syncUp, withAudio: false)))
+    await store.finish()
   }
 
   @Test func startMeetingWithoutAudioCaptureCanBeCancelled() async {
