@@ -16,6 +16,18 @@ public final class MeetingJournal: @unchecked Sendable {
   public let url: URL
   private let handle: FileHandle
   private let lock = NSLock()
+  /// How many of the meeting's segments are on disk.
+  private var written = 0
+
+  /// Starts the journal of a meeting of `syncUp` that starts now, in the data directory.
+  public static func start(for syncUp: SyncUp.ID) throws(CLIError) -> MeetingJournal {
+    @Dependency(\.date.now) var now
+    do {
+      return try MeetingJournal(directory: SyncUpsStore.journalDirectory, syncUp: syncUp, started: now)
+    } catch {
+      throw (error as? CLIError) ?? CLIError("cannot start the meeting journal: \(error)")
+    }
+  }
 
   /// Starts a journal for a meeting of `syncUp` that started at `started`.
   public init(directory: URL, syncUp: SyncUp.ID, started: Date) throws {
@@ -36,9 +48,16 @@ public final class MeetingJournal: @unchecked Sendable {
 
   deinit { try? handle.close() }
 
-  /// Appends one final utterance; on disk when this returns.
-  public func append(_ segment: Meeting.Segment) throws {
-    try write(segment)
+  /// Appends the final utterances of `segments` not written yet; on disk when this returns.
+  public func record(_ segments: [Meeting.Segment]) throws(CLIError) {
+    while written < segments.count {
+      do {
+        try write(segments[written])
+      } catch {
+        throw CLIError("cannot write the meeting journal \(url.path): \(error)")
+      }
+      written += 1
+    }
   }
 
   /// The meeting was saved normally: the journal is no longer needed.

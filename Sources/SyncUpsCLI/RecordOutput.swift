@@ -23,18 +23,18 @@ final class LineOutput: RecordOutput {
     let syncUp = state.syncUp
     write(
       "Recording \(syncUp.label): \(syncUp.attendees.count) attendees, "
-        + "\(clock(syncUp.duration.seconds)); Ctrl-C ends and saves the meeting."
+        + "\(Format.clock(syncUp.duration.seconds)); Ctrl-C ends and saves the meeting."
     )
   }
 
   func update(_ state: RecordMeeting.State) {
     if state.speakerIndex != speakerIndex {
       speakerIndex = state.speakerIndex
-      write("[\(clock(Double(state.secondsElapsed)))] " + RecordScreen(state: state).speakerLine)
+      write("[\(Format.clock(Double(state.secondsElapsed)))] " + RecordScreen(state: state).speakerLine)
     }
     while printedSegments < state.segments.count {
       let segment = state.segments[printedSegments]
-      write("[\(clock(segment.start))] \(segment.speaker): \(segment.text)")
+      write("[\(Format.clock(segment.start))] \(segment.speaker): \(segment.text)")
       printedSegments += 1
     }
   }

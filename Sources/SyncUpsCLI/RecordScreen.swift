@@ -33,8 +33,8 @@ public struct RecordScreen {
     var lines = [
       theme + ANSI.bold + pad(" \(syncUp.title)", to: width - recording.count - 1) + recording + " "
         + ANSI.reset,
-      " \(clock(Double(state.secondsElapsed))) elapsed"
-        + "   \(clock(max(0, state.durationRemaining.seconds))) remaining",
+      " \(Format.clock(Double(state.secondsElapsed))) elapsed"
+        + "   \(Format.clock(max(0, state.durationRemaining.seconds))) remaining",
       " " + progressBar(width: width - 2),
       " " + ANSI.bold + speakerLine + ANSI.reset,
       " " + meterLine,
@@ -75,7 +75,7 @@ public struct RecordScreen {
   var transcriptLines: [String] {
     var lines: [String] = []
     for segment in state.segments {
-      lines += wrap("[\(clock(segment.start))] \(segment.speaker): \(segment.text)")
+      lines += wrap("[\(Format.clock(segment.start))] \(segment.speaker): \(segment.text)")
     }
     if !state.partial.isEmpty {
       lines += wrap("… \(state.partial)").map { ANSI.dim + $0 + ANSI.reset }
@@ -121,10 +121,4 @@ public struct RecordScreen {
   func pad(_ text: String, to width: Int) -> String {
     text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
   }
-}
-
-/// mm:ss for times in a meeting.
-public func clock(_ seconds: Double) -> String {
-  let total = Int(seconds.rounded(.down))
-  return String(format: "%02d:%02d", total / 60, total % 60)
 }

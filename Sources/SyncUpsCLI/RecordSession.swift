@@ -33,7 +33,6 @@ public final class RecordSession {
   private let meter: LevelMeter
   private let journal: MeetingJournal
   private let output: any RecordOutput
-  private var journaled = 0
 
   /// Prepares a recording of the sync-up `reference` names; fails with one line when it cannot.
   public init(reference: String, configuration: Configuration) async throws(CLIError) {
@@ -48,14 +47,7 @@ public final class RecordSession {
         throw CLIError("\(error)")
       }
     }
-    @Dependency(\.date.now) var now
-    do {
-      journal = try MeetingJournal(
-        directory: SyncUpsStore.journalDirectory, syncUp: syncUp.wrappedValue.id, started: now
-      )
-    } catch {
-      throw (error as? CLIError) ?? CLIError("cannot start the meeting journal: \(error)")
-    }
+    journal = try MeetingJournal.start(for: syncUp.wrappedValue.id)
     let options = RecordMeeting.Options(
       recordsAudio: recordsAudio,
       source: configuration.source,
@@ -89,7 +81,8 @@ public final class RecordSession {
     let redraw = output.wantsKeys ? Task { await self.redrawPeriodically() } : nil
     store.send(.onTask)
     for await state in store.states {
-      try journalNewSegments(state)
+      // Every final utterance goes to the journal before anything shows it.
+      try journal.record(state.segments)
       output.update(state)
       if store.isDismissed { break }
     }
@@ -108,18 +101,6 @@ public final class RecordSession {
     guard !store.isDismissed, !store.state.isFinishing else { return }
     if store.state.alert == nil { store.send(.endMeetingButtonTapped) }
     store.send(.alert(.presented(.confirmSave)))
-  }
-
-  /// Every final utterance goes to the journal before anything shows it.
-  private func journalNewSegments(_ state: RecordMeeting.State) throws(CLIError) {
-    while journaled < state.segments.count {
-      do {
-        try journal.append(state.segments[journaled])
-      } catch {
-        throw CLIError("cannot write the meeting journal \(journal.url.path): \(error)")
-      }
-      journaled += 1
-    }
   }
 
   private func handleKeys() async {

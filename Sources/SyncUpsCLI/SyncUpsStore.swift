@@ -96,15 +96,13 @@ public struct SyncUpsStore: Sendable {
   /// the recovered meeting like a saved one's.
   private func recoverAudio(of syncUpID: SyncUp.ID, as meetingID: Meeting.ID) -> String? {
     @Dependency(\.dataDirectory) var dataDirectory
-    let partial = dataDirectory.audioDirectory.appendingPathComponent(
-      "recording-\(syncUpID.rawValue.uuidString.lowercased()).flac"
-    )
-    let name = "\(meetingID.rawValue.uuidString.lowercased()).flac"
+    let partial = dataDirectory.recordingAudio(of: syncUpID)
+    let audioFile = DataDirectory.audioFile(of: meetingID)
     guard FileManager.default.fileExists(atPath: partial.path),
       (try? FileManager.default.moveItem(
-        at: partial, to: dataDirectory.audioDirectory.appendingPathComponent(name))) != nil
+        at: partial, to: dataDirectory.url.appendingPathComponent(audioFile))) != nil
     else { return nil }
-    return "audio/\(name)"
+    return audioFile
   }
 
   /// Writes what is pending to disk now.

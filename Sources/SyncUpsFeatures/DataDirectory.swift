@@ -14,6 +14,16 @@ public struct DataDirectory: Sendable, Equatable {
   /// Recorded meeting audio, one FLAC file per meeting.
   public var audioDirectory: URL { url.appendingPathComponent("audio", isDirectory: true) }
 
+  /// Where a meeting of `syncUp` writes its audio while it is being recorded.
+  public func recordingAudio(of syncUp: SyncUp.ID) -> URL {
+    audioDirectory.appendingPathComponent("recording-\(syncUp.rawValue.uuidString.lowercased()).flac")
+  }
+
+  /// A saved meeting's audio, relative to the data directory (as `Meeting.audioFile` holds it).
+  public static func audioFile(of meeting: Meeting.ID) -> String {
+    "audio/\(meeting.rawValue.uuidString.lowercased()).flac"
+  }
+
   /// Resolves the directory from the environment, as the app does.
   public static func resolve(
     environment: [String: String] = ProcessInfo.processInfo.environment

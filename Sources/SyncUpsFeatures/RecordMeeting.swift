@@ -275,18 +275,18 @@ public struct RecordMeeting: Reducer {
   private func save(_ state: inout State) -> Effect<Action> {
     state.isFinishing = false
     let meetingID = Meeting.ID(uuid())
-    let audioName = "\(meetingID.rawValue.uuidString.lowercased()).flac"
+    let audioFile = DataDirectory.audioFile(of: meetingID)
     let meeting = Meeting(
       id: meetingID,
       date: now,
       transcript: state.segments.map(\.text).joined(separator: " "),
       segments: state.segments,
-      audioFile: state.keptAudio ? "audio/\(audioName)" : nil
+      audioFile: state.keptAudio ? audioFile : nil
     )
     state.$syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
     let move =
       state.keptAudio
-      ? (from: recordingURL(state), to: dataDirectory.audioDirectory.appendingPathComponent(audioName))
+      ? (from: recordingURL(state), to: dataDirectory.url.appendingPathComponent(audioFile))
       : nil
     return .merge(
       .cancel(id: CancelID.timer),
@@ -309,9 +309,7 @@ public struct RecordMeeting: Reducer {
 
   /// Where audio is written while the meeting runs.
   private func recordingURL(_ state: State) -> URL {
-    dataDirectory.audioDirectory.appendingPathComponent(
-      "recording-\(state.syncUp.id.rawValue.uuidString.lowercased()).flac"
-    )
+    dataDirectory.recordingAudio(of: state.syncUp.id)
   }
 
   /// Microphone → (kept audio, transcription) → `speechResult` actions. Ends with

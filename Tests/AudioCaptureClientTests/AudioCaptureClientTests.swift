@@ -152,13 +152,6 @@ struct AudioCaptureClientTests {
   }
 }
 
-final class Flag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
-  var isSet: Bool { lock.withLock { value } }
-  func set() { lock.withLock { value = true } }
-}
-
 final class Captured: @unchecked Sendable {
   private let lock = NSLock()
   private var all: [Int16] = []

@@ -58,31 +58,6 @@ struct LiveMicrophoneTests {
     let meetings = try savedMeetings(home, title: "Live Sync")
     #expect(meetings.count == 2)
     let fastText = try #require(meetings.first?["transcript"] as? String)
-    #expect(wordErrorRate(reference: text, hypothesis: fastText) <= 0.02)
+    #expect(wordErrorRate(text, fastText) <= 0.02)
   }
-}
-
-final class Flag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
-  var isSet: Bool { lock.withLock { value } }
-  func set() { lock.withLock { value = true } }
-}
-
-/// Word-level edit distance over the reference's length.
-func wordErrorRate(reference: String, hypothesis: String) -> Double {
-  let reference = reference.split(separator: " ")
-  let hypothesis = hypothesis.split(separator: " ")
-  guard !reference.isEmpty else { return hypothesis.isEmpty ? 0 : 1 }
-  var previous = Array(0...hypothesis.count)
-  for i in 1...reference.count {
-    var current = [i] + Array(repeating: 0, count: hypothesis.count)
-    for j in 1...max(hypothesis.count, 1) where j <= hypothesis.count {
-      current[j] = min(
-        previous[j] + 1, current[j - 1] + 1,
-        previous[j - 1] + (reference[i - 1] == hypothesis[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return Double(previous[hypothesis.count]) / Double(reference.count)
 }

@@ -23,7 +23,7 @@ public final class InteractiveApp {
   var formField = FormField.title
   var confirmingDelete: SyncUp.ID?
   var startedRecordings: Set<StackElementID> = []
-  var journals: [StackElementID: (journal: MeetingJournal, written: Int)] = [:]
+  var journals: [StackElementID: MeetingJournal] = [:]
   var quitsAfterRecording = false
   var drawnSize = Terminal.size
   var isDone = false
@@ -112,32 +112,15 @@ public final class InteractiveApp {
       guard case let .record(record) = element else { continue }
       if !startedRecordings.contains(id) {
         startedRecordings.insert(id)
-        @Dependency(\.date.now) var now
-        do {
-          let journal = try MeetingJournal(
-            directory: SyncUpsStore.journalDirectory, syncUp: record.syncUp.id, started: now
-          )
-          journals[id] = (journal, 0)
-        } catch {
-          throw (error as? CLIError) ?? CLIError("cannot start the meeting journal: \(error)")
-        }
+        journals[id] = try MeetingJournal.start(for: record.syncUp.id)
         store.send(.path(.element(id: id, action: .record(.onTask))))
       }
-      guard var entry = journals[id] else { continue }
-      while entry.written < record.segments.count {
-        do {
-          try entry.journal.append(record.segments[entry.written])
-        } catch {
-          throw CLIError("cannot write the meeting journal \(entry.journal.url.path): \(error)")
-        }
-        entry.written += 1
-      }
-      journals[id] = entry
+      try journals[id]?.record(record.segments)
     }
     // A recording that left the stack saved its meeting (or was discarded): save, drop the journal.
-    for (id, entry) in journals where path[id: id] == nil {
+    for (id, journal) in journals where path[id: id] == nil {
       try syncUps.save()
-      entry.journal.remove()
+      journal.remove()
       journals[id] = nil
     }
   }

@@ -44,7 +44,7 @@ public struct MeetingScreen {
         : Text.wrap(state.meeting.transcript, width: width)
     }
     return turns.flatMap { turn in
-      Text.wrap("[\(clock(turn.start))] \(turn.speaker): \(turn.text)", width: width)
+      Text.wrap("[\(Format.clock(turn.start))] \(turn.speaker): \(turn.text)", width: width)
     }
   }
 }

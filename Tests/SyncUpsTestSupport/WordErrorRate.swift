@@ -1,5 +1,5 @@
 /// Word error rate of `hypothesis` against `reference`: word edits over reference words.
-func wordErrorRate(_ reference: String, _ hypothesis: String) -> Double {
+public func wordErrorRate(_ reference: String, _ hypothesis: String) -> Double {
   let ref = reference.split(separator: " ")
   let hyp = hypothesis.split(separator: " ")
   guard !ref.isEmpty else { return hyp.isEmpty ? 0 : 1 }
