@@ -18,35 +18,25 @@ public enum TranscriptFormat: String, CaseIterable, Sendable {
   static func json(_ transcript: Transcript, file: String) -> String {
     let utterances = transcript.utterances.map { utterance in
       let words = utterance.words.map { word in
-        #"{"word":\#(quote(word.word)),"start":\#(number(word.start)),"end":\#(number(word.end)),"confidence":\#(number(word.confidence))}"#
+        #"{"word":\#(TranscriptText.jsonString(word.word)),"start":\#(number(word.start)),"end":\#(number(word.end)),"confidence":\#(number(word.confidence))}"#
       }
-      return #"{"start":\#(number(utterance.start)),"end":\#(number(utterance.end)),"text":\#(quote(utterance.text)),"words":[\#(words.joined(separator: ","))]}"#
+      return #"{"start":\#(number(utterance.start)),"end":\#(number(utterance.end)),"text":\#(TranscriptText.jsonString(utterance.text)),"words":[\#(words.joined(separator: ","))]}"#
     }
-    return #"{"file":\#(quote(file)),"duration":\#(number(transcript.duration)),"text":\#(quote(transcript.text)),"utterances":[\#(utterances.joined(separator: ","))]}"#
+    return #"{"file":\#(TranscriptText.jsonString(file)),"duration":\#(number(transcript.duration)),"text":\#(TranscriptText.jsonString(transcript.text)),"utterances":[\#(utterances.joined(separator: ","))]}"#
   }
 
   /// SRT and WebVTT: one cue per utterance.
-  static func subtitles(_ transcript: Transcript, header: String?, separator: String, numbered: Bool) -> String {
+  static func subtitles(_ transcript: Transcript, header: String?, separator: Character, numbered: Bool) -> String {
     var lines: [String] = []
     if let header { lines += [header, ""] }
     for (index, utterance) in transcript.utterances.enumerated() {
       if numbered { lines.append(String(index + 1)) }
       let end = max(utterance.end, utterance.start + 0.001)
-      lines.append("\(timestamp(utterance.start, separator)) --> \(timestamp(end, separator))")
+      lines.append("\(TranscriptText.subtitleTime(utterance.start, separator: separator)) --> \(TranscriptText.subtitleTime(end, separator: separator))")
       lines.append(utterance.text)
       lines.append("")
     }
     return lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
-  }
-
-  /// hh:mm:ss,mmm (SRT) or hh:mm:ss.mmm (WebVTT).
-  static func timestamp(_ seconds: Double, _ separator: String) -> String {
-    let milliseconds = Int((max(0, seconds) * 1_000).rounded())
-    let h = milliseconds / 3_600_000
-    let m = milliseconds / 60_000 % 60
-    let s = milliseconds / 1_000 % 60
-    let ms = milliseconds % 1_000
-    return String(format: "%02d:%02d:%02d%@%03d", h, m, s, separator, ms)
   }
 
   static func number(_ value: Double) -> String {
@@ -55,19 +45,4 @@ public enum TranscriptFormat: String, CaseIterable, Sendable {
     return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
   }
 
-  static func quote(_ string: String) -> String {
-    var out = "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
 }

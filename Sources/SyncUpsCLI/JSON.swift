@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 
 /// A JSON value whose objects keep their keys in the order written, so outputs read (and
@@ -15,13 +16,13 @@ public indirect enum JSON: Equatable, Sendable {
   /// One line, no spaces.
   public var rendered: String {
     switch self {
-    case let .string(text): return Self.quote(text)
+    case let .string(text): return TranscriptText.jsonString(text)
     case let .number(value): return Self.number(value)
     case let .bool(value): return value ? "true" : "false"
     case .null: return "null"
     case let .array(items): return "[" + items.map(\.rendered).joined(separator: ",") + "]"
     case let .object(fields):
-      return "{" + fields.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
+      return "{" + fields.map { TranscriptText.jsonString($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
     }
   }
 
@@ -33,21 +34,4 @@ public indirect enum JSON: Equatable, Sendable {
     return String(rounded)
   }
 
-  static func quote(_ string: String) -> String {
-    var out = "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
 }

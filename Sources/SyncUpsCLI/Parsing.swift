@@ -79,14 +79,6 @@ public enum Format {
       : pad(m) + ":" + pad(s)
   }
 
-  /// `hh:mm:ss,mmm` (SRT) or `hh:mm:ss.mmm` (WebVTT).
-  public static func subtitleTime(_ seconds: Double, separator: Character) -> String {
-    let milliseconds = Int((max(0, seconds) * 1000).rounded())
-    let h = milliseconds / 3_600_000, m = milliseconds / 60_000 % 60
-    let s = milliseconds / 1000 % 60, ms = milliseconds % 1000
-    return pad(h) + ":" + pad(m) + ":" + pad(s) + String(separator) + pad(ms, width: 3)
-  }
-
   /// A meeting's date as people read it, in the local time zone: `2026-11-21 14:05`.
   public static func date(_ date: Date) -> String {
     let formatter = DateFormatter()

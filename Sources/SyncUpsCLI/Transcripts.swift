@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import SyncUpsFeatures
 
@@ -63,8 +64,8 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
   private func cueTimes(_ segment: Meeting.Segment, separator: Character) -> String {
     // A cue must end after it starts.
     let end = max(segment.end, segment.start + 0.001)
-    return Format.subtitleTime(segment.start, separator: separator) + " --> "
-      + Format.subtitleTime(end, separator: separator)
+    return TranscriptText.subtitleTime(segment.start, separator: separator) + " --> "
+      + TranscriptText.subtitleTime(end, separator: separator)
   }
 }
 
