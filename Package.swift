@@ -29,6 +29,7 @@ let package = Package(
     .library(name: "Architecture", targets: ["Architecture"]),
     .library(name: "Sharing", targets: ["Sharing"]),
     .library(name: "AudioCore", targets: ["AudioCore"]),
+    .library(name: "WorkerThreads", targets: ["WorkerThreads"]),
     .library(name: "AudioFilesClient", targets: ["AudioFilesClient"]),
     .library(name: "AudioCaptureClient", targets: ["AudioCaptureClient"]),
     .library(name: "TranscriptionClient", targets: ["TranscriptionClient"]),
@@ -92,6 +93,9 @@ let package = Package(
       providers: [.apt(["libsamplerate0-dev"])]
     ),
     .target(name: "AudioCore"),
+    // A thread of its own for blocking work, so the cooperative pool never waits on C or disk.
+    .target(name: "WorkerThreads"),
+    .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
     .target(
       name: "AudioFilesClient",
       dependencies: ["AudioCore", "CSndfile", "CSampleRate"] + dependencyClient
