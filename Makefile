@@ -5,7 +5,7 @@
 SWIFT ?= swift
 PULSE = eval "$$(.ci/pulse)"
 
-.PHONY: setup build demo test bench latency pulse
+.PHONY: setup build demo test bench bench-store latency pulse
 
 setup:
 	@.ci/setup
@@ -32,3 +32,9 @@ bench: setup
 # Latency from the end of each utterance to its final result, through a virtual microphone.
 latency: setup
 	@$(PULSE) && $(SWIFT) test --filter microphoneTranscriptEqualsFileTranscript 2>&1 | grep -E "latency|passed|failed"
+
+# The database at 10 and 250 meetings (release build; a command, not a test): times of list,
+# show, meetings, transcript, search and a meeting's save, peak memory, 250/10 ratios.
+bench-store: setup
+	$(SWIFT) build -c release --scratch-path .build-release --product StoreBenchmark
+	.build-release/release/StoreBenchmark

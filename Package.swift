@@ -28,6 +28,7 @@ let package = Package(
   products: [
     .library(name: "Architecture", targets: ["Architecture"]),
     .library(name: "Sharing", targets: ["Sharing"]),
+    .library(name: "SharingGRDB", targets: ["SharingGRDB"]),
     .library(name: "AudioCore", targets: ["AudioCore"]),
     .library(name: "WorkerThreads", targets: ["WorkerThreads"]),
     .library(name: "AudioFilesClient", targets: ["AudioFilesClient"]),
@@ -45,6 +46,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     // MARK: Architecture core and shared state
@@ -71,6 +73,12 @@ let package = Package(
     .testTarget(
       name: "SharingTests",
       dependencies: ["Sharing", "Architecture", "SharingProbe"] + pointfree + testSupport
+    ),
+
+    // `@Shared` over a GRDB database: fetch keys, keys that write what changed, app storage.
+    .target(
+      name: "SharingGRDB",
+      dependencies: ["Sharing", .product(name: "GRDB", package: "GRDB.swift")] + pointfree
     ),
 
     // MARK: Audio and speech (C libraries behind client modules)
@@ -138,8 +146,25 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+        "SharingGRDB",
         .product(name: "Tagged", package: "swift-tagged"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
+    ),
+    // A child program the database tests spawn, kill (at each step of a save) and run two at once.
+    .executableTarget(
+      name: "DatabaseProbe",
+      dependencies: ["SyncUpsFeatures", "SharingGRDB"]
+    ),
+    .testTarget(
+      name: "DatabaseTests",
+      dependencies: ["SyncUpsFeatures", "SharingGRDB", "DatabaseProbe", "WorkerThreads"] + pointfree
+        + testSupport
+    ),
+    // `make bench-store`: the database at 10 and 250 meetings (a command, not a test).
+    .executableTarget(
+      name: "StoreBenchmark",
+      dependencies: ["SyncUpsFeatures", "SharingGRDB"]
     ),
     .testTarget(
       name: "SyncUpsFeaturesTests",
