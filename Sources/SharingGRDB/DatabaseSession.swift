@@ -23,6 +23,9 @@ final class DatabaseSession<Request: FetchKeyRequest>: @unchecked Sendable {
   private var base: Value?
   /// A change not yet written.
   private var pending: Value?
+  /// The value in memory as of the last change or update this session saw: what an explicit
+  /// save writes (the value it is handed may be older than an update that came meanwhile).
+  private var current: Value?
 
   init(request: Request, database: any DatabaseWriter, context: SharedKeyContext<Value>) {
     self.request = request
@@ -36,6 +39,7 @@ final class DatabaseSession<Request: FetchKeyRequest>: @unchecked Sendable {
     lock.withLock {
       lastFetched = value
       base = value
+      current = value
     }
     return value
   }
@@ -76,17 +80,29 @@ final class DatabaseSession<Request: FetchKeyRequest>: @unchecked Sendable {
       lock.withLock { lastFetched = value }
       guard lock.withLock({ pending == nil }) else { return }
       context.update(value)
-      lock.withLock { base = value }
+      lock.withLock {
+        base = value
+        current = value
+      }
     }
   }
 }
 
 extension DatabaseSession where Request: DatabaseValueRequest {
   func save(_ value: Value, immediately: Bool) throws {
-    lock.withLock { pending = value }
     if immediately {
-      try queue.sync { try flush() }
+      // After the writes queued before it, writes the latest value unless the database has it
+      // already (`value` may be older than an update merged meanwhile: writing it would undo
+      // another process's change). A write that failed before is tried again, its error thrown.
+      try queue.sync {
+        lock.withLock { if pending == nil, current != base { pending = current } }
+        try flush()
+      }
     } else {
+      lock.withLock {
+        pending = value
+        current = value
+      }
       queue.async { [self] in try? flush() }
     }
   }
@@ -121,7 +137,10 @@ extension DatabaseSession where Request: DatabaseValueRequest {
       }
       guard stored != request.stored(new), lock.withLock({ pending == nil }) else { return }
       context.update(stored)
-      lock.withLock { base = stored }
+      lock.withLock {
+        base = stored
+        current = stored
+      }
     }
   }
 }

@@ -38,7 +38,8 @@ final class ExternalChanges: @unchecked Sendable {
 
   deinit { timer?.cancel() }
 
-  /// Calls `listener` (on a queue of the monitor's) after each outside commit.
+  /// Calls `listener` (on a queue of the monitor's) after each outside commit, until the
+  /// returned closure is called. The monitor lives as long as that closure.
   func listen(_ listener: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
     let id = lock.withLock {
       defer { nextID += 1 }
@@ -46,7 +47,7 @@ final class ExternalChanges: @unchecked Sendable {
       if timer == nil { start() }
       return nextID
     }
-    return { [weak self] in self?.lock.withLock { _ = self?.listeners.removeValue(forKey: id) } }
+    return { [self] in lock.withLock { _ = listeners.removeValue(forKey: id) } }
   }
 
   private func start() {

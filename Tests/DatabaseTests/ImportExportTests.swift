@@ -10,7 +10,7 @@ struct ImportExportTests {
     return try encoder.encode(Format1(syncUps: syncUps))
   }
 
-  var syncUps: [SyncUp] {
+  let syncUps: [SyncUp] = {
     var first = makeSyncUp("Morning Sync", meetings: [
       makeMeeting(date: Date(timeIntervalSince1970: 1_790_100_000)),
       makeMeeting(date: Date(timeIntervalSince1970: 1_790_000_000), count: 5),
@@ -19,7 +19,7 @@ struct ImportExportTests {
     first.meetings[1].transcript = "edited by hand"
     first.meetings[0].audioFile = "audio/\(first.meetings[0].id.rawValue.uuidString.lowercased()).flac"
     return [first, makeSyncUp("Platform"), makeSyncUp("Empty", meetings: [])]
-  }
+  }()
 
   @Test func theFirstOpenImportsSyncUpsJSONAndKeepsItByteForByte() throws {
     let directory = try TemporaryDirectory()

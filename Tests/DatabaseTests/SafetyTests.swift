@@ -10,9 +10,12 @@ import Testing
 /// Nothing is lost: concurrent writers, damaged or newer files, a full disk, a read-only folder.
 @Suite(.serialized)
 struct SafetyTests {
+  /// The folder's files and their bytes, but for SQLite's own `-wal` and `-shm` side files,
+  /// which any reader may create.
   func files(in directory: TemporaryDirectory) throws -> [String: Data] {
     var result: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+    where !name.hasSuffix("-wal") && !name.hasSuffix("-shm") {
       result[name] = try Data(contentsOf: directory.file(name))
     }
     return result

@@ -17,11 +17,30 @@ struct SharedDatabaseTests {
     try withDependencies { $0.syncUpsDatabase = database } operation: { try body() }
   }
 
-  /// Row changes made by the statements of `body` (not counting triggers and cascades).
-  func changes(_ body: () throws -> Void) throws -> Int {
-    let before = try readSync(database) { db in db.totalChangesCount }
+  /// The statements `body` runs on the database (with their arguments), but for those that
+  /// triggers run: what the strategy itself reads and writes.
+  func statements(_ body: () throws -> Void) throws -> [String] {
+    let log = LockIsolated<[String]>([])
+    try database.writer.writeWithoutTransaction { db in
+      db.trace { event in
+        let sql = event.expandedDescription
+        if !sql.hasPrefix("--") { log.withValue { $0.append(sql) } }
+      }
+    }
     try body()
-    return try readSync(database) { db in db.totalChangesCount } - before
+    try database.writer.writeWithoutTransaction { db in db.trace(options: [], nil) }
+    return log.value
+  }
+
+  /// How many of `statements` write (insert, update, delete).
+  func writes(_ statements: [String]) -> [String] {
+    statements.filter { sql in
+      ["INSERT", "UPDATE", "DELETE"].contains { sql.uppercased().hasPrefix($0) }
+    }
+  }
+
+  func changes(_ body: () throws -> Void) throws -> Int {
+    writes(try statements(body)).count
   }
 
   @Test func theListHoldsSyncUpsAndMeetingSummariesWithoutTranscripts() throws {
@@ -66,16 +85,20 @@ struct SharedDatabaseTests {
     try shared {
       @Shared(.syncUpsInDatabase) var syncUps
       let detail = try #require(Shared($syncUps[id: syncUp.id]))
-      let changed = try changes {
+      let ran = try statements {
         detail.withLock { $0.meetings.insert(recorded, at: 0) }
         try detail.save()
       }
-      #expect(changed == 1 + 5)  // the meeting and its segments
-      let renamed = try changes {
+      #expect(writes(ran).count == 1 + 5, "\(writes(ran))")  // the meeting and its segments
+      // No other meeting's row or segments are read or written.
+      let others = history.map { $0.id.rawValue.uuidString.lowercased() }
+      #expect(!ran.contains { sql in others.contains { sql.contains($0) } })
+      #expect(!ran.contains { $0.contains("FROM segment") || $0.contains("FROM \"segment\"") })
+      let renamed = try writes(statements {
         detail.withLock { $0.title = "Renamed" }
         try detail.save()
-      }
-      #expect(renamed == 1)
+      })
+      #expect(renamed.count == 1, "\(renamed)")
     }
     let transcript = try readSync(database) { db in
       try MeetingTranscriptRequest(meetingID: recorded.id).fetch(db)

@@ -94,7 +94,9 @@ public struct SyncUpsRequest: DatabaseValueRequest {
     let record = SyncUpRecord(syncUp, position: position ?? stored?.position ?? 0)
     if stored != record { try record.upsert(db) }
     if before?.attendees != syncUp.attendees {
-      try db.execute(sql: "DELETE FROM attendee WHERE syncUpId = ?", arguments: [id])
+      if stored != nil {
+        try db.execute(sql: "DELETE FROM attendee WHERE syncUpId = ?", arguments: [id])
+      }
       for (position, attendee) in syncUp.attendees.enumerated() {
         try AttendeeRecord(attendee, syncUpID: syncUp.id, position: position).insert(db)
       }
@@ -114,7 +116,8 @@ public struct SyncUpsRequest: DatabaseValueRequest {
     let id = meeting.id.rawValue.databaseString
     let writesSegments = before == nil || (!meeting.segments.isEmpty && before?.segments != meeting.segments)
     var record = MeetingRecord(meeting, syncUpID: syncUpID, isFinished: true)
-    if let stored = try MeetingRecord.fetchOne(db, key: id) {
+    let stored = try MeetingRecord.fetchOne(db, key: id)
+    if let stored {
       // Keep what a summary does not carry.
       if !writesSegments {
         record.length = stored.length
@@ -125,7 +128,9 @@ public struct SyncUpsRequest: DatabaseValueRequest {
       try record.insert(db)
     }
     guard writesSegments else { return }
-    try db.execute(sql: "DELETE FROM segment WHERE meetingId = ?", arguments: [id])
+    if stored != nil {
+      try db.execute(sql: "DELETE FROM segment WHERE meetingId = ?", arguments: [id])
+    }
     for (ordinal, segment) in meeting.segments.enumerated() {
       try SegmentRecord(segment, meetingID: meeting.id, ordinal: ordinal).insert(db)
     }
