@@ -57,6 +57,8 @@ final class DatabaseSession<Request: FetchKeyRequest>: @unchecked Sendable {
       guard let self else { return }
       queue.async { [weak self] in self?.refetch() }
     }
+    // What another process committed between the load and the polling's baseline.
+    if stopPolling != nil { queue.async { [weak self] in self?.refetch() } }
     return SharedSubscription {
       cancellable.cancel()
       stopPolling?()

@@ -51,6 +51,8 @@ final class ExternalChanges: @unchecked Sendable {
   }
 
   private func start() {
+    // The baseline, now: a commit after this is a change even if it comes before the first tick.
+    lastVersion = version()
     let timer = DispatchSource.makeTimerSource(queue: queue)
     timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
     timer.setEventHandler { [weak self] in self?.poll() }
@@ -58,12 +60,15 @@ final class ExternalChanges: @unchecked Sendable {
     self.timer = timer
   }
 
-  private func poll() {
-    guard let database else { return }
-    let version = try? database.writeWithoutTransaction { db in
+  private func version() -> Int? {
+    guard let database else { return nil }
+    return try? database.writeWithoutTransaction { db in
       try Int.fetchOne(db, sql: "PRAGMA data_version")
     }
-    guard let version else { return }
+  }
+
+  private func poll() {
+    guard let version = version() else { return }
     let changed = lock.withLock {
       defer { lastVersion = version }
       return lastVersion != nil && lastVersion != version

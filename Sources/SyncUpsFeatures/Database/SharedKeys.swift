@@ -92,7 +92,20 @@ public struct SyncUpsRequest: DatabaseValueRequest {
     let id = syncUp.id.rawValue.databaseString
     let stored = try SyncUpRecord.fetchOne(db, key: id)
     let record = SyncUpRecord(syncUp, position: position ?? stored?.position ?? 0)
-    if stored != record { try record.upsert(db) }
+    if let stored, let before {
+      // Only the columns this change touched: another process may have changed the others.
+      let old = SyncUpRecord(before, position: stored.position)
+      var columns: [String: (any DatabaseValueConvertible)?] = [:]
+      if old.title != record.title { columns["title"] = record.title }
+      if old.durationMilliseconds != record.durationMilliseconds {
+        columns["durationMilliseconds"] = record.durationMilliseconds
+      }
+      if old.theme != record.theme { columns["theme"] = record.theme }
+      if stored.position != record.position { columns["position"] = record.position }
+      try update("syncUp", id: id, columns, db)
+    } else {
+      try record.upsert(db)
+    }
     if before?.attendees != syncUp.attendees {
       if stored != nil {
         try db.execute(sql: "DELETE FROM attendee WHERE syncUpId = ?", arguments: [id])
@@ -115,15 +128,19 @@ public struct SyncUpsRequest: DatabaseValueRequest {
   ) throws {
     let id = meeting.id.rawValue.databaseString
     let writesSegments = before == nil || (!meeting.segments.isEmpty && before?.segments != meeting.segments)
-    var record = MeetingRecord(meeting, syncUpID: syncUpID, isFinished: true)
+    let record = MeetingRecord(meeting, syncUpID: syncUpID, isFinished: true)
     let stored = try MeetingRecord.fetchOne(db, key: id)
-    if let stored {
-      // Keep what a summary does not carry.
-      if !writesSegments {
-        record.length = stored.length
-        record.transcript = meeting.transcript.isEmpty ? stored.transcript : record.transcript
+    if stored != nil {
+      // Only what changed; what a summary does not carry (segments, transcript) is kept.
+      var columns: [String: (any DatabaseValueConvertible)?] = [:]
+      if before?.audioFile != meeting.audioFile { columns["audioFile"] = meeting.audioFile }
+      if writesSegments {
+        columns["length"] = record.length
+        columns["transcript"] = record.transcript
+      } else if !meeting.transcript.isEmpty, before?.transcript != meeting.transcript {
+        columns["transcript"] = meeting.transcript
       }
-      try record.update(db)
+      try update("meeting", id: id, columns, db)
     } else {
       try record.insert(db)
     }
@@ -135,6 +152,18 @@ public struct SyncUpsRequest: DatabaseValueRequest {
       try SegmentRecord(segment, meetingID: meeting.id, ordinal: ordinal).insert(db)
     }
   }
+}
+
+/// `UPDATE table SET column = value, ... WHERE id = ?` for the given columns, if any.
+private func update(
+  _ table: String, id: String, _ columns: [String: (any DatabaseValueConvertible)?], _ db: Database
+) throws {
+  guard !columns.isEmpty else { return }
+  let names = columns.keys.sorted()
+  let assignments = names.map { "\($0) = ?" }.joined(separator: ", ")
+  var arguments = StatementArguments(names.map { columns[$0]! })
+  arguments += [id]
+  try db.execute(sql: "UPDATE \(table) SET \(assignments) WHERE id = ?", arguments: arguments)
 }
 
 /// One sync-up with its attendees and meeting summaries (what `show` prints); nil when absent.
