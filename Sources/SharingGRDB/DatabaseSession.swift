@@ -51,7 +51,7 @@ final class DatabaseSession<Request: FetchKeyRequest>: @unchecked Sendable {
     let cancellable = observation.start(
       in: database, scheduling: .async(onQueue: queue),
       onError: { [weak self] error in self?.context?.reportLoadError(error) },
-      onChange: { [weak self] value in self?.received(value) }
+      onChange: { [weak self] value in self?.observed(value) }
     )
     let stopPolling = ExternalChanges.monitor(for: database)?.listen { [weak self] in
       guard let self else { return }
@@ -63,6 +63,13 @@ final class DatabaseSession<Request: FetchKeyRequest>: @unchecked Sendable {
       cancellable.cancel()
       stopPolling?()
     }
+  }
+
+  /// A value GRDB observation read after a commit. With concurrent readers it may have been
+  /// read before a later save of ours: when it is news, read again here, after that save.
+  private func observed(_ value: Value) {
+    guard lock.withLock({ lastFetched != value }) else { return }
+    refetch()
   }
 
   private func refetch() {

@@ -155,26 +155,32 @@ struct SafetyTests {
     #expect(check == "ok")
   }
 
-  /// A folder on a read-only mount (what chmod cannot show to root): one clear line, nothing
-  /// written. Needs root for `mount`; skipped without it.
-  @Test func aReadOnlyFolderIsOneClearErrorAndNothingIsWritten() async throws {
+  /// A folder on a read-only mount (what chmod cannot show to root): the database is read,
+  /// every write is one clear line, nothing is written. Needs root for `mount`; skipped without.
+  @Test func aReadOnlyFolderIsReadAndAWriteIsOneClearError() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     guard try await run("/bin/mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", directory.url.path)
     else { return }
     defer { _ = try? runNow("/bin/umount", "-l", directory.url.path) }
+    let syncUp = makeSyncUp(meetings: [makeMeeting()])
     do {
       let database = try SyncUpsDatabase.open(directory.dataDirectory)
-      try insert([makeSyncUp()], into: database)
+      try insert([syncUp], into: database)
       try (database.writer as? DatabasePool)?.close()
     }
     #expect(try await run("/bin/mount", "-o", "remount,ro", directory.url.path))
     let before = try files(in: directory)
+    let database = try SyncUpsDatabase.open(directory.dataDirectory)
+    #expect(database.isReadOnly)
+    #expect(try database.exportedSyncUps() == [syncUp])
+    #expect(try database.search(TranscriptSearch("staging")).count == 1)
     #expect {
-      try SyncUpsDatabase.open(directory.dataDirectory)
+      try database.begin(Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: ""), syncUpID: syncUp.id)
     } throws: { error in
+      guard case .readOnly = error as? SyncUpsDatabaseError else { return false }
       let line = "\(error)"
-      return error is SyncUpsDatabaseError && !line.contains("\n") && line.contains("syncups.sqlite")
+      return !line.contains("\n") && line.contains("syncups.sqlite") && line.contains("permissions")
     }
     #expect(try files(in: directory) == before)
   }

@@ -72,7 +72,7 @@ extension SyncUpsDatabase {
   /// ...). A crash between the two imports nothing twice: the next open merges the same file,
   /// which adds nothing, and renames it.
   func importFileOnFirstOpen() throws {
-    guard let directory else { return }
+    guard let directory, !isReadOnly else { return }
     let file = directory.syncUpsFile
     guard FileManager.default.fileExists(atPath: file.path) else { return }
     try importFile(file)

@@ -20,6 +20,9 @@ extension SyncUpsDatabase {
   /// Starts a meeting: an unfinished row (not shown in the list) that this process holds
   /// while it records. `meeting.audioFile` names the audio from the start.
   public func begin(_ meeting: Meeting, syncUpID: SyncUp.ID) throws {
+    guard !isReadOnly else {
+      throw SyncUpsDatabaseError.readOnly(url: directory?.databaseFile, reason: "it can only be read here")
+    }
     try locks.acquire(meeting.id)
     do {
       try write { db in

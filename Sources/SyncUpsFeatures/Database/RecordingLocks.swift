@@ -28,7 +28,11 @@ final class RecordingLocks: @unchecked Sendable {
         held[id] = -1
         return
       }
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      } catch {
+        throw SyncUpsDatabaseError.readOnly(url: directory, reason: describe(error))
+      }
       let fd = Glibc.open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
       guard fd >= 0 else {
         throw SyncUpsDatabaseError.readOnly(url: file, reason: String(cString: strerror(errno)))

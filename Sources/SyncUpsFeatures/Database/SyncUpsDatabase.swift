@@ -33,7 +33,12 @@ public final class SyncUpsDatabase: Sendable {
     } catch {
       throw SyncUpsDatabaseError.cannotOpen(url: url, reason: describe(error))
     }
-    if FileManager.default.fileExists(atPath: url.path) { try check(url) }
+    if FileManager.default.fileExists(atPath: url.path) {
+      guard FileManager.default.isWritableFile(atPath: directory.url.path) else {
+        return try openReadOnly(directory)
+      }
+      try check(url)
+    }
     var configuration = Configuration()
     configuration.busyMode = .timeout(busyTimeout)
     configuration.prepareDatabase { db in
@@ -51,6 +56,40 @@ public final class SyncUpsDatabase: Sendable {
     try database.importFileOnFirstOpen()
     return database
   }
+
+  /// A database in a folder this process cannot write (a read-only mount, another user's
+  /// folder): SQLite cannot keep its WAL index there, so the file is read as immutable (nobody
+  /// can change it either). Every write fails with `SyncUpsDatabaseError.readOnly`.
+  static func openReadOnly(_ directory: DataDirectory) throws -> SyncUpsDatabase {
+    let url = directory.databaseFile
+    var configuration = Configuration()
+    configuration.readonly = true
+    do {
+      var components = URLComponents()
+      components.scheme = "file"
+      components.path = url.path
+      components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+      let queue = try DatabaseQueue(path: components.string ?? url.path, configuration: configuration)
+      let (superseded, complete) = try queue.read { db in
+        _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master")
+        guard try db.tableExists("grdb_migrations") else { return (false, false) }
+        return (
+          try Schema.migrator.hasBeenSuperseded(db), try Schema.migrator.hasCompletedMigrations(db)
+        )
+      }
+      if superseded { throw SyncUpsDatabaseError.newerSchema(url: url) }
+      guard complete else {
+        throw SyncUpsDatabaseError.readOnly(
+          url: url, reason: "its folder is read-only and it needs an upgrade")
+      }
+      return SyncUpsDatabase(writer: queue, directory: directory)
+    } catch {
+      throw SyncUpsDatabaseError(error, url: url)
+    }
+  }
+
+  /// True when this database can only be read (see `openReadOnly`).
+  public var isReadOnly: Bool { writer.configuration.readonly }
 
   /// An empty database in memory, with the schema: for tests and previews.
   public static func inMemory() throws -> SyncUpsDatabase {
@@ -165,7 +204,7 @@ public enum SyncUpsDatabaseError: Error, Equatable, CustomStringConvertible {
     case .SQLITE_FULL:
       self = .diskFull(url: url)
     case .SQLITE_READONLY, .SQLITE_PERM:
-      self = .readOnly(url: url, reason: reason)
+      self = .readOnly(url: url, reason: "it can only be read here")
     case .SQLITE_CORRUPT, .SQLITE_NOTADB:
       self = url.map { .corrupt(url: $0, reason: reason) } ?? .other(reason: reason)
     case .SQLITE_CANTOPEN:
