@@ -107,7 +107,7 @@ extension SyncUpsDatabase {
         db,
         sql: """
           SELECT meeting.id, meeting.syncUpId, meeting.date, meeting.audioFile, syncUp.title,
-            (SELECT count(*) FROM segment WHERE meetingId = meeting.id) AS segmentCount
+            meeting.segmentCount
           FROM meeting JOIN syncUp ON syncUp.id = meeting.syncUpId
           WHERE meeting.isFinished = 0 ORDER BY meeting.date
           """)

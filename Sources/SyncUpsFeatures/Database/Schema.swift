@@ -38,7 +38,9 @@ enum Schema {
       length DOUBLE NOT NULL DEFAULT 0,
       audioFile TEXT,
       -- Only when it is not the segments' texts joined by spaces (imported files).
-      transcript TEXT
+      transcript TEXT,
+      -- Kept by the segment triggers, so listing meetings never counts segments.
+      segmentCount INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX meeting_syncUp ON meeting(syncUpId, date);
     CREATE INDEX meeting_unfinished ON meeting(isFinished) WHERE isFinished = 0;
@@ -69,9 +71,11 @@ enum Schema {
     );
     CREATE TRIGGER segment_insert AFTER INSERT ON segment BEGIN
       INSERT INTO segmentSearch(rowid, text) VALUES (new.id, new.text);
+      UPDATE meeting SET segmentCount = segmentCount + 1 WHERE id = new.meetingId;
     END;
     CREATE TRIGGER segment_delete AFTER DELETE ON segment BEGIN
       INSERT INTO segmentSearch(segmentSearch, rowid, text) VALUES ('delete', old.id, old.text);
+      UPDATE meeting SET segmentCount = segmentCount - 1 WHERE id = old.meetingId;
     END;
     CREATE TRIGGER segment_update AFTER UPDATE OF text ON segment BEGIN
       INSERT INTO segmentSearch(segmentSearch, rowid, text) VALUES ('delete', old.id, old.text);

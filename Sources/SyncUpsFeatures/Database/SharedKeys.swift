@@ -224,8 +224,7 @@ public struct MeetingSummariesRequest: FetchKeyRequest {
     try Row.fetchAll(
       db,
       sql: """
-        SELECT id, date, length, audioFile,
-          (SELECT count(*) FROM segment WHERE meetingId = meeting.id) AS segmentCount,
+        SELECT id, date, length, audioFile, segmentCount,
           (SELECT text FROM segment WHERE meetingId = meeting.id ORDER BY ordinal LIMIT 1)
             AS firstText
         FROM meeting WHERE syncUpId = ? AND isFinished = 1 ORDER BY date DESC, rowid DESC

@@ -232,7 +232,7 @@ func describe(_ error: any Error) -> String {
     }
   }
   if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
-  return (error as? any CustomStringConvertible)?.description ?? error.localizedDescription
+  return String(describing: error)
 }
 
 extension CocoaError {
