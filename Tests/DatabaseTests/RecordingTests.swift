@@ -51,6 +51,21 @@ struct RecordingTests {
     #expect(try count("segment", in: database) == 0)
   }
 
+  @Test func aSyncUpTellsItsAudioFilesAndWhetherItIsBeingRecorded() throws {
+    let database = try SyncUpsDatabase.inMemory()
+    var saved = makeMeeting()
+    saved.audioFile = "audio/saved.flac"
+    let syncUp = makeSyncUp(meetings: [saved])
+    try insert([syncUp], into: database)
+    #expect(try database.isRecording(syncUp.id) == false)
+    let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "", audioFile: "audio/now.flac")
+    try database.begin(meeting, syncUpID: syncUp.id)
+    #expect(try database.isRecording(syncUp.id))
+    #expect(Set(try database.audioFiles(of: syncUp.id)) == ["audio/saved.flac", "audio/now.flac"])
+    try database.finish(meeting.id)
+    #expect(try database.isRecording(syncUp.id) == false)
+  }
+
   @Test func beginningAMeetingOfAnUnknownSyncUpFails() throws {
     let database = try SyncUpsDatabase.inMemory()
     let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "")

@@ -162,3 +162,20 @@ extension SyncUpsDatabase {
     }
   }
 }
+
+extension SyncUpsDatabase {
+  /// The audio files (relative to the data directory) of a sync-up's meetings, finished or
+  /// not: what to delete with it.
+  public func audioFiles(of syncUpID: SyncUp.ID) throws -> [String] {
+    try read { db in
+      try String.fetchAll(
+        db, sql: "SELECT audioFile FROM meeting WHERE syncUpId = ? AND audioFile IS NOT NULL",
+        arguments: [syncUpID.rawValue.databaseString])
+    }
+  }
+
+  /// True while a recording of the sync-up runs, in this process or another.
+  public func isRecording(_ syncUpID: SyncUp.ID) throws -> Bool {
+    try unfinished().contains { $0.syncUpID == syncUpID && $0.isActive }
+  }
+}
