@@ -240,14 +240,15 @@ extension CocoaError {
 }
 
 extension SyncUpsDatabase: DependencyKey {
-  /// The data directory's database, opened on first use. Commands open it themselves (through
-  /// `open`) to report a failure in one line; this fallback can only stop.
+  /// The data directory's database, opened on first use. Commands should open it themselves
+  /// (`open`) and report a failure their way; this fallback prints the one line and exits 1.
   public static var liveValue: SyncUpsDatabase {
     @Dependency(\.dataDirectory) var directory
     do {
       return try open(directory)
     } catch {
-      fatalError("syncups: \(error)")
+      FileHandle.standardError.write(Data("syncups: \(error)\n".utf8))
+      exit(1)
     }
   }
   public static var testValue: SyncUpsDatabase { try! inMemory() }
