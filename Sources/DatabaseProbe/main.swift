@@ -36,7 +36,9 @@ func fail(_ error: any Error) -> Never {
 }
 
 func argument(_ index: Int) -> String {
-  guard index < arguments.count else { fail(SyncUpsDatabaseError.other(reason: "missing argument")) }
+  guard index < arguments.count else {
+    fail(SyncUpsDatabaseError.other(reason: "missing argument"))
+  }
   return arguments[index]
 }
 
@@ -50,7 +52,8 @@ func syncUpID(_ index: Int) -> SyncUp.ID {
 func segment(_ index: Int) -> Meeting.Segment {
   let start = Double(index) * 5
   return Meeting.Segment(
-    speaker: "Speaker \(index % 3)", start: start, end: start + 4, text: "utterance number \(index)",
+    speaker: "Speaker \(index % 3)", start: start, end: start + 4,
+    text: "utterance number \(index)",
     words: [.init(word: "utterance", start: start, end: start + 1, confidence: 0.9)]
   )
 }

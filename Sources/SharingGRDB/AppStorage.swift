@@ -13,7 +13,8 @@ public struct AppStorage: Sendable {
   public init(database: any DatabaseWriter) throws {
     self.database = database
     try database.write { db in
-      try db.execute(sql: "CREATE TABLE IF NOT EXISTS setting (key TEXT PRIMARY KEY NOT NULL, value)")
+      try db.execute(
+        sql: "CREATE TABLE IF NOT EXISTS setting (key TEXT PRIMARY KEY NOT NULL, value)")
     }
   }
 
@@ -50,7 +51,11 @@ public struct AppStorageRequest<Value: DatabaseValueConvertible & Hashable & Sen
 
   public func save(from old: Value, to new: Value, in db: Database) throws {
     try db.execute(
-      sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      sql:
+        """
+        INSERT INTO setting (key, value) VALUES (?, ?)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+        """,
       arguments: [key, new])
   }
 

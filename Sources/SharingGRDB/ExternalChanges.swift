@@ -10,7 +10,10 @@ final class ExternalChanges: @unchecked Sendable {
 
   private static let lock = NSLock()
   nonisolated(unsafe) private static var monitors: [ObjectIdentifier: Weak] = [:]  // under `lock`
-  private final class Weak { weak var monitor: ExternalChanges?; init(_ m: ExternalChanges) { monitor = m } }
+  private final class Weak {
+    weak var monitor: ExternalChanges?
+    init(_ m: ExternalChanges) { monitor = m }
+  }
 
   /// The monitor of `database`, started with its first listener; nil for in-memory databases.
   static func monitor(for database: any DatabaseWriter) -> ExternalChanges? {

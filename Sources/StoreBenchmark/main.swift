@@ -20,7 +20,9 @@ func fail(_ message: String) -> Never {
 let mainID = SyncUp.ID(UUID(uuidString: "11111111-1111-1111-1111-111111111111")!)
 /// 3000 made-up words of 1 to 3 syllables, drawn with a Zipf-like law as speech is: a few very
 /// common words, a long tail of rare ones. The searched words are real ones put in by hand.
-let syllables = "ba be bi bo bu da de di do du ka ke ki ko ku la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo vu"
+let syllables =
+  ("ba be bi bo bu da de di do du ka ke ki ko ku la le li lo lu ma me mi mo mu "
+  + "na ne ni no nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo vu")
   .split(separator: " ").map(String.init)
 let words: [String] = (0..<3000).map { index in
   var generator = SplitMix(seed: UInt64(index) &* 7919)
@@ -43,14 +45,18 @@ func meeting(_ index: Int, date: Date) -> Meeting {
     let count = 14
     var text = (0..<count).map { _ in zipfWord(&generator) }
     // What the search looks for: a phrase three times a meeting, a word once.
-    if number % 50 == 7 { text[3] = "staging"; text[4] = "server" }
+    if number % 50 == 7 {
+      text[3] = "staging"
+      text[4] = "server"
+    }
     if number == 91 { text[8] = ["deployed", "deployment", "deploys"][index % 3] }
     return Meeting.Segment(
       speaker: ["Ana", "Ben", "Cleo"][number % 3], start: start, end: start + 5.5,
       text: text.joined(separator: " "),
       words: text.enumerated().map { offset, word in
         Meeting.Word(
-          word: word, start: start + Double(offset) * 0.38, end: start + Double(offset) * 0.38 + 0.3,
+          word: word, start: start + Double(offset) * 0.38,
+          end: start + Double(offset) * 0.38 + 0.3,
           confidence: Double(generator.next() % 1000) / 1000)
       }
     )
@@ -73,14 +79,16 @@ struct SplitMix {
 }
 
 func attendees() -> IdentifiedArrayOf<Attendee> {
-  IdentifiedArray(uniqueElements: ["Ana", "Ben", "Cleo"].map { Attendee(id: Attendee.ID(UUID()), name: $0) })
+  IdentifiedArray(
+    uniqueElements: ["Ana", "Ben", "Cleo"].map { Attendee(id: Attendee.ID(UUID()), name: $0) })
 }
 
 func build(_ directory: DataDirectory, meetings: Int) throws {
   let database = try SyncUpsDatabase.open(directory)
   let start = Date(timeIntervalSince1970: 1_780_000_000)
   var syncUps: IdentifiedArrayOf<SyncUp> = [
-    SyncUp(id: mainID, attendees: attendees(), duration: .seconds(900), theme: .teal, title: "Daily")
+    SyncUp(
+      id: mainID, attendees: attendees(), duration: .seconds(900), theme: .teal, title: "Daily")
   ]
   for other in 0..<4 {
     syncUps.append(SyncUp(id: SyncUp.ID(UUID()), attendees: attendees(), title: "Team \(other)"))
@@ -135,49 +143,74 @@ func measure(_ directory: DataDirectory) throws {
   let database = try SyncUpsDatabase.open(directory)
   let reader = database.writer
   // Each command opens the database and builds its shared value once: `list` as the app does.
-  results.append(("list", try best {
-    try withDependencies {
-      $0.syncUpsDatabase = database
-      $0.sharedRegistry = SharedRegistry()
-    } operation: {
-      @Shared(.syncUpsInDatabase) var syncUps
-      guard syncUps.count == 5 else { fail("list: \(syncUps.count) sync-ups") }
-    }
-  }))
-  results.append(("show", try best {
-    _ = try reader.read { db in try SyncUpRequest(syncUpID: mainID).fetch(db) }
-  }))
+  results.append(
+    (
+      "list",
+      try best {
+        try withDependencies {
+          $0.syncUpsDatabase = database
+          $0.sharedRegistry = SharedRegistry()
+        } operation: {
+          @Shared(.syncUpsInDatabase) var syncUps
+          guard syncUps.count == 5 else { fail("list: \(syncUps.count) sync-ups") }
+        }
+      }
+    ))
+  results.append(
+    (
+      "show",
+      try best {
+        _ = try reader.read { db in try SyncUpRequest(syncUpID: mainID).fetch(db) }
+      }
+    ))
   let summaries = try reader.read { db in try MeetingSummariesRequest(syncUpID: mainID).fetch(db) }
-  results.append(("meetings", try best {
-    _ = try reader.read { db in try MeetingSummariesRequest(syncUpID: mainID).fetch(db) }
-  }))
+  results.append(
+    (
+      "meetings",
+      try best {
+        _ = try reader.read { db in try MeetingSummariesRequest(syncUpID: mainID).fetch(db) }
+      }
+    ))
   guard let newest = summaries.first else { fail("no meetings") }
-  results.append(("transcript", try best {
-    _ = try reader.read { db in try MeetingTranscriptRequest(meetingID: newest.id).fetch(db) }
-  }))
+  results.append(
+    (
+      "transcript",
+      try best {
+        _ = try reader.read { db in try MeetingTranscriptRequest(meetingID: newest.id).fetch(db) }
+      }
+    ))
   for (name, text) in [("search phrase", "\"staging server\""), ("search prefix", "deploy*")] {
-    results.append((name, try best {
-      let hits = try database.search(TranscriptSearch(text, limit: 20))
-      guard !hits.isEmpty else { fail("\(name) found nothing") }
-    }))
+    results.append(
+      (
+        name,
+        try best {
+          let hits = try database.search(TranscriptSearch(text, limit: 20))
+          guard !hits.isEmpty else { fail("\(name) found nothing") }
+        }
+      ))
   }
   // A recorded meeting's save: the finishing transaction of a meeting whose 150 segments were
   // committed as they were heard; and a whole meeting saved through the list's `@Shared`.
   let recorded = meeting(9999, date: Date())
-  try database.begin(Meeting(id: recorded.id, date: recorded.date, transcript: ""), syncUpID: mainID)
+  try database.begin(
+    Meeting(id: recorded.id, date: recorded.date, transcript: ""), syncUpID: mainID)
   for segment in recorded.segments { try database.append(segment, meetingID: recorded.id) }
   results.append(("save (finish)", try seconds { try database.finish(recorded.id) }))
-  results.append(("save (@Shared)", try withDependencies {
-    $0.syncUpsDatabase = database
-    $0.sharedRegistry = SharedRegistry()
-  } operation: {
-    @Shared(.syncUpsInDatabase) var syncUps
-    let another = meeting(10_000, date: Date())
-    return try seconds {
-      $syncUps.withLock { $0[id: mainID]?.meetings.insert(another, at: 0) }
-      try $syncUps.save()
-    }
-  }))
+  results.append(
+    (
+      "save (@Shared)",
+      try withDependencies {
+        $0.syncUpsDatabase = database
+        $0.sharedRegistry = SharedRegistry()
+      } operation: {
+        @Shared(.syncUpsInDatabase) var syncUps
+        let another = meeting(10_000, date: Date())
+        return try seconds {
+          $syncUps.withLock { $0[id: mainID]?.meetings.insert(another, at: 0) }
+          try $syncUps.save()
+        }
+      }
+    ))
   for (name, value) in results { print("\(name)\t\(value)") }
   print("peak\t\(peakKilobytes())")
 }
@@ -209,11 +242,13 @@ func parse(_ output: String) -> [(String, Double)] {
 do {
   switch arguments.count > 1 ? arguments[1] : "" {
   case "build":
-    try build(DataDirectory(url: URL(fileURLWithPath: arguments[2])), meetings: Int(arguments[3]) ?? 10)
+    try build(
+      DataDirectory(url: URL(fileURLWithPath: arguments[2])), meetings: Int(arguments[3]) ?? 10)
   case "measure":
     try measure(DataDirectory(url: URL(fileURLWithPath: arguments[2])))
   default:
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("bench-store-\(UUID())")
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bench-store-\(UUID())")
     defer { try? FileManager.default.removeItem(at: root) }
     var columns: [Int: [(String, Double)]] = [:]
     for size in [10, 250] {

@@ -7,7 +7,9 @@ import Testing
 struct AppStorageTests {
   @Test func simpleValuesAreKeptUnderTheirKeys() throws {
     let storage = AppStorage.inMemory()
-    try withDependencies { $0.defaultAppStorage = storage } operation: {
+    try withDependencies {
+      $0.defaultAppStorage = storage
+    } operation: {
       @Shared(.appStorage("source")) var source = "default"
       @Shared(.appStorage("volume")) var volume = 0.5
       @Shared(.appStorage("count")) var count = 0
@@ -47,7 +49,9 @@ struct AppStorageTests {
   }
 
   @Test func twoReferencesToOneKeyShareTheValue() {
-    withDependencies { $0.defaultAppStorage = .inMemory() } operation: {
+    withDependencies {
+      $0.defaultAppStorage = .inMemory()
+    } operation: {
       @Shared(.appStorage("name")) var first = "a"
       @Shared(.appStorage("name")) var second = "b"
       $first.withLock { $0 = "c" }

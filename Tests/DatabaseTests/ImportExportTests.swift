@@ -11,13 +11,16 @@ struct ImportExportTests {
   }
 
   let syncUps: [SyncUp] = {
-    var first = makeSyncUp("Morning Sync", meetings: [
-      makeMeeting(date: Date(timeIntervalSince1970: 1_790_100_000)),
-      makeMeeting(date: Date(timeIntervalSince1970: 1_790_000_000), count: 5),
-    ])
+    var first = makeSyncUp(
+      "Morning Sync",
+      meetings: [
+        makeMeeting(date: Date(timeIntervalSince1970: 1_790_100_000)),
+        makeMeeting(date: Date(timeIntervalSince1970: 1_790_000_000), count: 5),
+      ])
     // A transcript that is not the segments' texts joined (older files) survives too.
     first.meetings[1].transcript = "edited by hand"
-    first.meetings[0].audioFile = "audio/\(first.meetings[0].id.rawValue.uuidString.lowercased()).flac"
+    first.meetings[0].audioFile =
+      "audio/\(first.meetings[0].id.rawValue.uuidString.lowercased()).flac"
     return [first, makeSyncUp("Platform"), makeSyncUp("Empty", meetings: [])]
   }()
 
@@ -39,7 +42,8 @@ struct ImportExportTests {
     let database = try SyncUpsDatabase.inMemory()
     try insert(syncUps, into: database)
     let exported = try database.export()
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID()).json")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "export-\(UUID()).json")
     defer { try? FileManager.default.removeItem(at: file) }
     try exported.write(to: file)
     let copy = try SyncUpsDatabase.inMemory()
@@ -52,7 +56,8 @@ struct ImportExportTests {
     let database = try SyncUpsDatabase.inMemory()
     var syncUps = self.syncUps
     try insert([syncUps[0]], into: database)
-    try writeSync(database) { db in try db.execute(sql: "UPDATE syncUp SET title = 'Renamed here'") }
+    try writeSync(database) { db in try db.execute(sql: "UPDATE syncUp SET title = 'Renamed here'")
+    }
     let extra = makeMeeting(date: Date(timeIntervalSince1970: 1_791_000_000))
     syncUps[0].meetings.insert(extra, at: 0)
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID()).json")

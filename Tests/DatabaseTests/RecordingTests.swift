@@ -10,7 +10,8 @@ struct RecordingTests {
     let database = try SyncUpsDatabase.inMemory()
     let syncUp = makeSyncUp()
     try insert([syncUp], into: database)
-    let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_790_000_000), transcript: "")
+    let meeting = Meeting(
+      id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_790_000_000), transcript: "")
 
     try database.begin(meeting, syncUpID: syncUp.id)
     #expect(try database.append(segment, meetingID: meeting.id) == 0)
@@ -43,7 +44,8 @@ struct RecordingTests {
     let database = try SyncUpsDatabase.inMemory()
     let syncUp = makeSyncUp()
     try insert([syncUp], into: database)
-    let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "", audioFile: "audio/m.flac")
+    let meeting = Meeting(
+      id: Meeting.ID(UUID()), date: Date(), transcript: "", audioFile: "audio/m.flac")
     try database.begin(meeting, syncUpID: syncUp.id)
     try database.append(segment, meetingID: meeting.id)
     #expect(try database.discard(meeting.id) == "audio/m.flac")
@@ -58,7 +60,8 @@ struct RecordingTests {
     let syncUp = makeSyncUp(meetings: [saved])
     try insert([syncUp], into: database)
     #expect(try database.isRecording(syncUp.id) == false)
-    let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "", audioFile: "audio/now.flac")
+    let meeting = Meeting(
+      id: Meeting.ID(UUID()), date: Date(), transcript: "", audioFile: "audio/now.flac")
     try database.begin(meeting, syncUpID: syncUp.id)
     #expect(try database.isRecording(syncUp.id))
     #expect(Set(try database.audioFiles(of: syncUp.id)) == ["audio/saved.flac", "audio/now.flac"])
@@ -92,7 +95,8 @@ struct RecordingTests {
 
     let recovery = try await Probe.run("recover", directory.url)
     #expect(recovery.status == 0, "\(recovery.errors)")
-    let committed = step.hasPrefix("append-") ? Int(step.dropFirst(7))! + 1 : (step == "begin" ? 0 : 3)
+    let committed =
+      step.hasPrefix("append-") ? Int(step.dropFirst(7))! + 1 : (step == "begin" ? 0 : 3)
     if step == "finish" {
       #expect(recovery.lines.isEmpty)
     } else {
@@ -134,7 +138,8 @@ struct RecordingTests {
     let syncUp = makeSyncUp()
     try insert([syncUp], into: try SyncUpsDatabase.open(directory.dataDirectory))
     for round in 0..<5 {
-      let (process, _, _) = try Probe.start("hammer", directory.url, [syncUp.id.rawValue.uuidString])
+      let (process, _, _) = try Probe.start(
+        "hammer", directory.url, [syncUp.id.rawValue.uuidString])
       let ready = directory.file("ready")
       #expect(await waitUntil { FileManager.default.fileExists(atPath: ready.path) })
       try? FileManager.default.removeItem(at: ready)
@@ -143,12 +148,16 @@ struct RecordingTests {
       try await Probe.wait(process)
 
       let database = try SyncUpsDatabase.open(directory.dataDirectory)
-      let check = try readSync(database) { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+      let check = try readSync(database) { db in
+        try String.fetchOne(db, sql: "PRAGMA integrity_check")
+      }
       #expect(check == "ok")
       _ = try database.recoverUnfinished()
       #expect(try database.unfinished().isEmpty)
       let lengths = try readSync(database) { db in
-        try Int.fetchAll(db, sql: "SELECT (SELECT count(*) FROM segment WHERE meetingId = meeting.id) FROM meeting")
+        try Int.fetchAll(
+          db, sql: "SELECT (SELECT count(*) FROM segment WHERE meetingId = meeting.id) FROM meeting"
+        )
       }
       #expect(lengths.allSatisfy { $0 <= 3 })
     }

@@ -64,7 +64,8 @@ struct SafetyTests {
     do {
       let database = try SyncUpsDatabase.open(directory.dataDirectory)
       try writeSync(database) { db in
-        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9: from the future')")
+        try db.execute(
+          sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9: from the future')")
       }
       try (database.writer as? DatabasePool)?.close()
     }
@@ -176,7 +177,8 @@ struct SafetyTests {
     #expect(try database.exportedSyncUps() == [syncUp])
     #expect(try database.search(TranscriptSearch("staging")).count == 1)
     #expect {
-      try database.begin(Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: ""), syncUpID: syncUp.id)
+      try database.begin(
+        Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: ""), syncUpID: syncUp.id)
     } throws: { error in
       guard case .readOnly = error as? SyncUpsDatabaseError else { return false }
       let line = "\(error)"

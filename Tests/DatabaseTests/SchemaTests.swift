@@ -7,9 +7,12 @@ struct SchemaTests {
   @Test func migrationsCreateTheTablesAndTheSearchIndex() throws {
     let database = try SyncUpsDatabase.inMemory()
     let tables = try readSync(database) { db in
-      try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      try String.fetchAll(
+        db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     }
-    for table in ["syncUp", "attendee", "meeting", "segment", "vocabularyWord", "setting", "segmentSearch"] {
+    for table in [
+      "syncUp", "attendee", "meeting", "segment", "vocabularyWord", "setting", "segmentSearch",
+    ] {
       #expect(tables.contains(table), "\(table) missing from \(tables)")
     }
   }
@@ -50,7 +53,8 @@ struct SchemaTests {
     }
     #expect(try matches("staging") == 1)
     try writeSync(database) { db in
-      try db.execute(sql: "UPDATE segment SET text = 'the production server' WHERE text LIKE '%staging%'")
+      try db.execute(
+        sql: "UPDATE segment SET text = 'the production server' WHERE text LIKE '%staging%'")
     }
     #expect(try matches("staging") == 0)
     #expect(try matches("production") == 1)

@@ -12,11 +12,17 @@ struct SearchTests {
   init() throws {
     var morning = self.morning
     morning.meetings = [
-      makeMeeting(date: friday, count: 2, texts: ["the staging server is down again", "we should migrate the logs"]),
-      makeMeeting(date: monday, count: 2, texts: ["the server in staging is slow", "migration finished"]),
+      makeMeeting(
+        date: friday, count: 2,
+        texts: ["the staging server is down again", "we should migrate the logs"]),
+      makeMeeting(
+        date: monday, count: 2, texts: ["the server in staging is slow", "migration finished"]),
     ]
     var platform = self.platform
-    platform.meetings = [makeMeeting(date: friday, count: 2, texts: ["staging server staging server staging server", "lunch"])]
+    platform.meetings = [
+      makeMeeting(
+        date: friday, count: 2, texts: ["staging server staging server staging server", "lunch"])
+    ]
     try insert([morning, platform], into: database)
   }
 
@@ -71,7 +77,8 @@ struct SearchTests {
   @Test func unfinishedMeetingsAreNotFound() throws {
     let meeting = Meeting(id: Meeting.ID(UUID()), date: friday, transcript: "")
     try database.begin(meeting, syncUpID: morning.id)
-    try database.append(.init(speaker: "Ana", start: 0, end: 1, text: "zebra"), meetingID: meeting.id)
+    try database.append(
+      .init(speaker: "Ana", start: 0, end: 1, text: "zebra"), meetingID: meeting.id)
     #expect(try database.search(TranscriptSearch("zebra")).isEmpty)
     try database.finish(meeting.id)
     #expect(try database.search(TranscriptSearch("zebra")).count == 1)

@@ -14,7 +14,11 @@ struct SharedDatabaseTests {
   let older = makeMeeting(date: Date(timeIntervalSince1970: 1_790_000_000), count: 3)
 
   func shared<R>(_ body: () throws -> R) rethrows -> R {
-    try withDependencies { $0.syncUpsDatabase = database } operation: { try body() }
+    try withDependencies {
+      $0.syncUpsDatabase = database
+    } operation: {
+      try body()
+    }
   }
 
   /// The statements `body` runs on the database (with their arguments), but for those that
@@ -78,7 +82,9 @@ struct SharedDatabaseTests {
   }
 
   @Test func savingANewMeetingNeverRewritesOtherMeetingsOrTheirTranscripts() throws {
-    let history = (0..<20).map { makeMeeting(date: Date(timeIntervalSince1970: 1_780_000_000 + Double($0) * 86_400)) }
+    let history = (0..<20).map {
+      makeMeeting(date: Date(timeIntervalSince1970: 1_780_000_000 + Double($0) * 86_400))
+    }
     let syncUp = makeSyncUp(meetings: history)
     try insert([syncUp], into: database)
     let recorded = makeMeeting(date: Date(timeIntervalSince1970: 1_800_000_000), count: 5)
@@ -94,10 +100,11 @@ struct SharedDatabaseTests {
       let others = history.map { $0.id.rawValue.uuidString.lowercased() }
       #expect(!ran.contains { sql in others.contains { sql.contains($0) } })
       #expect(!ran.contains { $0.contains("FROM segment") || $0.contains("FROM \"segment\"") })
-      let renamed = try writes(statements {
-        detail.withLock { $0.title = "Renamed" }
-        try detail.save()
-      })
+      let renamed = try writes(
+        statements {
+          detail.withLock { $0.title = "Renamed" }
+          try detail.save()
+        })
       #expect(renamed.count == 1, "\(renamed)")
     }
     let transcript = try readSync(database) { db in
@@ -128,11 +135,15 @@ struct SharedDatabaseTests {
   @Test func aCommitMadeOutsideTheKeyReachesTheReference() async throws {
     let syncUp = makeSyncUp()
     try insert([syncUp], into: database)
-    try await withDependencies { $0.syncUpsDatabase = database } operation: {
+    try await withDependencies {
+      $0.syncUpsDatabase = database
+    } operation: {
       @Shared(.syncUpsInDatabase) var syncUps
-      let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_800_000_000), transcript: "")
+      let meeting = Meeting(
+        id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_800_000_000), transcript: "")
       try database.begin(meeting, syncUpID: syncUp.id)
-      try database.append(.init(speaker: "Ana", start: 0, end: 1, text: "hi"), meetingID: meeting.id)
+      try database.append(
+        .init(speaker: "Ana", start: 0, end: 1, text: "hi"), meetingID: meeting.id)
       try database.finish(meeting.id)
       #expect(await waitUntil { syncUps[id: syncUp.id]?.meetings.ids == [meeting.id] })
     }
@@ -142,7 +153,9 @@ struct SharedDatabaseTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let database = try SyncUpsDatabase.open(directory.dataDirectory)
-    try await withDependencies { $0.syncUpsDatabase = database } operation: {
+    try await withDependencies {
+      $0.syncUpsDatabase = database
+    } operation: {
       @Shared(.syncUpsInDatabase) var syncUps
       #expect(syncUps.isEmpty)
       let run = try await Probe.run("add", directory.url, ["Elsewhere", "2"])
@@ -158,18 +171,23 @@ struct SharedDatabaseTests {
     try shared {
       @Shared(.syncUpsInDatabase) var syncUps
       try writeSync(database) { db in
-        try db.execute(sql: """
-          CREATE TRIGGER refuse BEFORE UPDATE ON syncUp BEGIN SELECT raise(ABORT, 'refused'); END
-          """)
+        try db.execute(
+          sql: """
+            CREATE TRIGGER refuse BEFORE UPDATE ON syncUp BEGIN SELECT raise(ABORT, 'refused'); END
+            """)
       }
       $syncUps.withLock { $0[id: syncUp.id]?.title = "Renamed" }
       #expect(throws: (any Error).self) { try $syncUps.save() }
       #expect($syncUps.saveError != nil)
-      #expect(try readSync(database) { db in try String.fetchOne(db, sql: "SELECT title FROM syncUp") } == syncUp.title)
+      #expect(
+        try readSync(database) { db in try String.fetchOne(db, sql: "SELECT title FROM syncUp") }
+          == syncUp.title)
       try writeSync(database) { db in try db.execute(sql: "DROP TRIGGER refuse") }
       try $syncUps.save()
       #expect($syncUps.saveError == nil)
-      #expect(try readSync(database) { db in try String.fetchOne(db, sql: "SELECT title FROM syncUp") } == "Renamed")
+      #expect(
+        try readSync(database) { db in try String.fetchOne(db, sql: "SELECT title FROM syncUp") }
+          == "Renamed")
     }
   }
 

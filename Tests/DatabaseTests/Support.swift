@@ -108,7 +108,8 @@ func makeSyncUp(_ title: String = "Morning Sync", meetings: [Meeting] = []) -> S
   SyncUp(
     id: SyncUp.ID(UUID()),
     attendees: [
-      Attendee(id: Attendee.ID(UUID()), name: "Ana"), Attendee(id: Attendee.ID(UUID()), name: "Ben"),
+      Attendee(id: Attendee.ID(UUID()), name: "Ana"),
+      Attendee(id: Attendee.ID(UUID()), name: "Ben"),
     ],
     duration: .seconds(300),
     meetings: IdentifiedArray(uniqueElements: meetings),
@@ -120,7 +121,9 @@ func makeSyncUp(_ title: String = "Morning Sync", meetings: [Meeting] = []) -> S
 /// A recorded meeting: `count` segments of `texts` (cycled), with word times.
 func makeMeeting(
   date: Date = Date(timeIntervalSince1970: 1_790_000_000), count: Int = 3,
-  texts: [String] = ["good morning everyone", "i worked on the database migration", "the staging server is down"]
+  texts: [String] = [
+    "good morning everyone", "i worked on the database migration", "the staging server is down",
+  ]
 ) -> Meeting {
   let segments = (0..<count).map { index in
     let text = texts[index % texts.count]

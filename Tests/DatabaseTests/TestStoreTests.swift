@@ -50,7 +50,8 @@ struct DatabaseTestStoreTests {
 
   @Test func anUnassertedChangeFails() async {
     await withKnownIssue {
-      let store = TestStore(initialState: StoredCounter.State(count: Shared(.appStorage("count")))) {
+      let store = TestStore(initialState: StoredCounter.State(count: Shared(.appStorage("count"))))
+      {
         StoredCounter()
       }
       await store.send(.incrementButtonTapped)

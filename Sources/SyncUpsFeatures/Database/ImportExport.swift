@@ -28,7 +28,8 @@ extension SyncUpsDatabase {
 
   static func merge(_ syncUps: IdentifiedArrayOf<SyncUp>, _ db: Database) throws -> ImportSummary {
     var summary = ImportSummary()
-    var position = try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM syncUp") ?? 0
+    var position =
+      try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM syncUp") ?? 0
     for syncUp in syncUps {
       let exists = try SyncUpRecord.exists(db, key: syncUp.id.rawValue.databaseString)
       if !exists {

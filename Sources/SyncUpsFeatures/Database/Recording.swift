@@ -21,7 +21,8 @@ extension SyncUpsDatabase {
   /// while it records. `meeting.audioFile` names the audio from the start.
   public func begin(_ meeting: Meeting, syncUpID: SyncUp.ID) throws {
     guard !isReadOnly else {
-      throw SyncUpsDatabaseError.readOnly(url: directory?.databaseFile, reason: "it can only be read here")
+      throw SyncUpsDatabaseError.readOnly(
+        url: directory?.databaseFile, reason: "it can only be read here")
     }
     try locks.acquire(meeting.id)
     do {

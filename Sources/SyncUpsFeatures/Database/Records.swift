@@ -205,6 +205,8 @@ extension UUID {
 
   /// Reads a stored id. The schema only ever holds ids written from UUIDs.
   init(databaseString: String) {
-    self = UUID(uuidString: databaseString) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    self =
+      UUID(uuidString: databaseString)
+      ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
   }
 }

@@ -16,7 +16,8 @@ public struct SyncUpsRequest: DatabaseValueRequest {
   public init() {}
 
   public func fetch(_ db: Database) throws -> IdentifiedArrayOf<SyncUp> {
-    let syncUps = try SyncUpRecord.fetchAll(db, sql: "SELECT * FROM syncUp ORDER BY position, rowid")
+    let syncUps = try SyncUpRecord.fetchAll(
+      db, sql: "SELECT * FROM syncUp ORDER BY position, rowid")
     var attendees: [String: IdentifiedArrayOf<Attendee>] = [:]
     for record in try AttendeeRecord.fetchAll(
       db, sql: "SELECT * FROM attendee ORDER BY syncUpId, position")
@@ -127,7 +128,8 @@ public struct SyncUpsRequest: DatabaseValueRequest {
     _ meeting: Meeting, before: Meeting?, syncUpID: SyncUp.ID, _ db: Database
   ) throws {
     let id = meeting.id.rawValue.databaseString
-    let writesSegments = before == nil || (!meeting.segments.isEmpty && before?.segments != meeting.segments)
+    let writesSegments =
+      before == nil || (!meeting.segments.isEmpty && before?.segments != meeting.segments)
     let record = MeetingRecord(meeting, syncUpID: syncUpID, isFinished: true)
     let stored = try MeetingRecord.fetchOne(db, key: id)
     if stored != nil {
@@ -182,7 +184,11 @@ public struct SyncUpRequest: FetchKeyRequest {
     syncUp.meetings = IdentifiedArray(
       uniqueElements: try MeetingRecord.fetchAll(
         db,
-        sql: "SELECT * FROM meeting WHERE syncUpId = ? AND isFinished = 1 ORDER BY date DESC, rowid DESC",
+        sql:
+          """
+          SELECT * FROM meeting WHERE syncUpId = ? AND isFinished = 1
+          ORDER BY date DESC, rowid DESC
+          """,
         arguments: [id]
       ).map(\.summary))
     return syncUp
@@ -255,7 +261,8 @@ extension SharedReaderKey where Self == FetchKey<MeetingTranscriptRequest>.Defau
   /// One meeting with its transcript, nil when there is no such meeting.
   public static func meetingTranscript(_ id: Meeting.ID) -> Self {
     @Dependency(\.syncUpsDatabase) var database
-    return Self[.fetch(MeetingTranscriptRequest(meetingID: id), database: database.writer), default: nil]
+    return Self[
+      .fetch(MeetingTranscriptRequest(meetingID: id), database: database.writer), default: nil]
   }
 }
 
@@ -263,6 +270,7 @@ extension SharedReaderKey where Self == FetchKey<MeetingSummariesRequest>.Defaul
   /// A sync-up's meetings, newest first, with segment counts and first words.
   public static func meetingSummaries(_ id: SyncUp.ID) -> Self {
     @Dependency(\.syncUpsDatabase) var database
-    return Self[.fetch(MeetingSummariesRequest(syncUpID: id), database: database.writer), default: []]
+    return Self[
+      .fetch(MeetingSummariesRequest(syncUpID: id), database: database.writer), default: []]
   }
 }

@@ -69,7 +69,8 @@ public final class SyncUpsDatabase: Sendable {
       components.scheme = "file"
       components.path = url.path
       components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
-      let queue = try DatabaseQueue(path: components.string ?? url.path, configuration: configuration)
+      let queue = try DatabaseQueue(
+        path: components.string ?? url.path, configuration: configuration)
       let (superseded, complete) = try queue.read { db in
         _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master")
         guard try db.tableExists("grdb_migrations") else { return (false, false) }
