@@ -5,7 +5,8 @@
 //       KILL_AT (begin, append-N, in-finish, finish) it SIGKILLs itself right after that step
 //       ("in-finish": inside the finishing transaction, before its commit)
 //   DatabaseProbe hammer DIR SYNCUP      records meetings forever ("ready" after the first commit)
-//   DatabaseProbe add DIR PREFIX COUNT   adds COUNT sync-ups through @Shared, one save each
+//   DatabaseProbe add DIR PREFIX COUNT   adds COUNT sync-ups through @Shared, one save each,
+//       printing "added N" after each
 //   DatabaseProbe edit DIR SYNCUP COUNT  renames the sync-up COUNT times through @Shared
 //   DatabaseProbe save-meeting DIR SYNCUP  inserts a meeting through $syncUp.meetings
 //   DatabaseProbe recover DIR            finishes what killed recordings left; one line each
@@ -127,6 +128,7 @@ do {
           let syncUp = SyncUp(id: SyncUp.ID(UUID()), title: "\(prefix) \(index)")
           $syncUps.withLock { _ = $0.append(syncUp) }
           try $syncUps.save()
+          say("added \(index)")
         }
       case "edit":
         let id = syncUpID(3)

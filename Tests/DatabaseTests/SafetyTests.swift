@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import Foundation
 import GRDB
 import SyncUpsFeatures
@@ -90,6 +91,38 @@ struct SafetyTests {
     #expect(runs.map(\.status) == [0, 0], "\(runs.map(\.errors))")
     let database = try SyncUpsDatabase.open(directory.dataDirectory)
     #expect(try count("syncUp", in: database) == 100)
+  }
+
+  /// Killing a process that saves through `@Shared` at arbitrary instants: every save it
+  /// reported is there, at most the one in flight besides, and the database is intact.
+  @Test func killingASharedSaverKeepsEverySaveItReported() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try SyncUpsDatabase.open(directory.dataDirectory)
+    var reported = 0
+    for round in 0..<4 {
+      let (process, output, _) = try Probe.start("add", directory.url, ["Round\(round)", "100000"])
+      let reader = output.fileHandleForReading
+      let lines = LockIsolated(0)
+      reader.readabilityHandler = { handle in
+        let text = String(decoding: handle.availableData, as: UTF8.self)
+        lines.withValue { $0 += text.components(separatedBy: "added ").count - 1 }
+      }
+      #expect(await waitUntil { lines.value >= 3 + round * 5 })
+      kill(process.processIdentifier, SIGKILL)
+      try await Probe.wait(process)
+      reader.readabilityHandler = nil
+      let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+      reported += lines.value + rest.components(separatedBy: "added ").count - 1
+      let database = try SyncUpsDatabase.open(directory.dataDirectory)
+      let check = try readSync(database) { db in
+        try String.fetchOne(db, sql: "PRAGMA integrity_check")
+      }
+      #expect(check == "ok")
+      let stored = try count("syncUp", in: database)
+      #expect(stored >= reported && stored <= reported + 1, "\(stored) vs \(reported)")
+      reported = stored
+    }
   }
 
   /// The second scenario: a meeting saved while another process edits the sync-up in
