@@ -165,6 +165,20 @@ struct SharedDatabaseTests {
     }
   }
 
+  @Test func anEditOfASyncUpDeletedElsewhereDoesNotBringItBack() async throws {
+    let syncUp = makeSyncUp()
+    try insert([syncUp], into: database)
+    try await withDependencies { $0.syncUpsDatabase = database } operation: {
+      @Shared(.syncUpsInDatabase) var syncUps
+      let detail = try #require(Shared($syncUps[id: syncUp.id]))
+      try writeSync(database) { db in try db.execute(sql: "DELETE FROM syncUp") }
+      detail.withLock { $0.title = "Edited" }
+      try $syncUps.save()
+      #expect(try count("syncUp", in: database) == 0)
+      #expect(await waitUntil { syncUps.isEmpty })
+    }
+  }
+
   @Test func aFailedSaveIsReportedAndWrittenByTheNextSave() throws {
     let syncUp = makeSyncUp()
     try insert([syncUp], into: database)

@@ -92,6 +92,9 @@ public struct SyncUpsRequest: DatabaseValueRequest {
   static func saveSyncUp(_ syncUp: SyncUp, before: SyncUp?, position: Int?, _ db: Database) throws {
     let id = syncUp.id.rawValue.databaseString
     let stored = try SyncUpRecord.fetchOne(db, key: id)
+    // Deleted by another process since we read it: the deletion stands (reading the value
+    // back removes it here too). `delete` refuses while the sync-up is being recorded.
+    if stored == nil, before != nil { return }
     let record = SyncUpRecord(syncUp, position: position ?? stored?.position ?? 0)
     if let stored, let before {
       // Only the columns this change touched: another process may have changed the others.
