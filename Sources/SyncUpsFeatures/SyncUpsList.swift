@@ -59,11 +59,10 @@ public struct SyncUpsList: Reducer {
         return .none
 
       case .confirmAddSyncUpButtonTapped:
-        guard case let .add(form) = state.destination else { return .none }
-        var syncUp = form.syncUp
-        syncUp.attendees.removeAll { $0.name.allSatisfy(\.isWhitespace) }
-        if syncUp.attendees.isEmpty {
-          syncUp.attendees.append(form.syncUp.attendees.first ?? Attendee(id: Attendee.ID(uuid())))
+        guard case var .add(form) = state.destination else { return .none }
+        guard let syncUp = form.validated() else {
+          state.destination = .add(form)
+          return .none
         }
         state.destination = nil
         state.$syncUps.withLock { _ = $0.append(syncUp) }

@@ -72,7 +72,7 @@ struct AppFeatureTests {
     await store.receive(\.path.popFrom, 1) {
       $0.path.pop(from: 1)
     }
-    let meeting = Meeting(id: Meeting.ID(UUID(2)), date: now, transcript: "")
+    let meeting = Meeting(id: Meeting.ID(UUID(2)), date: now, transcript: "", length: 6)
     #expect(store.state.syncUpsList.syncUps[0].meetings == [meeting])
 
     try store.state.syncUpsList.$syncUps.save()

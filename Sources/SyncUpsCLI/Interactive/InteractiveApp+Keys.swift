@@ -132,19 +132,9 @@ extension InteractiveApp {
     switch key {
     case .character("n"): send(.nextButtonTapped)
     case .character("e"): send(.endMeetingButtonTapped)
-    case .character("q"): endAndSave(id)
+    case .character("q"): send(.endAndSaveRequested)
     default: break
     }
-  }
-
-  /// Ends the meeting as "End meeting → Save and end" would.
-  func endAndSave(_ id: StackElementID) {
-    guard case let .record(record)? = store.state.path[id: id], !record.isFinishing else { return }
-    let send = { (action: RecordMeeting.Action) -> Void in
-      _ = self.store.send(.path(.element(id: id, action: .record(action))))
-    }
-    if record.alert == nil { send(.endMeetingButtonTapped) }
-    send(.alert(.presented(.confirmSave)))
   }
 
   // MARK: Alerts and the form
