@@ -501,11 +501,30 @@ public struct RecordMeeting: Reducer {
     )
   }
 
+  /// An error in words: Foundation's file errors say what failed and why, never their domain.
   static func describe(_ error: any Error) -> String {
     if case let .notFound(path)? = error as? AudioFileError {
       return "cannot read \(path): no such file"
     }
-    return "\(error)"
+    let ns = error as NSError
+    guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else {
+      return "\(error)"
+    }
+    let path = ns.userInfo[NSFilePathErrorKey] as? String
+    let reason: String
+    if let code = ns.posixCode {
+      reason = String(cString: strerror(code)).lowercased()
+    } else {
+      switch CocoaError.Code(rawValue: ns.code) {
+      case .fileWriteFileExists: reason = "a file is in the way"
+      case .fileWriteNoPermission, .fileReadNoPermission: reason = "permission denied"
+      case .fileWriteOutOfSpace: reason = "no space left on device"
+      case .fileWriteVolumeReadOnly: reason = "read-only file system"
+      case .fileNoSuchFile, .fileReadNoSuchFile: reason = "no such file or folder"
+      default: reason = ns.localizedDescription
+      }
+    }
+    return path.map { "\($0): \(reason)" } ?? reason
   }
 }
 
@@ -596,7 +615,10 @@ private final class Feed: @unchecked Sendable {
       } catch {
         deleteAudio()
         await send(
-          .audioFailed("cannot keep the meeting's audio: \(error); the meeting goes on without it")
+          .audioFailed(
+            "cannot keep the meeting's audio: \(RecordMeeting.describe(error)); "
+              + "the meeting goes on without it"
+          )
         )
       }
     }
