@@ -130,7 +130,7 @@ struct DeleteCommand: AsyncParsableCommand {
         throw CLIError("not deleted: \(label) is unchanged")
       }
     }
-    try await Editing.delete(syncUp, in: data)
+    try Editing.delete(syncUp, in: data)
     output("Deleted \(label).\n")
   }
 }

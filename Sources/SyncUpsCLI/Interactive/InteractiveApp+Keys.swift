@@ -170,7 +170,8 @@ extension InteractiveApp {
       let minutes = max(Int((form.syncUp.duration.seconds / 60).rounded()) - 1, 1)
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.right, .duration), (.character("+"), .duration):
-      let minutes = Int((form.syncUp.duration.seconds / 60).rounded()) + 1
+      let longest = Int(SyncUp.durationRange.upperBound.seconds / 60)
+      let minutes = min(Int((form.syncUp.duration.seconds / 60).rounded()) + 1, longest)
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.left, .theme), (.right, .theme), (.character(" "), .theme):
       let themes = Theme.allCases
