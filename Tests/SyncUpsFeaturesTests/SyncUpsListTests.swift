@@ -129,7 +129,19 @@ struct SyncUpsListTests {
   @Test func deleteSyncUp() async {
     @Shared(.syncUps) var syncUps = [.mock]
     let store = TestStore(initialState: SyncUpsList.State()) { SyncUpsList() }
-    await store.send(.onDelete([0])) { $0.$syncUps.withLock { $0 = [] } }
+    await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([.mock])) }
+    await store.send(\.destination.presented.alert.confirmDeletion, [SyncUp.mock.id]) {
+      $0.destination = nil
+      $0.$syncUps.withLock { $0 = [] }
+    }
+  }
+
+  @Test func deleteAsksFirstAndNoKeepsTheSyncUp() async {
+    @Shared(.syncUps) var syncUps = [.mock]
+    let store = TestStore(initialState: SyncUpsList.State()) { SyncUpsList() }
+    await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([.mock])) }
+    await store.send(.destination(.dismiss)) { $0.destination = nil }
+    #expect(store.state.syncUps == [.mock])
   }
 
   @Test func unreadableFileIsReportedAndKept() async throws {

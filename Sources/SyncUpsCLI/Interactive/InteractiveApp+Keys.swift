@@ -26,20 +26,14 @@ extension InteractiveApp {
         done: { send(.confirmAddSyncUpButtonTapped) }, cancel: { send(.dismissAddSyncUpButtonTapped) }
       )
     case let .alert(alert)?:
-      // The list's alerts only inform: every button dismisses them.
-      if pick(key, in: alert) != nil { send(.destination(.dismiss)) }
-      return
+      if let button = pick(key, in: alert) {
+        send(.destination(button.action.map { .presented(.alert($0)) } ?? .dismiss))
+      }
+      return clampListSelection()
     case nil:
       break
     }
     let syncUps = list.syncUps
-    if let pending = confirmingDelete {
-      if key == .character("y"), let index = syncUps.index(id: pending) {
-        send(.onDelete(IndexSet(integer: index)))
-      }
-      if [.character("y"), .character("n"), .escape].contains(key) { confirmingDelete = nil }
-      return clampListSelection()
-    }
     switch key {
     case .up, .character("k"): listSelection = max(listSelection - 1, 0)
     case .down, .character("j"): listSelection = min(listSelection + 1, max(syncUps.count - 1, 0))
@@ -51,8 +45,7 @@ extension InteractiveApp {
       formField = .title
       send(.addSyncUpButtonTapped)
     case .character("d"):
-      guard syncUps.indices.contains(listSelection) else { return }
-      confirmingDelete = syncUps[listSelection].id
+      send(.onDelete(IndexSet(integer: listSelection)))
     case .character("q"): isDone = true
     default: break
     }

@@ -21,7 +21,6 @@ public final class InteractiveApp {
   var meetingSelection = 0
   var meetingOffset = 0
   var formField = FormField.title
-  var confirmingDelete: SyncUp.ID?
   var startedRecordings: Set<StackElementID> = []
   var quitsAfterRecording = false
   var drawnSize = Terminal.size
@@ -127,7 +126,7 @@ public final class InteractiveApp {
         return FormScreen(heading: "New sync-up", state: form, field: formField, width: width, height: height).lines
       }
       return ListScreen(
-        state: state.syncUpsList, selection: listSelection, confirmingDelete: confirmingDelete,
+        state: state.syncUpsList, selection: listSelection,
         width: width, height: height
       ).lines
     }
