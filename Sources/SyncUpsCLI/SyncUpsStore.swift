@@ -32,7 +32,10 @@ public struct SyncUpsStore: Sendable {
             + "or leave it aside to start again with no sync-ups"
         )
       default:
-        throw CLIError("cannot read your sync-ups: \(error); check the file and its permissions, then run syncups again")
+        throw CLIError(
+          "cannot read your sync-ups: \(error); check the file and its permissions, "
+            + "then run syncups again"
+        )
       }
     }
     return SyncUpsStore(syncUps: $syncUps)

@@ -39,7 +39,8 @@ private final class Journal: @unchecked Sendable {
     } catch {
       throw JournalError("cannot create \(directory.path)", errno: (error as NSError).posixCode)
     }
-    let descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+    let flags = O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC
+    let descriptor = Glibc.open(url.path, flags, 0o644)
     guard descriptor >= 0 else { throw JournalError("cannot write \(url.path)", errno: errno) }
     let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     // Held while recording: a journal that can be locked belongs to a process that died.

@@ -136,7 +136,9 @@ public struct RecordMeeting: Reducer {
     public var seconds = 0
     public var anchors = [Anchor(recordingSeconds: 0, meetingSeconds: 0)]
 
-    public init(seconds: Int = 0, anchors: [Anchor] = [Anchor(recordingSeconds: 0, meetingSeconds: 0)]) {
+    public init(
+      seconds: Int = 0, anchors: [Anchor] = [Anchor(recordingSeconds: 0, meetingSeconds: 0)]
+    ) {
       self.seconds = seconds
       self.anchors = anchors
     }
@@ -233,7 +235,9 @@ public struct RecordMeeting: Reducer {
 
       case .alert(.presented(.continueMeeting)), .alert(.dismiss):
         if state.timeline.isPaused {
-          state.timeline.mark(meetingSeconds: state.secondsElapsed, speakerIndex: state.speakerIndex)
+          state.timeline.mark(
+            meetingSeconds: state.secondsElapsed, speakerIndex: state.speakerIndex
+          )
         }
         return .none
 
@@ -362,7 +366,9 @@ public struct RecordMeeting: Reducer {
   }
 
   /// Shows an alert; meeting time stands still until it is answered.
-  private func showAlert(_ alert: AlertState<Action.Alert>, _ state: inout State) -> Effect<Action> {
+  private func showAlert(
+    _ alert: AlertState<Action.Alert>, _ state: inout State
+  ) -> Effect<Action> {
     state.alert = alert
     state.timeline.mark(
       meetingSeconds: state.secondsElapsed, speakerIndex: state.speakerIndex, isPaused: true

@@ -112,7 +112,8 @@ extension RecordingStore {
       let recording = item.recording
       guard let syncUp = Shared(syncUps[id: recording.syncUpID]) else {
         report.append(
-          "an unfinished meeting in \(item.location) belongs to a deleted sync-up; it was left there"
+          "an unfinished meeting in \(item.location) belongs to a deleted sync-up; "
+            + "it was left there"
         )
         continue
       }
