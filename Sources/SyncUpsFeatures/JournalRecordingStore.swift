@@ -102,9 +102,10 @@ private final class Journal: @unchecked Sendable {
     {
       recording.audioFile = nil
     }
-    let segments = lines.dropFirst().compactMap {
-      try? decoder.decode(Meeting.Segment.self, from: $0)
-    }
+    // Appends are separate effects: keep the meeting's order whatever order they landed in.
+    let segments = lines.dropFirst()
+      .compactMap { try? decoder.decode(Meeting.Segment.self, from: $0) }
+      .sorted { $0.start < $1.start }
     return UnfinishedRecording(recording: recording, segments: segments, location: url.path)
   }
 
