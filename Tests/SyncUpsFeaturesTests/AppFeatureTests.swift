@@ -68,7 +68,7 @@ struct AppFeatureTests {
       return
     }
     await store.send(\.path[id: 1].record.onTask)
-    await clock.advance(by: .seconds(6))
+    await clock.tick(6)
     await store.receive(\.path.popFrom, 1) {
       $0.path.pop(from: 1)
     }

@@ -65,34 +65,34 @@ struct RecordMeetingTests {
       $0.uuid = .incrementing
     }
     await store.send(.onTask) { $0.recording = started() }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
       $0.timeline.seconds = 1
       $0.secondsElapsed = 1
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
       $0.timeline.seconds = 2
       $0.secondsElapsed = 2
       $0.speakerIndex = 1
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
       $0.timeline.seconds = 3
       $0.secondsElapsed = 3
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
       $0.timeline.seconds = 4
       $0.secondsElapsed = 4
       $0.speakerIndex = 2
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
       $0.timeline.seconds = 5
       $0.secondsElapsed = 5
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
       $0.timeline.seconds = 6
       $0.secondsElapsed = 6
@@ -228,13 +228,13 @@ struct RecordMeetingTests {
       $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
     }
     // Ticks do nothing to the meeting while the alert is up.
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) { $0.timeline.seconds = 1 }
     await store.send(\.alert.dismiss) {
       $0.alert = nil
       $0.timeline.anchors.append(.init(recordingSeconds: 1, meetingSeconds: 0))
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
       $0.timeline.seconds = 2
       $0.secondsElapsed = 1
@@ -323,7 +323,7 @@ struct RecordMeetingTests {
     }
     await store.send(\.alert.presented.continueMeeting) { $0.alert = nil }
     for second in 1...6 {
-      await clock.advance(by: .seconds(1))
+      await clock.tick()
       await store.receive(\.timerTick) {
         $0.timeline.seconds = second
         $0.secondsElapsed = second
@@ -408,7 +408,7 @@ struct RecordMeetingTests {
     await store.send(.onTask) { $0.recording = started() }
     var speaker = 0
     for second in 1...seconds {
-      await clock.advance(by: .seconds(1))
+      await clock.tick()
       speaker = speakerChanges[second] ?? speaker
       await store.receive(\.timerTick) {
         $0.timeline.seconds = second

@@ -149,7 +149,7 @@ struct RecordingPathTests {
     await store.receive(\.speechResult) {
       $0.segments = [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "still here")]
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
       $0.timeline.seconds = 1
       $0.secondsElapsed = 1
