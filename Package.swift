@@ -146,7 +146,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
-        "SharingGRDB",
+        "SharingGRDB", "WorkerThreads",
         .product(name: "Tagged", package: "swift-tagged"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
@@ -174,7 +174,9 @@ let package = Package(
     ),
     .target(
       name: "SyncUpsCLI",
-      dependencies: ["SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "TranscriptionClient"]
+      dependencies: [
+        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+      ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
     // microphones.
@@ -205,7 +207,10 @@ let package = Package(
     // Runs the built `syncups` binary with a temporary SYNCUPS_HOME.
     .testTarget(
       name: "SyncUpsCLITests",
-      dependencies: ["syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "TranscriptionClient"]
+      dependencies: [
+        "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioFilesClient",
+        "TranscriptionClient",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]
