@@ -40,6 +40,31 @@ struct RecordingTests {
     #expect(try database.finish(meeting.id) == false)
   }
 
+  /// Phase 2's path: the recording commits segments as it hears them, then the feature saves
+  /// the meeting through the list's `@Shared`: one meeting, finished, its segments once.
+  @Test func aRecordedMeetingSavedThroughTheListIsFinishedOnce() throws {
+    let database = try SyncUpsDatabase.inMemory()
+    let syncUp = makeSyncUp()
+    try insert([syncUp], into: database)
+    let meeting = makeMeeting(count: 3)
+    try database.begin(
+      Meeting(id: meeting.id, date: meeting.date, transcript: ""), syncUpID: syncUp.id)
+    for segment in meeting.segments { try database.append(segment, meetingID: meeting.id) }
+    try withDependencies { $0.syncUpsDatabase = database } operation: {
+      @Shared(.syncUpsInDatabase) var syncUps
+      let detail = try #require(Shared($syncUps[id: syncUp.id]))
+      detail.withLock { $0.meetings.insert(meeting, at: 0) }
+      try detail.save()
+    }
+    #expect(try database.unfinished().isEmpty)
+    #expect(try database.finish(meeting.id) == false)
+    #expect(try count("segment", in: database) == 3)
+    let saved = try readSync(database) { db in
+      try MeetingTranscriptRequest(meetingID: meeting.id).fetch(db)
+    }
+    #expect(saved == meeting)
+  }
+
   @Test func discardDeletesTheMeetingAndItsSegmentsAndReturnsItsAudio() throws {
     let database = try SyncUpsDatabase.inMemory()
     let syncUp = makeSyncUp()

@@ -145,12 +145,18 @@ public struct SyncUpsRequest: DatabaseValueRequest {
       } else if !meeting.transcript.isEmpty, before?.transcript != meeting.transcript {
         columns["transcript"] = meeting.transcript
       }
+      // A recording's meeting (committed segment by segment) saved through the list: the list
+      // holds finished meetings only, so saving it there finishes it.
+      if stored?.isFinished == false { columns["isFinished"] = true }
       try update("meeting", id: id, columns, db)
     } else {
       try record.insert(db)
     }
     guard writesSegments else { return }
     if stored != nil {
+      let existing = try SegmentRecord.fetchAll(
+        db, sql: "SELECT * FROM segment WHERE meetingId = ? ORDER BY ordinal", arguments: [id])
+      if try existing.map({ try $0.segment() }) == meeting.segments { return }
       try db.execute(sql: "DELETE FROM segment WHERE meetingId = ?", arguments: [id])
     }
     for (ordinal, segment) in meeting.segments.enumerated() {
