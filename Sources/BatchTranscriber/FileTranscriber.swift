@@ -1,6 +1,8 @@
 import AudioCore
 import AudioFilesClient
+import AudioFilesClientLive
 import TranscriptionClient
+import TranscriptionClientLive
 
 /// Transcribes whole files with one warm decoder: the model is loaded once, then each file is
 /// decoded as its own stream (times from the file's start, the same words whatever came before).

@@ -1,7 +1,9 @@
 import AudioCaptureClient
+import AudioCaptureClientLive
 import Foundation
 import SyncUpsFeatures
 import TranscriptionClient
+import TranscriptionClientLive
 
 /// `syncups record`: runs the `RecordMeeting` feature in a store with the live clients, shows it
 /// (a live screen on a terminal, plain lines otherwise), journals every final utterance for crash

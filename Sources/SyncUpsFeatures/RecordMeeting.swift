@@ -292,7 +292,7 @@ public struct RecordMeeting: Reducer {
       .cancel(id: CancelID.timer),
       .cancel(id: CancelID.recording),
       .run { [audioFiles, dismiss] _ in
-        if let move { try? audioFiles.move(move.from, move.to) }
+        if let move { try? await audioFiles.move(move.from, move.to) }
         await dismiss()
       }
     )
@@ -338,7 +338,7 @@ public struct RecordMeeting: Reducer {
                   }
                 }
                 if let audioURL {
-                  try audioFiles.append(chunk.samples, audioURL)
+                  try await audioFiles.append(chunk.samples, audioURL)
                   wroteAudio.setValue(true)
                 }
                 decoderFeed.yield(chunk)
@@ -360,19 +360,19 @@ public struct RecordMeeting: Reducer {
           }
           try await group.waitForAll()
         }
-        if let audioURL, wroteAudio.value { try audioFiles.close(audioURL) }
-        if Task.isCancelled { return discardAudio() }
+        if let audioURL, wroteAudio.value { try await audioFiles.close(audioURL) }
+        if Task.isCancelled { return await discardAudio() }
         await send(.recordingFinished(keptAudio: wroteAudio.value))
       } catch {
         // Whatever was recorded before the failure is kept: finish the audio file.
-        if let audioURL, wroteAudio.value { try? audioFiles.close(audioURL) }
-        if Task.isCancelled { return discardAudio() }
+        if let audioURL, wroteAudio.value { try? await audioFiles.close(audioURL) }
+        if Task.isCancelled { return await discardAudio() }
         await send(.recordingFailed("\(error)", keptAudio: wroteAudio.value))
       }
 
       /// The meeting was discarded: its audio goes with it.
-      func discardAudio() {
-        if let audioURL, wroteAudio.value { try? audioFiles.delete(audioURL) }
+      func discardAudio() async {
+        if let audioURL, wroteAudio.value { try? await audioFiles.delete(audioURL) }
       }
     }
     .cancellable(id: CancelID.recording)
