@@ -45,7 +45,9 @@ public final class ThreadedAudioReader: Sendable {
   private let worker: WorkerThread
   private let reader: ThreadConfined<AudioFileReader?>
 
-  private init(info: AudioFileInfo, worker: WorkerThread, reader: ThreadConfined<AudioFileReader?>) {
+  private init(
+    info: AudioFileInfo, worker: WorkerThread, reader: ThreadConfined<AudioFileReader?>
+  ) {
     self.info = info
     self.worker = worker
     self.reader = reader
@@ -143,7 +145,9 @@ private final class FileWriterThread: @unchecked Sendable {
 }
 
 /// A dictionary behind a lock.
-private final class LockedDictionary<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+private final class LockedDictionary<Key: Hashable & Sendable, Value: Sendable>:
+  @unchecked Sendable
+{
   private let lock = NSLock()
   private var values: [Key: Value] = [:]
 

@@ -10,7 +10,8 @@ enum FileOperations {
     var status = stat()
     if stat(path, &status) == 0 {
       if status.st_mode & S_IFMT == S_IFDIR { return }
-      throw .fileOperationFailed(path: path, reason: "a file of that name is in the way of a folder")
+      throw .fileOperationFailed(
+        path: path, reason: "a file of that name is in the way of a folder")
     }
     try createFolders((path as NSString).deletingLastPathComponent)
     if mkdir(path, 0o755) != 0, errno != EEXIST {
@@ -27,7 +28,8 @@ enum FileOperations {
     if rename(source, destination) != 0 {
       let error = errno
       if error == ENOENT, access(source, F_OK) != 0 { throw .notFound(path: source) }
-      throw .fileOperationFailed(path: destination, reason: "cannot move \(source) there: \(reason(error))")
+      throw .fileOperationFailed(
+        path: destination, reason: "cannot move \(source) there: \(reason(error))")
     }
     try sync((destination as NSString).deletingLastPathComponent)
   }

@@ -9,7 +9,9 @@ import TranscriptionClientLive
 public final class FileTranscriber {
   public let decoder: SpeechDecoder
 
-  public init(options: DecoderOptions = DecoderOptions(partials: false)) throws(TranscriptionError) {
+  public init(
+    options: DecoderOptions = DecoderOptions(partials: false)
+  ) throws(TranscriptionError) {
     decoder = try SpeechDecoder(options: options)
   }
 

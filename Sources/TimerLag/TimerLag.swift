@@ -7,7 +7,7 @@ import TranscriptionClientLive
 // The lag of a 1 s timer in this process while two decoders run as fast as they can, through
 // the live transcription client (each decoder on a thread of its own), against two baselines
 // measured in the same run: no decoder, and two decoders run on the cooperative pool as they
-// were before. Prints one line (details on stderr). `timer-lag [--ticks N] [--audio FILE]`.
+// were before. Prints one line. `timer-lag [--ticks N] [--audio FILE] [--verbose]`.
 // Measured on the machine as it is, in one run: the ratio to the baselines is what counts.
 
 /// The audio every decoder decodes, over and over.
@@ -129,22 +129,20 @@ enum TimerLag {
       log("timer-lag: \(error)")
       exit(1)
     }
+    let verbose = arguments.contains("--verbose")
     let short = max(3, ticks / 5)
     let idle = try await measure(ticks: short, audio: audio, while: nil)
-    log("timer-lag: idle: \(summary(idle.lags))")
     let threads = try await measure(ticks: ticks, audio: audio, while: decodeWithLiveClient)
-    log(
-      String(
-        format: "timer-lag: decoders on their own threads: %@ (%.1fx real time together)",
-        summary(threads.lags), threads.speed))
     let pool = try await measure(ticks: short, audio: audio, while: decodeOnThePool)
-    log(
-      String(
-        format: "timer-lag: decoders on the cooperative pool: %@ (%.1fx real time together)",
-        summary(pool.lags), pool.speed))
+    if verbose {
+      log("timer-lag: lags (ms), idle: \(idle.lags)")
+      log("timer-lag: lags (ms), decoders on their threads: \(threads.lags)")
+      log("timer-lag: lags (ms), decoders on the pool: \(pool.lags)")
+    }
     print(
-      "Timer lag (1 s timer, \(ticks) ticks) while two decoders run as fast as they can: "
-        + "\(summary(threads.lags)); idle \(summary(idle.lags)); "
-        + "decoders on the cooperative pool (before): \(summary(pool.lags))")
+      "Timer lag (1 s timer, \(ticks) ticks) while two decoders run as fast as they can "
+        + String(format: "(%.0fx real time together): ", threads.speed)
+        + "\(summary(threads.lags)); idle \(summary(idle.lags)); decoders on the cooperative "
+        + String(format: "pool as before (%.0fx): ", pool.speed) + summary(pool.lags))
   }
 }

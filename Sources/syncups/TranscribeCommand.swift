@@ -24,7 +24,8 @@ struct TranscribeCommand: ParsableCommand {
   @Option(help: "Write one file per input into this folder instead of printing.")
   var output: String?
 
-  @Option(help: "Speech model folder (default: $SYNCUPS_MODEL_DIR, then Models/, then Debian's en-us).")
+  @Option(
+    help: "Speech model folder (default: $SYNCUPS_MODEL_DIR, then Models/, then Debian's en-us).")
   var modelDir: String?
 
   @Flag(help: "Let the decoder log to stderr.")

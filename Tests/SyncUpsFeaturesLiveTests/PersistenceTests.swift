@@ -45,7 +45,7 @@ struct PersistenceTests {
         RecordMeeting()
       }
       store.send(.onTask)
-      let deadline = ContinuousClock.now + .seconds(20)
+      let deadline = ContinuousClock.now + .seconds(300)  // A safety net only.
       while !store.isDismissed, ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(20))
       }
