@@ -199,7 +199,7 @@ let package = Package(
     // microphones.
     .target(
       name: "SyncUpsTestSupport",
-      dependencies: ["AudioCore"],
+      dependencies: ["AudioCore", "WorkerThreads"],
       path: "Tests/SyncUpsTestSupport"
     ),
     .testTarget(

@@ -13,12 +13,6 @@ import TranscriptionClientLive
 struct ThreadingTests {
   let standup = samples.appendingPathComponent("standup.wav")
 
-  /// The stand-up six times over (about 3 minutes), for runs that must be stopped early.
-  func longFile(in folder: URL) throws -> URL {
-    let long = folder.appendingPathComponent("long.wav")
-    try sox(Array(repeating: standup.path, count: 6) + [long.path])
-    return long
-  }
 
   /// As many decoders as the pool has threads, all busy, and another task still runs on the
   /// pool before any of them is done: the decoding happens elsewhere.
@@ -64,11 +58,10 @@ struct ThreadingTests {
   /// A cancelled file transcription stops early (with CancellationError, not a transcript of
   /// the whole file).
   @Test func cancelledFileTranscriptionStops() async throws {
-    let folder = try temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let long = try longFile(in: folder)
+    let long = try LongFile()
+    defer { long.remove() }
     let client = TranscriptionClient.live()
-    let task = Task { try await client.transcribeFile(long) }
+    let task = Task { try await client.transcribeFile(long.url) }
     // Let it load the model and start decoding, then cancel.
     try await Task.sleep(for: .milliseconds(500))
     task.cancel()
@@ -78,11 +71,10 @@ struct ThreadingTests {
   /// A fast replay feeding a decoder: cancelling the consumer stops both, long before the file
   /// is read (the replay never runs ahead of its consumer).
   @Test func cancelledStreamingStopsTheReplayAndTheDecoder() async throws {
-    let folder = try temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let long = try longFile(in: folder)
-    let total = try AudioFileReader(path: long.path).info.frames
-    let replay = AudioCaptureClient.replaying(long, pace: .asFastAsPossible)
+    let long = try LongFile()
+    defer { long.remove() }
+    let total = long.samples
+    let replay = AudioCaptureClient.replaying(long.url, pace: .asFastAsPossible)
     let source = try await replay.start(nil)
     let delivered = Counter()
     let iterator = Pull(source)
@@ -112,11 +104,10 @@ struct ThreadingTests {
 
   /// `stop` ends a fast replay at the next chunk.
   @Test func stoppedReplayEnds() async throws {
-    let folder = try temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let long = try longFile(in: folder)
-    let total = try AudioFileReader(path: long.path).info.frames
-    let replay = AudioCaptureClient.replaying(long, pace: .asFastAsPossible)
+    let long = try LongFile()
+    defer { long.remove() }
+    let total = long.samples
+    let replay = AudioCaptureClient.replaying(long.url, pace: .asFastAsPossible)
     var received = 0
     for try await chunk in try await replay.start(nil) {
       received += chunk.samples.count
@@ -125,6 +116,24 @@ struct ThreadingTests {
     #expect(received >= 16_000 && received < 16_000 + 1_600)
     #expect(received < total)
   }
+}
+
+/// The stand-up six times over (about 3 minutes) in a folder of its own, for runs that must be
+/// stopped early.
+struct LongFile {
+  let folder: URL
+  let url: URL
+  let samples: Int
+
+  init() throws {
+    folder = try temporaryFolder()
+    url = folder.appendingPathComponent("long.wav")
+    let standup = SyncUpsTestSupport.samples.appendingPathComponent("standup.wav").path
+    try sox(Array(repeating: standup, count: 6) + [url.path])
+    samples = try AudioFileReader(path: url.path).info.frames
+  }
+
+  func remove() { try? FileManager.default.removeItem(at: folder) }
 }
 
 final class Events: @unchecked Sendable {
