@@ -81,6 +81,8 @@ func decodeOnThePool(_ audio: Audio, _ progress: Progress) async throws {
           for chunk in audio.chunks { _ = decoder.process(chunk.samples) }
           _ = decoder.finish()
           progress.add(audio.seconds)
+          // The old client's task let go of its thread only between streams.
+          await Task.yield()
         }
       }
     }
