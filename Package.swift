@@ -170,6 +170,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+        "WorkerThreads",
         .product(name: "Tagged", package: "swift-tagged"),
       ]
     ),
@@ -192,7 +193,7 @@ let package = Package(
       name: "SyncUpsCLI",
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
-        "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
       ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
@@ -229,7 +230,7 @@ let package = Package(
       name: "SyncUpsCLITests",
       dependencies: [
         "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioCaptureClientLive",
-        "TranscriptionClient", "TranscriptionClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
       ]
     ),
   ],
