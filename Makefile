@@ -46,9 +46,12 @@ test-release: release
 	@$(PULSE) && $(SWIFT) build --build-tests && \
 	  SYNCUPS_BINARY="$(CURDIR)/$(RELEASE_BINARY)" $(SWIFT) test --skip-build --filter '$(END_TO_END)'
 
-# Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench.
+# Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench. Then the
+# lag of a 1 s timer while two decoders run (Sources/TimerLag), against in-run baselines.
 bench: release
 	.ci/bench .build-release/release/syncups
+	$(SWIFT) build -c release --scratch-path .build-release --product timer-lag
+	.build-release/release/timer-lag
 
 # Latency from the end of each utterance to its final result, through a virtual microphone.
 latency: setup

@@ -34,7 +34,11 @@ let package = Package(
     .library(name: "AudioFilesClient", targets: ["AudioFilesClient"]),
     .library(name: "AudioCaptureClient", targets: ["AudioCaptureClient"]),
     .library(name: "TranscriptionClient", targets: ["TranscriptionClient"]),
+    .library(name: "AudioFilesClientLive", targets: ["AudioFilesClientLive"]),
+    .library(name: "AudioCaptureClientLive", targets: ["AudioCaptureClientLive"]),
+    .library(name: "TranscriptionClientLive", targets: ["TranscriptionClientLive"]),
     .executable(name: "syncups", targets: ["syncups"]),
+    .executable(name: "timer-lag", targets: ["timer-lag"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
@@ -101,44 +105,72 @@ let package = Package(
       providers: [.apt(["libsamplerate0-dev"])]
     ),
     .target(name: "AudioCore"),
+    .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
     // A thread of its own for blocking work, so the cooperative pool never waits on C or disk.
     .target(name: "WorkerThreads"),
     .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
+    // Each client: an interface module (types, `@DependencyClient`, test value; no C) that
+    // features depend on, and a live module that imports the C library and adds `liveValue`.
+    .target(name: "AudioFilesClient", dependencies: ["AudioCore"] + dependencyClient),
     .target(
-      name: "AudioFilesClient",
-      dependencies: ["AudioCore", "CSndfile", "CSampleRate"] + dependencyClient
+      name: "AudioFilesClientLive",
+      dependencies: ["AudioCore", "AudioFilesClient", "CSndfile", "CSampleRate", "WorkerThreads"]
+        + dependencyClient
     ),
+    .target(name: "AudioCaptureClient", dependencies: ["AudioCore"] + dependencyClient),
     .target(
-      name: "AudioCaptureClient",
-      dependencies: ["AudioCore", "AudioFilesClient", "CPulse"] + dependencyClient
+      name: "AudioCaptureClientLive",
+      dependencies: [
+        "AudioCore", "AudioCaptureClient", "AudioFilesClientLive", "CPulse", "WorkerThreads",
+      ] + dependencyClient
     ),
+    .target(name: "TranscriptionClient", dependencies: ["AudioCore"] + dependencyClient),
     .target(
-      name: "TranscriptionClient",
-      dependencies: ["AudioCore", "AudioFilesClient", "CPocketSphinx"] + dependencyClient
+      name: "TranscriptionClientLive",
+      dependencies: [
+        "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
+        "CPocketSphinx", "WorkerThreads",
+      ] + dependencyClient
     ),
     .target(
       name: "BatchTranscriber",
-      dependencies: ["AudioCore", "AudioFilesClient", "TranscriptionClient"]
+      dependencies: [
+        "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
+        "TranscriptionClientLive", "WorkerThreads",
+      ]
     ),
     .testTarget(
       name: "AudioFilesClientTests",
-      dependencies: ["AudioCore", "AudioFilesClient", "SyncUpsTestSupport"] + dependencyClient
+      dependencies: [
+        "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "SyncUpsTestSupport",
+      ] + dependencyClient
     ),
     .testTarget(
       name: "AudioCaptureClientTests",
       dependencies: [
-        "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
-        "SyncUpsTestSupport",
+        "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive", "AudioFilesClientLive",
+        "TranscriptionClient", "TranscriptionClientLive", "SyncUpsTestSupport",
       ] + dependencyClient
     ),
     .testTarget(
       name: "TranscriptionClientTests",
-      dependencies: ["SyncUpsTestSupport", "AudioCore", "AudioFilesClient", "AudioCaptureClient", "TranscriptionClient", "BatchTranscriber"]
-        + dependencyClient
+      dependencies: [
+        "SyncUpsTestSupport", "AudioCore", "AudioFilesClient", "AudioFilesClientLive",
+        "AudioCaptureClient", "AudioCaptureClientLive", "TranscriptionClient",
+        "TranscriptionClientLive", "BatchTranscriber",
+      ] + dependencyClient
     ),
     .testTarget(
       name: "TranscribeCommandTests",
-      dependencies: ["syncups"]
+      dependencies: ["syncups", "AudioCore"]
+    ),
+    // The lag of a 1 s timer while two decoders run as fast as they can (`make bench`).
+    .executableTarget(
+      name: "timer-lag",
+      dependencies: [
+        "AudioCore", "TranscriptionClient", "TranscriptionClientLive", "AudioFilesClientLive",
+      ],
+      path: "Sources/TimerLag"
     ),
 
     // MARK: Features and the app
@@ -166,33 +198,46 @@ let package = Package(
       name: "StoreBenchmark",
       dependencies: ["SyncUpsFeatures", "SharingGRDB"]
     ),
+    // Interface modules only: no C library is built or linked for the features' tests.
     .testTarget(
       name: "SyncUpsFeaturesTests",
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
       ] + testSupport
     ),
+    // The features with the live clients: real decoding, real files.
+    .testTarget(
+      name: "SyncUpsFeaturesLiveTests",
+      dependencies: [
+        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
+      ] + testSupport
+    ),
     .target(
       name: "SyncUpsCLI",
       dependencies: [
-        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
       ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
     // microphones.
     .target(
       name: "SyncUpsTestSupport",
-      dependencies: ["AudioCore"],
+      dependencies: ["AudioCore", "WorkerThreads"],
       path: "Tests/SyncUpsTestSupport"
     ),
     .testTarget(
       name: "RecordCommandTests",
-      dependencies: ["syncups", "SyncUpsTestSupport", "AudioFilesClient"]
+      dependencies: ["syncups", "SyncUpsTestSupport", "AudioFilesClient", "AudioFilesClientLive"]
     ),
     .executableTarget(
       name: "syncups",
       dependencies: [
         "AudioCaptureClient",
+        "AudioCaptureClientLive",
+        "AudioFilesClientLive",
+        "TranscriptionClientLive",
         "BatchTranscriber",
         "SyncUpsCLI",
         "SyncUpsFeatures",
@@ -208,8 +253,8 @@ let package = Package(
     .testTarget(
       name: "SyncUpsCLITests",
       dependencies: [
-        "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioFilesClient",
-        "TranscriptionClient",
+        "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioCaptureClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
       ]
     ),
   ],
