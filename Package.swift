@@ -130,7 +130,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TranscribeCommandTests",
-      dependencies: ["syncups"]
+      dependencies: ["syncups", "SyncUpsTestSupport"]
     ),
 
     // MARK: Features and the app
@@ -180,7 +180,7 @@ let package = Package(
     // Runs the built `syncups` binary with a temporary SYNCUPS_HOME.
     .testTarget(
       name: "SyncUpsCLITests",
-      dependencies: ["syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "TranscriptionClient"]
+      dependencies: ["syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "TranscriptionClient", "SyncUpsTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -2,6 +2,8 @@ import Foundation
 import SyncUpsFeatures
 
 /// What `list`, `show` and `meetings` print: aligned text for people, JSON for programs.
+/// Text from the data is printed `visible` (control characters shown, never obeyed); JSON
+/// keeps it exactly, escaped.
 public enum Listing {
   // MARK: list
 
@@ -11,7 +13,7 @@ public enum Listing {
     }
     let rows = syncUps.map { syncUp in
       [
-        syncUp.shortID, syncUp.title, Format.duration(syncUp.duration),
+        syncUp.shortID, syncUp.title.visible, Format.duration(syncUp.duration),
         String(syncUp.attendees.count), String(syncUp.meetings.count), syncUp.theme.rawValue,
       ]
     }
@@ -35,12 +37,12 @@ public enum Listing {
 
   public static func show(_ syncUp: SyncUp) -> String {
     var lines = [
-      "Title:        \(syncUp.title)",
+      "Title:        \(syncUp.title.visible)",
       "ID:           \(syncUp.fullID)",
       "Theme:        \(syncUp.theme.rawValue)",
       "Duration:     \(Format.duration(syncUp.duration))",
       "Per attendee: \(Format.duration(syncUp.durationPerAttendee))",
-      "Attendees:    \(syncUp.attendees.map(\.name).joined(separator: ", "))",
+      "Attendees:    \(syncUp.attendees.map(\.name.visible).joined(separator: ", "))",
       "Meetings:     \(syncUp.meetings.count)",
     ]
     for (index, meeting) in syncUp.meetingsNewestFirst.enumerated() {
@@ -67,12 +69,13 @@ public enum Listing {
 
   public static func meetings(_ syncUp: SyncUp) -> String {
     guard !syncUp.meetings.isEmpty else {
-      return "'\(syncUp.title)' has no meetings yet.\n"
+      return "'\(syncUp.title.visible)' has no meetings yet.\n"
     }
     let rows = syncUp.meetingsNewestFirst.enumerated().map { index, meeting in
       [
         String(index + 1), meeting.shortID, Format.date(meeting.date),
-        Format.clock(meeting.spokenLength), String(meeting.segments.count), meeting.firstWords,
+        Format.clock(meeting.spokenLength), String(meeting.segments.count),
+        meeting.firstWords.visible,
       ]
     }
     return table(header: ["N", "ID", "DATE", "LENGTH", "SEGMENTS", "FIRST WORDS"], rows: rows)

@@ -22,7 +22,7 @@ final class LineOutput: RecordOutput {
   func start(_ state: RecordMeeting.State) {
     let syncUp = state.syncUp
     write(
-      "Recording \(syncUp.label): \(syncUp.attendees.count) attendees, "
+      "Recording \(syncUp.label): \(Format.count(syncUp.attendees.count, "attendee")), "
         + "\(Format.clock(syncUp.duration.seconds)); Ctrl-C ends and saves the meeting."
     )
   }
@@ -34,7 +34,7 @@ final class LineOutput: RecordOutput {
     }
     while printedSegments < state.segments.count {
       let segment = state.segments[printedSegments]
-      write("[\(Format.clock(segment.start))] \(segment.speaker): \(segment.text)")
+      write("[\(Format.clock(segment.start))] \(segment.label): \(segment.oneLine)")
       printedSegments += 1
     }
   }

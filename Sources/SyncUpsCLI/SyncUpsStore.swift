@@ -65,25 +65,32 @@ public struct SyncUpsStore: Sendable {
       report(
         "recovered an unfinished meeting of \(syncUp.wrappedValue.label) started "
           + "\(recovered.started.formatted(date: .abbreviated, time: .shortened)) "
-          + "(\(recovered.segments.count) utterances)"
+          + "(\(Format.count(recovered.segments.count, "utterance")))"
       )
     }
   }
 
-  /// Finds one sync-up by id prefix or case-insensitive title. An unknown reference is an error
-  /// that suggests close matches.
+  /// Finds one sync-up by `reference`: the start of its id or of its title (any case). A
+  /// complete id always wins, then a whole title, then the starts of ids and titles. More than
+  /// one match is an error that lists them; none, an error that suggests close titles.
   public func resolve(_ reference: String) throws(CLIError) -> Shared<SyncUp> {
     let all = syncUps.wrappedValue
     let query = reference.trimmingCharacters(in: .whitespaces)
     let lowered = query.lowercased()
+    guard !lowered.isEmpty else {
+      throw CLIError("no sync-up matches ''; give the start of its id or its title")
+    }
+    let byID = all.filter { $0.fullID == lowered }
     let byTitle = all.filter { $0.title.lowercased() == lowered }
-    let byID = all.filter { $0.id.rawValue.uuidString.lowercased().hasPrefix(lowered) }
-    let matches = byTitle.isEmpty ? (lowered.isEmpty ? [] : byID) : byTitle
+    let byStart = all.filter {
+      $0.fullID.hasPrefix(lowered) || $0.title.lowercased().hasPrefix(lowered)
+    }
+    let matches = [byID, byTitle, byStart].first { !$0.isEmpty } ?? []
     guard matches.count <= 1 else {
       throw CLIError(
         "'\(query)' matches \(matches.count) sync-ups: "
           + matches.map(\.label).joined(separator: ", ")
-          + "; use more of the id"
+          + "; use more of the title or the id"
       )
     }
     guard let match = matches.first, let shared = Shared(syncUps[id: match.id]) else {
@@ -130,9 +137,9 @@ public struct SyncUpsStore: Sendable {
 }
 
 extension SyncUp {
-  /// How commands name a sync-up: its title and the start of its id.
+  /// How commands name a sync-up: its title (`visible`) and the start of its id.
   public var label: String {
-    "'\(title)' (\(id.rawValue.uuidString.lowercased().prefix(8)))"
+    "'\(title.visible)' (\(id.rawValue.uuidString.lowercased().prefix(8)))"
   }
 }
 

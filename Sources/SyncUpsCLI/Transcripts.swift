@@ -20,14 +20,16 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
   public func render(_ meeting: Meeting, of syncUp: SyncUp) -> String {
     switch self {
     case .txt:
-      if meeting.segments.isEmpty { return meeting.transcript.isEmpty ? "" : meeting.transcript + "\n" }
+      if meeting.segments.isEmpty {
+        return meeting.transcript.isEmpty ? "" : meeting.transcript.oneLine + "\n"
+      }
       return meeting.segments.map { segment in
         "[\(Format.clock(segment.start)) - \(Format.clock(segment.end))] \(segment.label): \(segment.oneLine)\n"
       }.joined()
 
     case .md:
-      var out = "# \(syncUp.title): \(Format.date(meeting.date))\n\n"
-      if meeting.segments.isEmpty, !meeting.transcript.isEmpty { out += meeting.transcript + "\n" }
+      var out = "# \(syncUp.title.visible): \(Format.date(meeting.date))\n\n"
+      if meeting.segments.isEmpty, !meeting.transcript.isEmpty { out += meeting.transcript.oneLine + "\n" }
       for segment in meeting.segments {
         out += "**\(segment.label)** (\(Format.clock(segment.start)) - \(Format.clock(segment.end))): \(segment.oneLine)\n\n"
       }
@@ -70,15 +72,20 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
 }
 
 extension Meeting.Segment {
-  /// The speaker, or "Unknown" when the segment was not attributed.
+  /// The speaker (`visible`), or "Unknown" when the segment was not attributed.
   var label: String {
     let name = speaker.trimmingCharacters(in: .whitespaces)
-    return name.isEmpty ? "Unknown" : name
+    return name.isEmpty ? "Unknown" : name.visible
   }
 
-  /// The text on one line (a cue or a transcript line never breaks inside a segment).
+  /// The text on one line, `visible` (a cue or a transcript line never breaks inside a segment).
+  var oneLine: String { text.oneLine }
+}
+
+extension String {
+  /// This text on one line (line breaks as spaces), its other control characters `visible`.
   var oneLine: String {
-    text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    split(whereSeparator: \.isNewline).joined(separator: " ").visible
   }
 }
 

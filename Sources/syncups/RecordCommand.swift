@@ -58,7 +58,7 @@ struct RecordCommand: AsyncParsableCommand {
     let audio = meeting.audioFile.map { "; audio in \(dataDirectory.url.appendingPathComponent($0).path)" } ?? ""
     print(
       "Saved meeting \(meeting.id.rawValue.uuidString.lowercased().prefix(8)) "
-        + "(\(meeting.segments.count) utterances) in \(dataDirectory.syncUpsFile.path)\(audio)"
+        + "(\(Format.count(meeting.segments.count, "utterance"))) in \(dataDirectory.syncUpsFile.path)\(audio)"
     )
   }
 }

@@ -128,6 +128,85 @@ struct InteractiveAppTests {
     #expect(lines.dropFirst().first == "EXIT=1")
   }
 
+  /// PageUp, Home, End, Delete, Insert and F-keys send escape sequences: none of their bytes
+  /// may be typed into a field.
+  @Test func editingAndFunctionKeysTypeNothing() async throws {
+    let home = try seededHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try terminal.start(
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
+      columns: 100, rows: 30
+    )
+    defer { terminal.kill() }
+
+    #expect(try await waitForScreen { $0.contains("Daily Sync-ups") }, "\((try? screen()) ?? "")")
+    try keys("a")
+    #expect(try await waitForScreen { $0.contains("New sync-up") })
+    try type("Plan")
+    try keys("PageUp", "PageDown", "Home", "End", "DC", "IC", "F1", "F5", "F12", "S-F3", "C-Right")
+    try type("ning")
+    #expect(
+      try await waitForScreen { $0.contains("Title   Planning▏") }, "\((try? screen()) ?? "")"
+    )
+    #expect(!(try screen()).contains("~"), "\((try? screen()) ?? "")")
+    try keys("Escape")
+    #expect(try await waitForScreen { $0.contains("a add · d delete · q quit") })
+    try keys("q")
+    #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
+  }
+
+  /// Another process adding a sync-up shows on the list at once, without a key press.
+  @Test func theListFollowsChangesMadeByAnotherProcess() async throws {
+    let home = try seededHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try terminal.start(
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
+      columns: 100, rows: 30
+    )
+    defer { terminal.kill() }
+
+    #expect(try await waitForScreen { $0.contains("Morning Sync") }, "\((try? screen()) ?? "")")
+    let added = try runSyncups(
+      ["add", "--title", "Retro", "--attendee", "Cleo", "--duration", "45s"],
+      environment: ["SYNCUPS_HOME": home.path]
+    )
+    #expect(added.status == 0, "\(added)")
+    #expect(
+      try await waitForScreen { $0.contains("Retro") && $0.contains("1 attendee · 45 s · 0 meetings") },
+      "\((try? screen()) ?? "")"
+    )
+    try keys("q")
+    #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
+  }
+
+  /// At 20×5 every screen fits: its header stays on the first row.
+  @Test func aTinyTerminalKeepsTheHeader() async throws {
+    let home = try seededHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try terminal.start("SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'", columns: 20, rows: 5)
+    defer { terminal.kill() }
+
+    func firstRow() -> String { ((try? screen()) ?? "").split(separator: "\n").first.map(String.init) ?? "" }
+    #expect(
+      try await waitForScreen { $0.contains("Morning") && $0.hasPrefix(" Daily Sync-ups") },
+      "\((try? screen()) ?? "")"
+    )
+    try keys("Enter")
+    #expect(
+      try await waitForScreen { $0.contains("Length") }, "\((try? screen()) ?? "")"
+    )
+    #expect(firstRow().hasPrefix(" Morning Sync"), "\((try? screen()) ?? "")")
+    try keys("e")
+    #expect(try await waitForScreen { $0.contains("Title") }, "\((try? screen()) ?? "")")
+    #expect(firstRow().hasPrefix(" Edit Morning"), "\((try? screen()) ?? "")")
+    try keys("Escape", "b")
+    #expect(
+      try await waitForScreen { $0.hasPrefix(" Daily Sync-ups") && $0.contains("↑↓") },
+      "\((try? screen()) ?? "")"
+    )
+    try keys("q")
+  }
+
   /// A data directory with one sync-up, written as the app writes `sync-ups.json`.
   func seededHome() throws -> URL {
     let home = FileManager.default.temporaryDirectory

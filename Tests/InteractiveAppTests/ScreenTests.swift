@@ -50,7 +50,7 @@ struct ScreenTests {
     let lines = plain(ListScreen(state: list([Self.syncUp, second]), selection: 1).lines)
     let morning = try! #require(lines.first { $0.contains("Morning Sync") })
     let design = try! #require(lines.first { $0.contains("Design Review") })
-    #expect(morning.contains("2 attendees · 5 min · 1 meetings"))
+    #expect(morning.contains("2 attendees · 5 min · 1 meeting"))
     #expect(!morning.hasPrefix(" ›"))
     #expect(design.hasPrefix(" ›"))
     #expect(lines.last?.contains("a add · d delete · q quit") == true)
@@ -146,6 +146,81 @@ struct ScreenTests {
     }
   }
 
+  @Test func countsAreSingularForOneAndShortLengthsShowSeconds() {
+    var solo = SyncUp(id: SyncUp.ID(UUID()), attendees: [Self.syncUp.attendees[0]], title: "Solo")
+    solo.duration = .seconds(45)
+    let lines = plain(ListScreen(state: list([solo])).lines)
+    #expect(lines.contains { $0.contains("Solo") && $0.contains("1 attendee · 45 s · 0 meetings") })
+    let detail = plain(DetailScreen(state: SyncUpDetail.State(syncUp: Shared(value: solo))).lines)
+    #expect(detail.contains(" Length 45 s · Theme Bubblegum"))
+    let form = plain(FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: solo)).lines)
+    #expect(form.contains("   Length  ◂ 45 s ▸"))
+  }
+
+  /// Every screen at 20×5: never more rows than that (the first stays the header) and no row
+  /// wider, so the terminal never scrolls.
+  @Test func screensNeverDrawMoreThanTheTerminalHolds() {
+    var long = Self.syncUp
+    long.title = String(repeating: "Quarterly planning ", count: 5)
+    let shared = Shared(value: long)
+    let others = (1...2).map { SyncUp(id: SyncUp.ID(UUID()), title: "Other \($0)") }
+    var recording = RecordMeeting.State(syncUp: shared)
+    recording.segments = (0..<20).map { .init(speaker: "Ana", start: Double($0), end: 1, text: "words \($0)") }
+    let screens: [(String, [String])] = [
+      ("list", ListScreen(state: list(others + [long]), selection: 2, width: 20, height: 5).lines),
+      ("detail", DetailScreen(state: SyncUpDetail.State(syncUp: shared), width: 20, height: 5).lines),
+      ("form", FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: long), width: 20, height: 5).lines),
+      ("meeting", MeetingScreen(state: MeetingFeature.State(meeting: long.meetings[0], syncUp: long), width: 20, height: 5).lines),
+      ("record", RecordScreen(state: recording, width: 20, height: 5).lines),
+    ]
+    for (name, lines) in screens {
+      let shown = plain(lines)
+      #expect(shown.count <= 5 && shown.allSatisfy { $0.count <= 20 }, "\(name): \(shown)")
+      #expect(lines.first?.hasPrefix("\u{1B}") == true, "\(name): the header is the first row")
+    }
+    // The list keeps the selected row on screen between its header and its hint.
+    let listed = plain(screens[0].1)
+    #expect(listed.first == " Daily Sync-ups")
+    #expect(listed.contains { $0.hasPrefix(" ›") }, "\(listed)")
+    #expect(listed.last?.contains("↑↓") == true, "\(listed)")
+  }
+
+  @Test func aLongTitleIsCutBeforeTheRecordingState() {
+    var long = Self.syncUp
+    long.title = "The very long weekly planning and retrospective of the platform team"
+    let header = plain(RecordScreen(state: RecordMeeting.State(syncUp: Shared(value: long)), width: 40).lines)[0]
+    #expect(header == " The very long weekly pl… not recording ")
+    let detail = plain(DetailScreen(state: SyncUpDetail.State(syncUp: Shared(value: long)), width: 40).lines)
+    #expect(detail[0] == " The very long weekly planning and ret… ")
+  }
+
+  /// Escape sequences and control characters in stored text show as symbols on every screen.
+  @Test func controlCharactersAreShownNeverObeyed() {
+    var evil = Self.syncUp
+    evil.title = "\u{1B}[2JRed\u{07}"
+    evil.attendees[0].name = "Ana\u{1B}[31m"
+    evil.meetings[0].segments[0].speaker = "Ana\u{1B}[31m"
+    evil.meetings[0].segments[0].text = "good\u{9B}5m morning"
+    let shared = Shared(value: evil)
+    var recording = RecordMeeting.State(syncUp: shared)
+    recording.segments = [evil.meetings[0].segments[0]]
+    recording.partial = "more\u{1B}[5m"
+    let screens = [
+      ListScreen(state: list([evil]), confirmingDelete: evil.id).lines,
+      DetailScreen(state: SyncUpDetail.State(syncUp: shared)).lines,
+      FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: evil)).lines,
+      MeetingScreen(state: MeetingFeature.State(meeting: evil.meetings[0], syncUp: evil)).lines,
+      RecordScreen(state: recording).lines,
+    ]
+    for lines in screens {
+      let text = lines.joined(separator: "\n")
+      #expect(!text.contains("\u{1B}[2J") && !text.contains("\u{1B}[31m") && !text.contains("\u{07}"))
+      #expect(!text.unicodeScalars.contains("\u{9B}") && !text.contains("\u{1B}[5m"))
+      #expect(text.contains("␛[2JRed␇") || text.contains("Ana␛[31m"), "\(plain(lines))")
+    }
+    #expect(plain(screens[4]).contains(" [00:00] Ana␛[31m: good�5m morning"))
+  }
+
   @Test func keysDecodeFromTerminalBytes() {
     #expect(Key.decode([0x1B, 0x5B, 0x41]) == .up)
     #expect(Key.decode([0x1B, 0x5B, 0x42]) == .down)
@@ -155,5 +230,7 @@ struct ScreenTests {
     #expect(Key.decode([0x0E]) == .control("n"))
     #expect(Key.decode(Array("ë".utf8)) == .character("ë"))
     #expect(Key.decode(Array("q".utf8)) == .character("q"))
+    #expect(Key.decode([0x1B, 0x5B, 0x35, 0x7E]) == .pageUp)
+    #expect(Key.decode([0x1B, 0x5B, 0x32, 0x34, 0x7E]) == nil)  // F12
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SyncUpsFeatures
+import SyncUpsTestSupport
 import Testing
 
 /// Every failure is one line on stderr with a non-zero exit, and changes nothing on disk.
@@ -191,7 +192,8 @@ struct DeleteConfirmationTests {
   /// Runs `syncups delete REF` on a pseudo-terminal, typing `answer`; returns what the terminal
   /// showed and the exit status.
   func deleteOnATerminal(_ home: Home, _ reference: String, answering answer: String) throws -> (String, Int32) {
-    let binary = try syncupsBinary.get().path
+    if let problem = syncupsBinaryProblem { throw problem }
+    let binary = syncupsBinary.path
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     process.arguments = ["-qec", "'\(binary)' delete '\(reference)'", "/dev/null"]

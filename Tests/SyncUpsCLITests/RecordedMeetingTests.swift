@@ -1,6 +1,7 @@
 import AudioCaptureClient
 import Foundation
 import SyncUpsFeatures
+import SyncUpsTestSupport
 import Testing
 import TranscriptionClient
 

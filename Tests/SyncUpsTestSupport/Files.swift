@@ -8,6 +8,12 @@ public func temporaryFolder() throws -> URL {
   return url
 }
 
+/// A sample's committed reference transcript (`Samples/NAME.transcript.txt`), trimmed.
+public func committedTranscript(_ name: String) throws -> String {
+  try String(contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8)
+    .trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
 /// Runs sox (a real converter) to make a variant of a sample.
 public func sox(_ arguments: [String]) throws {
   let process = Process()

@@ -34,21 +34,27 @@ public struct FixtureError: Error, CustomStringConvertible {
 /// The private PulseAudio daemon `.ci/pulse` starts (once; it is idempotent), and this process's
 /// environment pointed at it, so tests never depend on a user's session daemon.
 public enum PrivatePulse {
-  static let ready: Result<Void, FixtureError> = {
+  static let ready: Result<[String: String], FixtureError> = {
     do {
       let exports = try run(repositoryRoot.appendingPathComponent(".ci/pulse").path, [])
+      var environment: [String: String] = [:]
       for assignment in exports.split(separator: " ").dropFirst() {
-        let parts = assignment.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "=", maxSplits: 1)
+        let parts = assignment.trimmingCharacters(in: .whitespacesAndNewlines)
+          .split(separator: "=", maxSplits: 1)
         guard parts.count == 2 else { continue }
+        environment[String(parts[0])] = String(parts[1])
         setenv(String(parts[0]), String(parts[1]), 1)
       }
-      return .success(())
+      return .success(environment)
     } catch {
       return .failure(FixtureError("cannot start the private PulseAudio daemon: \(error)"))
     }
   }()
 
-  public static func start() throws { try ready.get() }
+  public static func start() throws { _ = try ready.get() }
+
+  /// The variables that point a program at the daemon (starting it first).
+  public static func environment() throws -> [String: String] { try ready.get() }
 }
 
 /// A virtual microphone (`module-pipe-source`): bytes written into its FIFO come out of the

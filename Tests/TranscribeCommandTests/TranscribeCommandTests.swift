@@ -1,62 +1,6 @@
 import Foundation
+import SyncUpsTestSupport
 import Testing
-
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let samples = repositoryRoot.appendingPathComponent("Samples")
-
-/// The `syncups` binary built beside this test bundle.
-let syncups: URL = {
-  let folder = Bundle.main.bundleURL.deletingLastPathComponent()
-  let candidates = [
-    Bundle.main.bundleURL.appendingPathComponent("syncups"),
-    folder.appendingPathComponent("syncups"),
-    repositoryRoot.appendingPathComponent(".build/debug/syncups"),
-  ]
-  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
-}()
-
-struct Run {
-  var status: Int32
-  var stdout: String
-  var stderr: String
-  var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-}
-
-func runSyncups(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-  let process = Process()
-  process.executableURL = syncups
-  process.arguments = arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  let out = Pipe(), err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  // Read both pipes concurrently so neither fills up.
-  let errData = LockedData()
-  let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-  reader.start()
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  while !errData.isSet { usleep(1_000) }
-  return Run(
-    status: process.terminationStatus,
-    stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData.value, as: UTF8.self))
-}
-
-final class LockedData: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data: Data?
-  var isSet: Bool { lock.withLock { data != nil } }
-  var value: Data { lock.withLock { data ?? Data() } }
-  func set(_ data: Data) { lock.withLock { self.data = data } }
-}
-
-func committed(_ name: String) throws -> String {
-  try String(contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8)
-    .trimmingCharacters(in: .whitespacesAndNewlines)
-}
 
 @Suite("syncups transcribe")
 struct TranscribeCommandTests {
@@ -71,7 +15,7 @@ struct TranscribeCommandTests {
     #expect(lines.count == 3)
     let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     #expect(objects.map { $0["file"] as? String } == [hello, standup, hello])
-    #expect(objects.map { $0["text"] as? String } == [try committed("hello"), try committed("standup"), try committed("hello")])
+    #expect(objects.map { $0["text"] as? String } == [try committedTranscript("hello"), try committedTranscript("standup"), try committedTranscript("hello")])
     // Keys in the documented order.
     #expect(lines[0].hasPrefix(#"{"file":"#))
     let first = objects[1]
@@ -86,7 +30,7 @@ struct TranscribeCommandTests {
   @Test func txtPrintsTheText() throws {
     let run = try runSyncups(["transcribe", standup])
     #expect(run.status == 0)
-    #expect(run.stdout == (try committed("standup")) + "\n")
+    #expect(run.stdout == (try committedTranscript("standup")) + "\n")
   }
 
   @Test func subtitlesHaveOneCuePerUtterance() throws {
@@ -119,8 +63,9 @@ struct TranscribeCommandTests {
   }
 
   @Test func outputFolderGetsOneFilePerInput() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncups-out-\(UUID().uuidString.prefix(8))")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let parent = try temporaryFolder()
+    let folder = parent.appendingPathComponent("out")
+    defer { try? FileManager.default.removeItem(at: parent) }
     let run = try runSyncups(["transcribe", "--format", "vtt", "--output", folder.path, standup, hello])
     #expect(run.status == 0)
     #expect(run.stdout.isEmpty)
@@ -133,9 +78,8 @@ struct TranscribeCommandTests {
   /// Missing, empty, not-audio and truncated files: one line each on stderr, exit 1, and the
   /// good files in the same batch still come out, in order.
   @Test func badFilesAreReportedAndTheOthersComplete() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncups-bad-\(UUID().uuidString.prefix(8))")
+    let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let missing = folder.appendingPathComponent("missing.wav").path
     let empty = folder.appendingPathComponent("empty.wav").path
     let text = folder.appendingPathComponent("notes.wav").path

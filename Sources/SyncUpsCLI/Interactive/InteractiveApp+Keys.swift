@@ -27,7 +27,7 @@ extension InteractiveApp {
       )
     case let .alert(alert)?:
       // The list's alerts only inform: every button dismisses them.
-      if pick(key, in: alert) != nil { send(.destination(.dismiss)) }
+      if AlertView.button(for: key, in: alert) != nil { send(.destination(.dismiss)) }
       return
     case nil:
       break
@@ -43,6 +43,8 @@ extension InteractiveApp {
     switch key {
     case .up, .character("k"): listSelection = max(listSelection - 1, 0)
     case .down, .character("j"): listSelection = min(listSelection + 1, max(syncUps.count - 1, 0))
+    case .home, .pageUp: listSelection = 0
+    case .end, .pageDown: listSelection = max(syncUps.count - 1, 0)
     case .enter:
       guard syncUps.indices.contains(listSelection) else { return }
       meetingSelection = 0
@@ -63,6 +65,14 @@ extension InteractiveApp {
     listSelection = min(listSelection, max(store.state.syncUpsList.syncUps.count - 1, 0))
   }
 
+  /// Keeps the cursors on rows that exist after the data changed (perhaps in another process).
+  func clampSelections() {
+    clampListSelection()
+    if case let .detail(detail)? = store.state.path.last {
+      meetingSelection = min(meetingSelection, max(detail.syncUp.meetings.count - 1, 0))
+    }
+  }
+
   // MARK: Detail
 
   private func handleDetail(_ key: Key, _ detail: SyncUpDetail.State, id: StackElementID) {
@@ -76,10 +86,10 @@ extension InteractiveApp {
         done: { send(.doneEditingButtonTapped) }, cancel: { send(.cancelEditButtonTapped) }
       )
     case let .alert(alert)?:
-      if let button = pick(key, in: alert) {
-        let action: PresentationAction<SyncUpDetail.Destination.Action> =
-          button.action.map { .presented(.alert($0)) } ?? .dismiss
-        send(.destination(action))
+      switch AlertView.action(for: key, in: alert) {
+      case let .presented(action)?: send(.destination(.presented(.alert(action))))
+      case .dismiss?: send(.destination(.dismiss))
+      case nil: break
       }
       return
     case nil:
@@ -89,6 +99,8 @@ extension InteractiveApp {
     switch key {
     case .up, .character("k"): meetingSelection = max(meetingSelection - 1, 0)
     case .down, .character("j"): meetingSelection = min(meetingSelection + 1, max(meetings.count - 1, 0))
+    case .home, .pageUp: meetingSelection = 0
+    case .end, .pageDown: meetingSelection = max(meetings.count - 1, 0)
     case .enter, .character("m"):
       guard meetings.indices.contains(meetingSelection) else { return }
       meetingOffset = 0
@@ -111,6 +123,10 @@ extension InteractiveApp {
     switch key {
     case .up, .character("k"): meetingOffset = max(meetingOffset - 1, 0)
     case .down, .character("j"): meetingOffset = min(meetingOffset + 1, screen.maxOffset)
+    case .pageUp: meetingOffset = max(meetingOffset - screen.transcriptRows, 0)
+    case .pageDown: meetingOffset = min(meetingOffset + screen.transcriptRows, screen.maxOffset)
+    case .home: meetingOffset = 0
+    case .end: meetingOffset = screen.maxOffset
     case .character("b"), .escape: store.send(.path(.popFrom(id: id)))
     default: break
     }
@@ -122,18 +138,10 @@ extension InteractiveApp {
     let send = { (action: RecordMeeting.Action) -> Void in
       _ = self.store.send(.path(.element(id: id, action: .record(action))))
     }
-    if let alert = record.alert {
-      guard case let .character(letter) = key,
-        let button = alert.buttons.first(where: { RecordScreen.key(for: $0) == letter })
-      else { return }
-      let action: PresentationAction<RecordMeeting.Action.Alert> = button.action.map { .presented($0) } ?? .dismiss
-      return send(.alert(action))
-    }
-    switch key {
-    case .character("n"): send(.nextButtonTapped)
-    case .character("e"): send(.endMeetingButtonTapped)
-    case .character("q"): endAndSave(id)
-    default: break
+    switch RecordScreen.command(for: key, in: record) {
+    case let .send(action)?: send(action)
+    case .endAndSave?: endAndSave(id)
+    case nil: break
     }
   }
 
@@ -147,16 +155,7 @@ extension InteractiveApp {
     send(.alert(.presented(.confirmSave)))
   }
 
-  // MARK: Alerts and the form
-
-  /// The button a key chooses: its letter, or Escape for the cancel button.
-  private func pick<Action>(_ key: Key, in alert: AlertState<Action>) -> ButtonState<Action>? {
-    switch key {
-    case let .character(letter): AlertView.button(for: letter, in: alert)
-    case .escape: alert.cancelButton
-    default: nil
-    }
-  }
+  // MARK: The form
 
   private func handleForm(
     _ key: Key, _ form: SyncUpForm.State, send: (SyncUpForm.Action) -> Void,

@@ -48,7 +48,7 @@ public final class InteractiveApp {
     defer { session.restore() }
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
     // The terminal going away ends the app as a signal would.
-    Key.presses { continuation.yield(.key($0)) } ended: { continuation.yield(.signal) }
+    Terminal.readKeys { continuation.yield(.key($0)) } ended: { continuation.yield(.signal) }
     let registration = Termination.onSignal { _ in
       continuation.yield(.signal)
       return .keepRunning
@@ -56,6 +56,11 @@ public final class InteractiveApp {
     defer { registration.remove() }
     let observer = Task { [store] in
       for await _ in store.states { continuation.yield(.changed) }
+    }
+    // Another process (`syncups add`, a recording) changing the file changes the shared value
+    // without any action: redraw for it too.
+    let dataObserver = Task { [syncUps] in
+      for await _ in syncUps.syncUps.values { continuation.yield(.changed) }
     }
     let ticker = Task {
       while !Task.isCancelled {
@@ -65,6 +70,7 @@ public final class InteractiveApp {
     }
     defer {
       observer.cancel()
+      dataObserver.cancel()
       ticker.cancel()
     }
 
@@ -74,7 +80,8 @@ public final class InteractiveApp {
       switch event {
       case let .key(key): handle(key)
       case .signal: handleSignal()
-      case .changed, .tick: break
+      case .changed: clampSelections()
+      case .tick: break
       }
       try followRecordings()
       if quitsAfterRecording, !isRecording { isDone = true }
@@ -131,7 +138,9 @@ public final class InteractiveApp {
     let state = store.state
     guard let top = state.path.last else {
       if case let .add(form)? = state.syncUpsList.destination {
-        return FormScreen(heading: "New sync-up", state: form, field: formField, width: width, height: height).lines
+        return FormScreen(
+          heading: "New sync-up", state: form, field: formField, width: width, height: height
+        ).lines
       }
       return ListScreen(
         state: state.syncUpsList, selection: listSelection, confirmingDelete: confirmingDelete,
@@ -141,9 +150,14 @@ public final class InteractiveApp {
     switch top {
     case let .detail(detail):
       if case let .edit(form)? = detail.destination {
-        return FormScreen(heading: "Edit \(detail.syncUp.title)", state: form, field: formField, width: width, height: height).lines
+        return FormScreen(
+          heading: "Edit \(detail.syncUp.title.visible)", state: form, field: formField,
+          width: width, height: height
+        ).lines
       }
-      return DetailScreen(state: detail, selection: meetingSelection, width: width, height: height).lines
+      return DetailScreen(
+        state: detail, selection: meetingSelection, width: width, height: height
+      ).lines
     case let .meeting(meeting):
       return MeetingScreen(state: meeting, offset: meetingOffset, width: width, height: height).lines
     case let .record(record):
