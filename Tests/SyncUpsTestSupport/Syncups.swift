@@ -2,8 +2,9 @@ import Foundation
 
 /// The `syncups` binary of this build. SwiftPM puts executables in the same products folder as
 /// the test bundle (whatever the triple, configuration or --build-path), so look beside the
-/// running test program first; `SYNCUPS_BINARY` overrides it. When it is not built, the first
-/// place looked (running it then fails, and `syncupsBinaryProblem` says why).
+/// running test program first; `SYNCUPS_BINARY` overrides it (how `make test-release` runs the
+/// tests against the optimized build). When it is not built: the first place looked (running it
+/// then fails, and `syncupsBinaryProblem` says why).
 public let syncupsBinary: URL = {
   switch findSyncups() {
   case let .success(url): url
