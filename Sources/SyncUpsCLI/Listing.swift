@@ -21,16 +21,18 @@ public enum Listing {
   }
 
   public static func listJSON(_ syncUps: IdentifiedArrayOf<SyncUp>) -> String {
-    JSON.array(syncUps.map { syncUp in
-      .object([
-        ("id", .string(syncUp.fullID)),
-        ("title", .string(syncUp.title)),
-        ("theme", .string(syncUp.theme.rawValue)),
-        ("duration", .number(syncUp.duration.seconds)),
-        ("attendees", .array(syncUp.attendees.map { .string($0.name) })),
-        ("meetings", .number(Double(syncUp.meetings.count))),
-      ])
-    }).rendered + "\n"
+    JSON.array(
+      syncUps.map { syncUp in
+        .object([
+          ("id", .string(syncUp.fullID)),
+          ("title", .string(syncUp.title)),
+          ("theme", .string(syncUp.theme.rawValue)),
+          ("duration", .number(syncUp.duration.seconds)),
+          ("attendees", .array(syncUp.attendees.map { .string($0.name) })),
+          ("meetings", .number(Double(syncUp.meetings.count))),
+        ])
+      }
+    ).rendered + "\n"
   }
 
   // MARK: show
@@ -59,9 +61,15 @@ public enum Listing {
       ("duration", .number(syncUp.duration.seconds)),
       ("durationPerAttendee", .number(syncUp.durationPerAttendee.seconds)),
       ("attendees", .array(syncUp.attendees.map { .string($0.name) })),
-      ("meetings", .array(syncUp.meetingsNewestFirst.map { meeting in
-        .object([("id", .string(meeting.fullID)), ("date", .string(Format.isoDate(meeting.date)))])
-      })),
+      (
+        "meetings",
+        .array(
+          syncUp.meetingsNewestFirst.map { meeting in
+            .object([
+              ("id", .string(meeting.fullID)), ("date", .string(Format.isoDate(meeting.date))),
+            ])
+          })
+      ),
     ]).rendered + "\n"
   }
 
@@ -82,16 +90,18 @@ public enum Listing {
   }
 
   public static func meetingsJSON(_ syncUp: SyncUp) -> String {
-    JSON.array(syncUp.meetingsNewestFirst.enumerated().map { index, meeting in
-      .object([
-        ("index", .number(Double(index + 1))),
-        ("id", .string(meeting.fullID)),
-        ("date", .string(Format.isoDate(meeting.date))),
-        ("length", .number(meeting.spokenLength)),
-        ("segments", .number(Double(meeting.segments.count))),
-        ("firstWords", .string(meeting.firstWords)),
-      ])
-    }).rendered + "\n"
+    JSON.array(
+      syncUp.meetingsNewestFirst.enumerated().map { index, meeting in
+        .object([
+          ("index", .number(Double(index + 1))),
+          ("id", .string(meeting.fullID)),
+          ("date", .string(Format.isoDate(meeting.date))),
+          ("length", .number(meeting.spokenLength)),
+          ("segments", .number(Double(meeting.segments.count))),
+          ("firstWords", .string(meeting.firstWords)),
+        ])
+      }
+    ).rendered + "\n"
   }
 
   /// Columns two spaces apart, the last one not padded.
@@ -100,7 +110,8 @@ public enum Listing {
     let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
     return all.map { row in
       row.enumerated().map { column, cell in
-        column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+        column == row.count - 1
+          ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
       }
       .joined(separator: "  ")
     }
@@ -115,7 +126,10 @@ extension SyncUp {
   /// Meeting 1 is the newest (the order `meetings` and `transcript --meeting N` use).
   public var meetingsNewestFirst: [Meeting] {
     meetings.enumerated()
-      .sorted { $0.element.date != $1.element.date ? $0.element.date > $1.element.date : $0.offset < $1.offset }
+      .sorted {
+        $0.element.date != $1.element.date
+          ? $0.element.date > $1.element.date : $0.offset < $1.offset
+      }
       .map(\.element)
   }
 }

@@ -7,7 +7,8 @@ public enum Parse {
   public static func duration(_ text: String) throws(CLIError) -> Duration {
     let input = text.trimmingCharacters(in: .whitespaces).lowercased()
     let invalid = CLIError(
-      "invalid duration '\(text)': use minutes and seconds like 5m, 90s or 1m30s, or plain seconds like 300"
+      "invalid duration '\(text)': use minutes and seconds like 5m, 90s or 1m30s, "
+        + "or plain seconds like 300"
     )
     guard !input.isEmpty else { throw invalid }
     var seconds = 0
@@ -65,7 +66,9 @@ public enum Format {
     let tenths = Int((max(0, duration.seconds) * 10).rounded())
     if tenths == 0, duration.seconds > 0 { return "<0.1s" }
     let total = tenths / 10
-    let h = total / 3600, m = total / 60 % 60, s = total % 60
+    let h = total / 3600
+    let m = total / 60 % 60
+    let s = total % 60
     var text = ""
     if h > 0 { text += "\(h)h" }
     if m > 0 { text += "\(m)m" }
@@ -85,7 +88,9 @@ public enum Format {
   /// `mm:ss`, or `h:mm:ss` from an hour on: a position in a meeting.
   public static func clock(_ seconds: Double) -> String {
     let total = Int(max(0, seconds).rounded(.down))
-    let h = total / 3600, m = total / 60 % 60, s = total % 60
+    let h = total / 3600
+    let m = total / 60 % 60
+    let s = total % 60
     return h > 0
       ? "\(h):" + pad(m) + ":" + pad(s)
       : pad(m) + ":" + pad(s)

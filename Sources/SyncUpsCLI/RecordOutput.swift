@@ -30,7 +30,8 @@ final class LineOutput: RecordOutput {
   func update(_ state: RecordMeeting.State) {
     if state.speakerIndex != speakerIndex {
       speakerIndex = state.speakerIndex
-      write("[\(Format.clock(Double(state.secondsElapsed)))] " + RecordScreen(state: state).speakerLine)
+      let elapsed = Format.clock(Double(state.secondsElapsed))
+      write("[\(elapsed)] " + RecordScreen(state: state).speakerLine)
     }
     while printedSegments < state.segments.count {
       let segment = state.segments[printedSegments]

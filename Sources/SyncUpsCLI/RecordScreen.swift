@@ -61,12 +61,14 @@ public struct RecordScreen {
     }
     if let silentFor, silentFor >= Self.silenceWarning {
       return ANSI.yellow
-        + "⚠ The microphone has been silent for \(Int(silentFor)) s: is it muted or the wrong source?"
+        + "⚠ The microphone has been silent for \(Int(silentFor)) s: "
+        + "is it muted or the wrong source?"
         + ANSI.reset
     }
     let cells = max(min(30, width - 6), 0)
     let filled = Int((min(max(level, 0), 1) * Double(cells)).rounded())
-    return "Mic " + String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
+    return "Mic " + String(repeating: "█", count: filled)
+      + String(repeating: "░", count: cells - filled)
   }
 
   var transcriptLines: [String] {
@@ -76,7 +78,9 @@ public struct RecordScreen {
         "[\(Format.clock(segment.start))] \(segment.label): \(segment.oneLine)", width: width)
     }
     if !state.partial.isEmpty {
-      lines += Text.wrap("… \(state.partial.oneLine)", width: width).map { ANSI.dim + $0 + ANSI.reset }
+      lines += Text.wrap("… \(state.partial.oneLine)", width: width).map {
+        ANSI.dim + $0 + ANSI.reset
+      }
     }
     return lines
   }

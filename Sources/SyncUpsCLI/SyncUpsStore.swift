@@ -124,7 +124,9 @@ public struct SyncUpsStore: Sendable {
   private func suggestions(for query: String, in all: IdentifiedArrayOf<SyncUp>) -> String {
     let close = all
       .map { (syncUp: $0, distance: editDistance(query, $0.title.lowercased())) }
-      .filter { $0.distance <= max(2, query.count / 3) || $0.syncUp.title.lowercased().contains(query) }
+      .filter {
+        $0.distance <= max(2, query.count / 3) || $0.syncUp.title.lowercased().contains(query)
+      }
       .sorted { $0.distance < $1.distance }
       .prefix(3)
     if close.isEmpty {

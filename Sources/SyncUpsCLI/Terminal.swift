@@ -9,7 +9,9 @@ public enum Terminal {
 
   public static var size: (columns: Int, rows: Int) {
     var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return (80, 24) }
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
+      return (80, 24)
+    }
     return (Int(size.ws_col), Int(size.ws_row))
   }
 
@@ -42,7 +44,8 @@ public enum Terminal {
     public func draw(_ lines: [String]) {
       let size = Terminal.size
       let frame = Text.frame(lines, columns: size.columns, rows: size.rows)
-      write(ANSI.home + frame.map { $0 + ANSI.clearLine }.joined(separator: "\r\n") + ANSI.clearBelow)
+      write(
+        ANSI.home + frame.map { $0 + ANSI.clearLine }.joined(separator: "\r\n") + ANSI.clearBelow)
     }
 
     private func write(_ text: String) {
@@ -92,7 +95,9 @@ public enum ANSI {
 
   /// A 24-bit background colour with the given foreground, for theme headers.
   public static func colors(foreground: UInt32, background: UInt32) -> String {
-    func rgb(_ value: UInt32) -> String { "\(value >> 16 & 0xFF);\(value >> 8 & 0xFF);\(value & 0xFF)" }
+    func rgb(_ value: UInt32) -> String {
+      "\(value >> 16 & 0xFF);\(value >> 8 & 0xFF);\(value & 0xFF)"
+    }
     return "\u{1B}[38;2;\(rgb(foreground))m\u{1B}[48;2;\(rgb(background))m"
   }
 }

@@ -94,7 +94,8 @@ enum Text {
   /// A sync-up's length as the screens show it: `5 min`, `1 min 30 s`, `45 s`.
   static func length(_ duration: Duration) -> String {
     let total = max(0, Int(duration.components.seconds))
-    let minutes = total / 60, seconds = total % 60
+    let minutes = total / 60
+    let seconds = total % 60
     switch (minutes, seconds) {
     case (0, _): return "\(seconds) s"
     case (_, 0): return "\(minutes) min"
@@ -156,14 +157,16 @@ enum AlertView {
   /// The button a key picks: its letter, or Escape for the cancel button.
   static func button<Action>(for key: Key, in alert: AlertState<Action>) -> ButtonState<Action>? {
     switch key {
-    case let .character(letter): zip(keys(alert), alert.buttons).first { $0.0 == letter }?.1
+    case .character(let letter): zip(keys(alert), alert.buttons).first { $0.0 == letter }?.1
     case .escape: alert.cancelButton
     default: nil
     }
   }
 
   /// What choosing the button `key` picks sends: its action, or a plain dismissal.
-  static func action<Action>(for key: Key, in alert: AlertState<Action>) -> PresentationAction<Action>? {
+  static func action<Action>(for key: Key, in alert: AlertState<Action>) -> PresentationAction<
+    Action
+  >? {
     button(for: key, in: alert).map { button in button.action.map { .presented($0) } ?? .dismiss }
   }
 

@@ -2,14 +2,16 @@ import AudioCore
 import Foundation
 import SyncUpsFeatures
 
-/// How `syncups transcript` writes a saved meeting (BatchTranscriber's `TranscriptFormat` is for audio files).
+/// How `syncups transcript` writes a saved meeting (BatchTranscriber's `TranscriptFormat` is for
+/// audio files).
 public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
   case txt, md, json, srt, vtt
 
   public static func named(_ text: String) throws(CLIError) -> MeetingTranscriptFormat {
     guard let format = MeetingTranscriptFormat(rawValue: text.lowercased()) else {
       throw CLIError(
-        "unknown format '\(text)'; choose one of: " + allCases.map(\.rawValue).joined(separator: ", ")
+        "unknown format '\(text)'; choose one of: "
+          + allCases.map(\.rawValue).joined(separator: ", ")
       )
     }
     return format
@@ -24,14 +26,16 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
         return meeting.transcript.isEmpty ? "" : meeting.transcript.oneLine + "\n"
       }
       return meeting.segments.map { segment in
-        "[\(Format.clock(segment.start)) - \(Format.clock(segment.end))] \(segment.label): \(segment.oneLine)\n"
+        "[\(times(segment))] \(segment.label): \(segment.oneLine)\n"
       }.joined()
 
     case .md:
       var out = "# \(syncUp.title.visible): \(Format.date(meeting.date))\n\n"
-      if meeting.segments.isEmpty, !meeting.transcript.isEmpty { out += meeting.transcript.oneLine + "\n" }
+      if meeting.segments.isEmpty, !meeting.transcript.isEmpty {
+        out += meeting.transcript.oneLine + "\n"
+      }
       for segment in meeting.segments {
-        out += "**\(segment.label)** (\(Format.clock(segment.start)) - \(Format.clock(segment.end))): \(segment.oneLine)\n\n"
+        out += "**\(segment.label)** (\(times(segment))): \(segment.oneLine)\n\n"
       }
       return out.hasSuffix("\n\n") ? String(out.dropLast()) : out
 
@@ -41,26 +45,37 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
         ("meeting", .string(meeting.fullID)),
         ("date", .string(Format.isoDate(meeting.date))),
         ("text", .string(meeting.transcript)),
-        ("segments", .array(meeting.segments.map { segment in
-          .object([
-            ("speaker", .string(segment.speaker)),
-            ("start", .number(segment.start)),
-            ("end", .number(segment.end)),
-            ("text", .string(segment.text)),
-          ])
-        })),
+        (
+          "segments",
+          .array(
+            meeting.segments.map { segment in
+              .object([
+                ("speaker", .string(segment.speaker)),
+                ("start", .number(segment.start)),
+                ("end", .number(segment.end)),
+                ("text", .string(segment.text)),
+              ])
+            })
+        ),
       ]).rendered + "\n"
 
     case .srt:
       return meeting.segments.enumerated().map { index, segment in
-        "\(index + 1)\n\(cueTimes(segment, separator: ","))\n\(segment.label): \(segment.oneLine)\n\n"
+        let cue = "\(segment.label): \(segment.oneLine)"
+        return "\(index + 1)\n\(cueTimes(segment, separator: ","))\n\(cue)\n\n"
       }.joined()
 
     case .vtt:
-      return "WEBVTT\n\n" + meeting.segments.map { segment in
-        "\(cueTimes(segment, separator: "."))\n\(segment.label): \(segment.oneLine)\n\n"
-      }.joined()
+      return "WEBVTT\n\n"
+        + meeting.segments.map { segment in
+          "\(cueTimes(segment, separator: "."))\n\(segment.label): \(segment.oneLine)\n\n"
+        }.joined()
     }
+  }
+
+  /// `mm:ss - mm:ss`: where a segment starts and ends.
+  private func times(_ segment: Meeting.Segment) -> String {
+    "\(Format.clock(segment.start)) - \(Format.clock(segment.end))"
   }
 
   private func cueTimes(_ segment: Meeting.Segment, separator: Character) -> String {

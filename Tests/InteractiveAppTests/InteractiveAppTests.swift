@@ -38,7 +38,8 @@ struct InteractiveAppTests {
       "\((try? screen()) ?? "")"
     )
     try keys("Enter")
-    #expect(try await waitForScreen { $0.contains("Length 5 min · Theme Orange") && $0.contains("Ben") })
+    #expect(
+      try await waitForScreen { $0.contains("Length 5 min · Theme Orange") && $0.contains("Ben") })
     try keys("b")
     #expect(try await waitForScreen { $0.contains("a add · d delete · q quit") })
 
@@ -49,10 +50,15 @@ struct InteractiveAppTests {
     try type("Cleo")
     try keys("C-n")
     try type("Dev")
-    #expect(try await waitForScreen { $0.contains("Title   Design") && $0.contains("6 min") && $0.contains("2.      Dev") })
+    #expect(
+      try await waitForScreen {
+        $0.contains("Title   Design") && $0.contains("6 min") && $0.contains("2.      Dev")
+      })
     try keys("Enter")
     #expect(
-      try await waitForScreen { $0.contains("Design") && $0.contains("2 attendees · 6 min · 0 meetings") },
+      try await waitForScreen {
+        $0.contains("Design") && $0.contains("2 attendees · 6 min · 0 meetings")
+      },
       "\((try? screen()) ?? "")"
     )
     try keys("q")
@@ -61,7 +67,8 @@ struct InteractiveAppTests {
     let saved = try savedSyncUps(home)
     #expect(saved.map { $0["title"] as? String } == ["Morning Sync", "Design"])
     let design = try #require(saved.last)
-    #expect((design["attendees"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Cleo", "Dev"])
+    #expect(
+      (design["attendees"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Cleo", "Dev"])
     #expect(design["duration"] as? Double == 360)
   }
 
@@ -89,7 +96,9 @@ struct InteractiveAppTests {
     #expect(try await waitForScreen { $0.contains("Speaker 2 of 2: Ben") })
     try keys("q")
     #expect(
-      try await waitForScreen(timeout: .seconds(60)) { $0.contains("Past meetings") && !$0.contains("none yet") },
+      try await waitForScreen(timeout: .seconds(60)) {
+        $0.contains("Past meetings") && !$0.contains("none yet")
+      },
       "\((try? screen()) ?? "")"
     )
     try keys("Enter")
@@ -118,7 +127,8 @@ struct InteractiveAppTests {
 
     #expect(try await waitForScreen { $0.contains("EXIT=1") }, "\((try? screen()) ?? "")")
     let lines = try screen().split(separator: "\n")
-    #expect(lines.first?.hasPrefix("syncups: cannot read your sync-ups: corrupt sync-ups.json") == true)
+    #expect(
+      lines.first?.hasPrefix("syncups: cannot read your sync-ups: corrupt sync-ups.json") == true)
     #expect(lines.dropFirst().first == "EXIT=1")
   }
 
@@ -166,7 +176,9 @@ struct InteractiveAppTests {
     )
     #expect(added.status == 0, "\(added)")
     #expect(
-      try await waitForScreen { $0.contains("Retro") && $0.contains("1 attendee · 45 s · 0 meetings") },
+      try await waitForScreen {
+        $0.contains("Retro") && $0.contains("1 attendee · 45 s · 0 meetings")
+      },
       "\((try? screen()) ?? "")"
     )
     try keys("q")
@@ -180,7 +192,9 @@ struct InteractiveAppTests {
     try terminal.start("SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'", columns: 20, rows: 5)
     defer { terminal.kill() }
 
-    func firstRow() -> String { ((try? screen()) ?? "").split(separator: "\n").first.map(String.init) ?? "" }
+    func firstRow() -> String {
+      ((try? screen()) ?? "").split(separator: "\n").first.map(String.init) ?? ""
+    }
     #expect(
       try await waitForScreen { $0.contains("Morning") && $0.hasPrefix(" Daily Sync-ups") },
       "\((try? screen()) ?? "")"

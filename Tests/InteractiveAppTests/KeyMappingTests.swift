@@ -1,8 +1,8 @@
 import Foundation
+import SyncUpsFeatures
 import Testing
 
 @testable import SyncUpsCLI
-import SyncUpsFeatures
 
 /// Keys → actions, checked on the app's store without a terminal (in-memory storage).
 @MainActor
@@ -60,7 +60,7 @@ struct KeyMappingTests {
     press(.control("n"))
     type("Cy")
     press(.up, .control("d"))
-    guard case let .add(form)? = app.store.state.syncUpsList.destination else {
+    guard case .add(let form)? = app.store.state.syncUpsList.destination else {
       Issue.record("the form is not shown")
       return
     }

@@ -9,8 +9,10 @@ struct ScreenTests {
   static let syncUp = SyncUp(
     id: SyncUp.ID(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!),
     attendees: [
-      Attendee(id: Attendee.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000A")!), name: "Ana"),
-      Attendee(id: Attendee.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000B")!), name: "Ben"),
+      Attendee(
+        id: Attendee.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000A")!), name: "Ana"),
+      Attendee(
+        id: Attendee.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000B")!), name: "Ben"),
     ],
     duration: .seconds(300),
     meetings: [
@@ -31,10 +33,15 @@ struct ScreenTests {
 
   /// Screens without colour and style codes, for reading.
   func plain(_ lines: [String]) -> [String] {
-    lines.map { $0.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression) }
+    lines.map {
+      $0.replacingOccurrences(
+        of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
+    }
   }
 
-  func list(_ syncUps: [SyncUp], destination: SyncUpsList.Destination.State? = nil) -> SyncUpsList.State {
+  func list(_ syncUps: [SyncUp], destination: SyncUpsList.Destination.State? = nil)
+    -> SyncUpsList.State
+  {
     withDependencies {
       $0.defaultFileStorage = .inMemory()
     } operation: {
@@ -62,7 +69,8 @@ struct ScreenTests {
   }
 
   @Test func listAsksBeforeDeleting() {
-    let lines = plain(ListScreen(state: list([Self.syncUp]), confirmingDelete: Self.syncUp.id).lines)
+    let lines = plain(
+      ListScreen(state: list([Self.syncUp]), confirmingDelete: Self.syncUp.id).lines)
     #expect(lines.contains(" Delete 'Morning Sync' and all its meetings?"))
     #expect(lines.contains(" [y] Yes   [n] No"))
   }
@@ -79,13 +87,17 @@ struct ScreenTests {
 
   @Test func detailAlertButtonsHaveDistinctKeys() {
     let state = SyncUpDetail.State(
-      destination: .alert(.audioCaptureUnavailable("No PulseAudio server.")), syncUp: Shared(value: Self.syncUp)
+      destination: .alert(.audioCaptureUnavailable("No PulseAudio server.")),
+      syncUp: Shared(value: Self.syncUp)
     )
     let lines = plain(DetailScreen(state: state).lines)
     #expect(lines.contains(" Audio capture is unavailable"))
     #expect(lines.contains(" [c] Continue without recording   [a] Cancel"))
     let deletion = plain(
-      DetailScreen(state: SyncUpDetail.State(destination: .alert(.deleteSyncUp), syncUp: Shared(value: Self.syncUp))).lines
+      DetailScreen(
+        state: SyncUpDetail.State(
+          destination: .alert(.deleteSyncUp), syncUp: Shared(value: Self.syncUp))
+      ).lines
     )
     #expect(deletion.contains(" [y] Yes   [n] Nevermind"))
   }
@@ -93,7 +105,9 @@ struct ScreenTests {
   @Test func formShowsEveryFieldAndTheCursor() {
     let form = SyncUpForm.State(syncUp: Self.syncUp)
     let lines = plain(
-      FormScreen(heading: "Edit Morning Sync", state: form, field: .attendee(Self.syncUp.attendees[1].id)).lines
+      FormScreen(
+        heading: "Edit Morning Sync", state: form, field: .attendee(Self.syncUp.attendees[1].id)
+      ).lines
     )
     #expect(lines[0].contains("Edit Morning Sync"))
     #expect(lines.contains("   Title   Morning Sync"))
@@ -114,7 +128,8 @@ struct ScreenTests {
   @Test func meetingScrollsWithinItsTranscript() {
     let segments = (0..<10).map {
       Meeting.Segment(
-        speaker: $0.isMultiple(of: 2) ? "Ana" : "Ben", start: Double($0 * 10), end: Double($0 * 10 + 5),
+        speaker: $0.isMultiple(of: 2) ? "Ana" : "Ben", start: Double($0 * 10),
+        end: Double($0 * 10 + 5),
         text: "point \($0)"
       )
     }
@@ -139,7 +154,10 @@ struct ScreenTests {
       ListScreen(state: list([Self.syncUp]), width: 40).lines,
       DetailScreen(state: detail, width: 40).lines,
       FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: Self.syncUp), width: 40).lines,
-      MeetingScreen(state: MeetingFeature.State(meeting: Self.syncUp.meetings[0], syncUp: Self.syncUp), width: 40).lines,
+      MeetingScreen(
+        state: MeetingFeature.State(meeting: Self.syncUp.meetings[0], syncUp: Self.syncUp),
+        width: 40
+      ).lines,
     ]
     for lines in screens {
       #expect(plain(lines).allSatisfy { $0.count <= 40 }, "\(plain(lines))")
@@ -165,12 +183,26 @@ struct ScreenTests {
     let shared = Shared(value: long)
     let others = (1...2).map { SyncUp(id: SyncUp.ID(UUID()), title: "Other \($0)") }
     var recording = RecordMeeting.State(syncUp: shared)
-    recording.segments = (0..<20).map { .init(speaker: "Ana", start: Double($0), end: 1, text: "words \($0)") }
+    recording.segments = (0..<20).map {
+      .init(speaker: "Ana", start: Double($0), end: 1, text: "words \($0)")
+    }
     let screens: [(String, [String])] = [
       ("list", ListScreen(state: list(others + [long]), selection: 2, width: 20, height: 5).lines),
-      ("detail", DetailScreen(state: SyncUpDetail.State(syncUp: shared), width: 20, height: 5).lines),
-      ("form", FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: long), width: 20, height: 5).lines),
-      ("meeting", MeetingScreen(state: MeetingFeature.State(meeting: long.meetings[0], syncUp: long), width: 20, height: 5).lines),
+      (
+        "detail",
+        DetailScreen(state: SyncUpDetail.State(syncUp: shared), width: 20, height: 5).lines
+      ),
+      (
+        "form",
+        FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: long), width: 20, height: 5)
+          .lines
+      ),
+      (
+        "meeting",
+        MeetingScreen(
+          state: MeetingFeature.State(meeting: long.meetings[0], syncUp: long), width: 20, height: 5
+        ).lines
+      ),
       ("record", RecordScreen(state: recording, width: 20, height: 5).lines),
     ]
     for (name, lines) in screens {
@@ -188,9 +220,11 @@ struct ScreenTests {
   @Test func aLongTitleIsCutBeforeTheRecordingState() {
     var long = Self.syncUp
     long.title = "The very long weekly planning and retrospective of the platform team"
-    let header = plain(RecordScreen(state: RecordMeeting.State(syncUp: Shared(value: long)), width: 40).lines)[0]
+    let header = plain(
+      RecordScreen(state: RecordMeeting.State(syncUp: Shared(value: long)), width: 40).lines)[0]
     #expect(header == " The very long weekly pl… not recording ")
-    let detail = plain(DetailScreen(state: SyncUpDetail.State(syncUp: Shared(value: long)), width: 40).lines)
+    let detail = plain(
+      DetailScreen(state: SyncUpDetail.State(syncUp: Shared(value: long)), width: 40).lines)
     #expect(detail[0] == " The very long weekly planning and ret… ")
   }
 
@@ -214,7 +248,8 @@ struct ScreenTests {
     ]
     for lines in screens {
       let text = lines.joined(separator: "\n")
-      #expect(!text.contains("\u{1B}[2J") && !text.contains("\u{1B}[31m") && !text.contains("\u{07}"))
+      #expect(
+        !text.contains("\u{1B}[2J") && !text.contains("\u{1B}[31m") && !text.contains("\u{07}"))
       #expect(!text.unicodeScalars.contains("\u{9B}") && !text.contains("\u{1B}[5m"))
       #expect(text.contains("␛[2JRed␇") || text.contains("Ana␛[31m"), "\(plain(lines))")
     }

@@ -1,8 +1,8 @@
 import Foundation
+import SyncUpsFeatures
 import Testing
 
 @testable import SyncUpsCLI
-import SyncUpsFeatures
 
 /// The pieces every screen shares: the key reader, the alert rule, text layout, safe text.
 @Suite("Terminal keys and text")
@@ -22,9 +22,10 @@ struct TerminalTextTests {
     let pressed = [
       "[5~", "[6~", "[H", "[1~", "OH", "[F", "[4~", "[3~", "[A", "OB", "[1;5C",
     ].map { esc + $0 }
-    #expect(keys(bytes(pressed.joined())) == [
-      .pageUp, .pageDown, .home, .home, .home, .end, .end, .delete, .up, .down, .right,
-    ])
+    #expect(
+      keys(bytes(pressed.joined())) == [
+        .pageUp, .pageDown, .home, .home, .home, .end, .end, .delete, .up, .down, .right,
+      ])
     // F1 (SS3 and Linux console), F5, F12, Insert, Shift-F3, unknown finals: nothing at all.
     let ignored = ["OP", "[[A", "[15~", "[24~", "[2~", "[1;2R", "[Z"].map { esc + $0 }
     #expect(keys(bytes(ignored.joined() + "a")) == [.character("a")])

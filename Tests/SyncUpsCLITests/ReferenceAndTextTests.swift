@@ -14,7 +14,8 @@ struct ReferenceAndTextTests {
   ) -> SyncUp {
     SyncUp(
       id: SyncUp.ID(UUID(uuidString: id)!),
-      attendees: IdentifiedArray(uniqueElements: attendees.map { Attendee(id: Attendee.ID(UUID()), name: $0) }),
+      attendees: IdentifiedArray(
+        uniqueElements: attendees.map { Attendee(id: Attendee.ID(UUID()), name: $0) }),
       duration: .seconds(seconds),
       meetings: IdentifiedArray(uniqueElements: meetings),
       title: title
@@ -65,15 +66,19 @@ struct ReferenceAndTextTests {
     let home = try Home()
     let planning = Self.syncUp("12399999-0000-4000-8000-000000000000", "Morning Planning")
     try home.update { $0 = [Self.morning, planning, Self.design] }
-    expectOneLineFailure(try home.run("show", "morning"), containing: [
-      "'morning' matches 2 sync-ups: 'Morning Sync' (12345678), 'Morning Planning' (12399999)",
-    ])
+    expectOneLineFailure(
+      try home.run("show", "morning"),
+      containing: [
+        "'morning' matches 2 sync-ups: 'Morning Sync' (12345678), 'Morning Planning' (12399999)"
+      ])
     // An id prefix and a title start together are ambiguous too.
     let hexTitle = Self.syncUp("00000002-0000-4000-8000-000000000000", "123 Retro")
     try home.update { $0.append(hexTitle) }
-    expectOneLineFailure(try home.run("delete", "123", "--yes"), containing: [
-      "'123' matches 3 sync-ups",
-    ])
+    expectOneLineFailure(
+      try home.run("delete", "123", "--yes"),
+      containing: [
+        "'123' matches 3 sync-ups"
+      ])
     #expect(try home.load().count == 4)
   }
 
@@ -121,7 +126,8 @@ struct ReferenceAndTextTests {
     try home.update { $0 = [evil] }
 
     let commands: [[String]] = [
-      ["list"], ["show", "12345678"], ["meetings", "12345678"], ["edit", "12345678", "--theme", "navy"],
+      ["list"], ["show", "12345678"], ["meetings", "12345678"],
+      ["edit", "12345678", "--theme", "navy"],
       ["transcript", "12345678"], ["transcript", "12345678", "--format", "md"],
       ["transcript", "12345678", "--format", "srt"], ["transcript", "12345678", "--format", "vtt"],
       ["list", "--json"], ["show", "12345678", "--json"], ["meetings", "12345678", "--json"],
@@ -138,10 +144,12 @@ struct ReferenceAndTextTests {
       }
     }
     #expect(try home.run("show", "12345678").stdout.contains("Title:        ␛[2J␛[31mRed␇ Sync\n"))
-    #expect(try home.run("transcript", "12345678").stdout.contains("] Bob␛]0;owned␇�1m: hello␛[5m there"))
+    #expect(
+      try home.run("transcript", "12345678").stdout.contains("] Bob␛]0;owned␇�1m: hello␛[5m there"))
     // JSON keeps the data exactly (escaped).
     let json = try home.run("show", "12345678", "--json")
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect(object["title"] as? String == title)
     #expect(object["attendees"] as? [String] == ["Ana", name])
   }

@@ -11,10 +11,16 @@ struct SourcesTests {
     let pulse = try PrivatePulse.environment()
     let environment = ProcessInfo.processInfo.environment.merging(pulse) { $1 }
     func current() throws -> (sources: Set<String>, defaultSource: String) {
-      let names = try SyncUpsTestSupport.run("pactl", ["list", "short", "sources"], environment: environment)
-        .split(separator: "\n").compactMap { $0.split(separator: "\t").dropFirst().first.map(String.init) }
-      let defaultSource = try SyncUpsTestSupport.run("pactl", ["get-default-source"], environment: environment)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+      let names = try SyncUpsTestSupport.run(
+        "pactl", ["list", "short", "sources"], environment: environment
+      )
+      .split(separator: "\n").compactMap {
+        $0.split(separator: "\t").dropFirst().first.map(String.init)
+      }
+      let defaultSource = try SyncUpsTestSupport.run(
+        "pactl", ["get-default-source"], environment: environment
+      )
+      .trimmingCharacters(in: .whitespacesAndNewlines)
       return (Set(names), defaultSource)
     }
     // Other suites add and remove virtual microphones on the same daemon: compare with the
@@ -33,7 +39,9 @@ struct SourcesTests {
     // Exactly one source is marked, and it is the default.
     let marked = lines.filter { $0.hasPrefix("* ") }
     #expect(marked.count == 1, "\(run)")
-    let markedName = marked.first.flatMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }
+    let markedName = marked.first.flatMap {
+      $0.dropFirst(2).split(separator: " ").first.map(String.init)
+    }
     #expect(markedName == before.defaultSource || markedName == after.defaultSource, "\(run)")
     #expect(lines.allSatisfy { $0.hasPrefix("* ") || $0.hasPrefix("  ") }, "\(run)")
   }

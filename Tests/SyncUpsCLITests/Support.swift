@@ -32,6 +32,9 @@ final class Home: @unchecked Sendable {
     try withDependencies {
       $0.defaultFileStorage = .fileSystem
       $0.dataDirectory = dataDirectory
+      // A registry of its own: the file as it is now, not a value cached by an earlier call
+      // (which would learn of a `syncups` process's write only when inotify tells it).
+      $0.sharedRegistry = SharedRegistry()
     } operation: {
       @Shared(.syncUps) var syncUps = []
       if let error = $syncUps.loadError { throw error }
@@ -44,6 +47,9 @@ final class Home: @unchecked Sendable {
     try withDependencies {
       $0.defaultFileStorage = .fileSystem
       $0.dataDirectory = dataDirectory
+      // A registry of its own: the file as it is now, not a value cached by an earlier call
+      // (which would learn of a `syncups` process's write only when inotify tells it).
+      $0.sharedRegistry = SharedRegistry()
     } operation: {
       @Shared(.syncUps) var syncUps = []
       if let error = $syncUps.loadError { throw error }
@@ -67,7 +73,9 @@ func expectOneLineFailure(
   #expect(run.stderr.hasPrefix("syncups: "), "\(run)", sourceLocation: sourceLocation)
   #expect(run.stderr.hasSuffix("\n"), "\(run)", sourceLocation: sourceLocation)
   for part in parts {
-    #expect(run.stderr.contains(part), "missing \(part.debugDescription) in \(run)", sourceLocation: sourceLocation)
+    #expect(
+      run.stderr.contains(part), "missing \(part.debugDescription) in \(run)",
+      sourceLocation: sourceLocation)
   }
   #expect(!run.stderr.contains("Fatal error"), sourceLocation: sourceLocation)
 }

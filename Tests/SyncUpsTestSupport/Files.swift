@@ -23,6 +23,7 @@ public func sox(_ arguments: [String]) throws {
   try process.run()
   process.waitUntilExit()
   if process.terminationStatus != 0 {
-    throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "sox \(arguments) failed"])
+    throw CocoaError(
+      .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "sox \(arguments) failed"])
   }
 }

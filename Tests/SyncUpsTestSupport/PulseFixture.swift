@@ -9,7 +9,9 @@ public let samples = repositoryRoot.appendingPathComponent("Samples")
 
 /// Runs a command and returns its standard output; throws when it exits non-zero.
 @discardableResult
-public func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+public func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
+  throws -> String
+{
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = [executable] + arguments
@@ -21,7 +23,8 @@ public func run(_ executable: String, _ arguments: [String], environment: [Strin
   let data = output.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   guard process.terminationStatus == 0 else {
-    throw FixtureError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+    throw FixtureError(
+      "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
   }
   return String(decoding: data, as: UTF8.self)
 }
@@ -75,10 +78,13 @@ public final class VirtualMicrophone: @unchecked Sendable {
     let id = UUID().uuidString.prefix(8).lowercased()
     name = "syncups_virtmic_\(id)"
     fifo = NSTemporaryDirectory() + "syncups-virtmic-\(id)"
-    module = try run("pactl", [
-      "load-module", "module-pipe-source", "source_name=\(name)", "file=\(fifo)",
-      "format=s16le", "rate=16000", "channels=1",
-    ], environment: environment).trimmingCharacters(in: .whitespacesAndNewlines)
+    module = try run(
+      "pactl",
+      [
+        "load-module", "module-pipe-source", "source_name=\(name)", "file=\(fifo)",
+        "format=s16le", "rate=16000", "channels=1",
+      ], environment: environment
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
     guard let writer = FileHandle(forWritingAtPath: fifo) else {
       throw FixtureError("cannot open \(fifo)")
     }

@@ -7,21 +7,22 @@ import Foundation
 /// then fails, and `syncupsBinaryProblem` says why).
 public let syncupsBinary: URL = {
   switch findSyncups() {
-  case let .success(url): url
-  case let .failure(problem): URL(fileURLWithPath: problem.searched.first ?? "syncups")
+  case .success(let url): url
+  case .failure(let problem): URL(fileURLWithPath: problem.searched.first ?? "syncups")
   }
 }()
 
 /// Why `syncupsBinary` does not exist, if it does not.
 public var syncupsBinaryProblem: BinaryNotFound? {
-  if case let .failure(problem) = findSyncups() { return problem }
+  if case .failure(let problem) = findSyncups() { return problem }
   return nil
 }
 
 public struct BinaryNotFound: Error, CustomStringConvertible {
   public var searched: [String]
   public var description: String {
-    "the syncups binary was not built (looked in \(searched.joined(separator: ", "))); run swift build"
+    "the syncups binary was not built (looked in \(searched.joined(separator: ", "))); "
+      + "run swift build"
   }
 }
 

@@ -8,14 +8,22 @@ struct TranscribeCommandTests {
   let hello = samples.appendingPathComponent("hello.wav").path
 
   @Test func jsonIsOneObjectPerFileInInputOrder() throws {
-    let run = try runSyncups(["transcribe", "--format", "json", "--jobs", "2", hello, standup, hello])
+    let run = try runSyncups([
+      "transcribe", "--format", "json", "--jobs", "2", hello, standup, hello,
+    ])
     #expect(run.status == 0)
     #expect(run.stderr.isEmpty, "\(run.stderr)")
     let lines = run.stdout.split(separator: "\n")
     #expect(lines.count == 3)
-    let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    let objects = try lines.map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
     #expect(objects.map { $0["file"] as? String } == [hello, standup, hello])
-    #expect(objects.map { $0["text"] as? String } == [try committedTranscript("hello"), try committedTranscript("standup"), try committedTranscript("hello")])
+    #expect(
+      objects.map { $0["text"] as? String } == [
+        try committedTranscript("hello"), try committedTranscript("standup"),
+        try committedTranscript("hello"),
+      ])
     // Keys in the documented order.
     #expect(lines[0].hasPrefix(#"{"file":"#))
     let first = objects[1]
@@ -38,7 +46,8 @@ struct TranscribeCommandTests {
     let vtt = try runSyncups(["transcribe", "--format", "vtt", standup])
     let json = try runSyncups(["transcribe", "--format", "json", standup])
     #expect(srt.status == 0 && vtt.status == 0 && json.status == 0)
-    let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let utterances = try #require(object["utterances"] as? [[String: Any]])
 
     let srtCues = srt.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }
@@ -50,10 +59,14 @@ struct TranscribeCommandTests {
       #expect(lines[1].wholeMatch(of: /\d\d:\d\d:\d\d,\d\d\d --> \d\d:\d\d:\d\d,\d\d\d/) != nil)
       #expect(String(lines[2]) == utterances[index]["text"] as? String)
     }
-    #expect(srtCues.first?.contains("00:00:00,710 --> ") == true || srtCues.first?.contains(" --> ") == true)
+    #expect(
+      srtCues.first?.contains("00:00:00,710 --> ") == true
+        || srtCues.first?.contains(" --> ") == true)
 
     #expect(vtt.stdout.hasPrefix("WEBVTT\n\n"))
-    let vttCues = vtt.stdout.dropFirst("WEBVTT\n\n".count).components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    let vttCues = vtt.stdout.dropFirst("WEBVTT\n\n".count).components(separatedBy: "\n\n").filter {
+      !$0.isEmpty
+    }
     #expect(vttCues.count == utterances.count)
     for cue in vttCues {
       let lines = cue.split(separator: "\n", omittingEmptySubsequences: false)
@@ -66,7 +79,9 @@ struct TranscribeCommandTests {
     let parent = try temporaryFolder()
     let folder = parent.appendingPathComponent("out")
     defer { try? FileManager.default.removeItem(at: parent) }
-    let run = try runSyncups(["transcribe", "--format", "vtt", "--output", folder.path, standup, hello])
+    let run = try runSyncups([
+      "transcribe", "--format", "vtt", "--output", folder.path, standup, hello,
+    ])
     #expect(run.status == 0)
     #expect(run.stdout.isEmpty)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -97,11 +112,14 @@ struct TranscribeCommandTests {
       #expect(run.stderr.hasPrefix("syncups: \(bad): "))
     }
 
-    let run = try runSyncups(["transcribe", "--format", "json", missing, hello, empty, text, standup, truncated])
+    let run = try runSyncups([
+      "transcribe", "--format", "json", missing, hello, empty, text, standup, truncated,
+    ])
     #expect(run.status == 1)
     #expect(run.stderrLines.count == 4, "\(run.stderr)")
-    #expect(run.stderrLines.map { $0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces) }
-      == [missing, empty, text, truncated])
+    #expect(
+      run.stderrLines.map { $0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces) }
+        == [missing, empty, text, truncated])
     let files = run.stdout.split(separator: "\n").compactMap {
       (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["file"] as? String
     }
@@ -112,8 +130,12 @@ struct TranscribeCommandTests {
     let run = try runSyncups(["transcribe", "--model-dir", "/nonexistent/model", hello])
     #expect(run.status == 1)
     #expect(run.stdout.isEmpty)
-    #expect(run.stderrLines == ["syncups: model folder /nonexistent/model (from --model-dir) does not exist"])
-    let fromEnvironment = try runSyncups(["transcribe", hello], environment: ["SYNCUPS_MODEL_DIR": "/tmp"])
+    #expect(
+      run.stderrLines == [
+        "syncups: model folder /nonexistent/model (from --model-dir) does not exist"
+      ])
+    let fromEnvironment = try runSyncups(
+      ["transcribe", hello], environment: ["SYNCUPS_MODEL_DIR": "/tmp"])
     #expect(fromEnvironment.status == 1)
     #expect(fromEnvironment.stderrLines.count == 1)
     #expect(fromEnvironment.stderr.contains("SYNCUPS_MODEL_DIR"))

@@ -35,11 +35,12 @@ public struct DetailScreen {
       lines.append(index == selection ? ANSI.bold + line + ANSI.reset : line)
     }
     lines.append("")
-    if case let .alert(alert)? = state.destination {
+    if case .alert(let alert)? = state.destination {
       lines += AlertView.lines(alert, width: width)
     } else {
       lines.append(
-        Text.hint("s start meeting · e edit · ↑↓ enter view meeting · x delete · b back", width: width))
+        Text.hint(
+          "s start meeting · e edit · ↑↓ enter view meeting · x delete · b back", width: width))
     }
     return Text.frame(lines, columns: width, rows: height)
   }

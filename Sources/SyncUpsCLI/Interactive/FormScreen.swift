@@ -44,11 +44,13 @@ public struct FormScreen {
       ANSI.bold + " Attendees" + ANSI.reset,
     ]
     for (index, attendee) in syncUp.attendees.enumerated() {
-      lines.append(row(.attendee(attendee.id), "\(index + 1).", attendee.name.visible, editable: true))
+      lines.append(
+        row(.attendee(attendee.id), "\(index + 1).", attendee.name.visible, editable: true))
     }
     lines += [
       "",
-      Text.hint("↑↓ field · type to edit · ←→ length/theme · ^N add · ^D remove attendee", width: width),
+      Text.hint(
+        "↑↓ field · type to edit · ←→ length/theme · ^N add · ^D remove attendee", width: width),
       Text.hint("enter save · esc cancel", width: width),
     ]
     return Text.frame(lines, columns: width, rows: height)

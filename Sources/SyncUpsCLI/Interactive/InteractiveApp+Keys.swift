@@ -9,9 +9,9 @@ extension InteractiveApp {
       return handleList(key, state.syncUpsList)
     }
     switch top {
-    case let .detail(detail): handleDetail(key, detail, id: id)
-    case let .meeting(meeting): handleMeeting(key, meeting, id: id)
-    case let .record(record): handleRecord(key, record, id: id)
+    case .detail(let detail): handleDetail(key, detail, id: id)
+    case .meeting(let meeting): handleMeeting(key, meeting, id: id)
+    case .record(let record): handleRecord(key, record, id: id)
     }
   }
 
@@ -20,12 +20,13 @@ extension InteractiveApp {
   private func handleList(_ key: Key, _ list: SyncUpsList.State) {
     let send = { (action: SyncUpsList.Action) -> Void in _ = self.store.send(.syncUpsList(action)) }
     switch list.destination {
-    case let .add(form)?:
+    case .add(let form)?:
       return handleForm(
         key, form, send: { send(.destination(.presented(.add($0)))) },
-        done: { send(.confirmAddSyncUpButtonTapped) }, cancel: { send(.dismissAddSyncUpButtonTapped) }
+        done: { send(.confirmAddSyncUpButtonTapped) },
+        cancel: { send(.dismissAddSyncUpButtonTapped) }
       )
-    case let .alert(alert)?:
+    case .alert(let alert)?:
       // The list's alerts only inform: every button dismisses them.
       if AlertView.button(for: key, in: alert) != nil { send(.destination(.dismiss)) }
       return
@@ -68,7 +69,7 @@ extension InteractiveApp {
   /// Keeps the cursors on rows that exist after the data changed (perhaps in another process).
   func clampSelections() {
     clampListSelection()
-    if case let .detail(detail)? = store.state.path.last {
+    if case .detail(let detail)? = store.state.path.last {
       meetingSelection = min(meetingSelection, max(detail.syncUp.meetings.count - 1, 0))
     }
   }
@@ -80,14 +81,14 @@ extension InteractiveApp {
       _ = self.store.send(.path(.element(id: id, action: .detail(action))))
     }
     switch detail.destination {
-    case let .edit(form)?:
+    case .edit(let form)?:
       return handleForm(
         key, form, send: { send(.destination(.presented(.edit($0)))) },
         done: { send(.doneEditingButtonTapped) }, cancel: { send(.cancelEditButtonTapped) }
       )
-    case let .alert(alert)?:
+    case .alert(let alert)?:
       switch AlertView.action(for: key, in: alert) {
-      case let .presented(action)?: send(.destination(.presented(.alert(action))))
+      case .presented(let action)?: send(.destination(.presented(.alert(action))))
       case .dismiss?: send(.destination(.dismiss))
       case nil: break
       }
@@ -98,7 +99,8 @@ extension InteractiveApp {
     let meetings = detail.syncUp.meetings
     switch key {
     case .up, .character("k"): meetingSelection = max(meetingSelection - 1, 0)
-    case .down, .character("j"): meetingSelection = min(meetingSelection + 1, max(meetings.count - 1, 0))
+    case .down, .character("j"):
+      meetingSelection = min(meetingSelection + 1, max(meetings.count - 1, 0))
     case .home, .pageUp: meetingSelection = 0
     case .end, .pageDown: meetingSelection = max(meetings.count - 1, 0)
     case .enter, .character("m"):
@@ -139,7 +141,7 @@ extension InteractiveApp {
       _ = self.store.send(.path(.element(id: id, action: .record(action))))
     }
     switch RecordScreen.command(for: key, in: record) {
-    case let .send(action)?: send(action)
+    case .send(let action)?: send(action)
     case .endAndSave?: endAndSave(id)
     case nil: break
     }
@@ -147,7 +149,7 @@ extension InteractiveApp {
 
   /// Ends the meeting as "End meeting → Save and end" would.
   func endAndSave(_ id: StackElementID) {
-    guard case let .record(record)? = store.state.path[id: id], !record.isFinishing else { return }
+    guard case .record(let record)? = store.state.path[id: id], !record.isFinishing else { return }
     let send = { (action: RecordMeeting.Action) -> Void in
       _ = self.store.send(.path(.element(id: id, action: .record(action))))
     }
@@ -170,11 +172,11 @@ extension InteractiveApp {
     case (.down, _), (.tab, _): formField = fields[min(position + 1, fields.count - 1)]
     case (.control("n"), _):
       send(.addAttendeeButtonTapped)
-      if case let .attendee(id)? = focus(of: form) { formField = .attendee(id) }
-    case let (.control("d"), .attendee(attendee)):
+      if case .attendee(let id)? = focus(of: form) { formField = .attendee(id) }
+    case (.control("d"), .attendee(let attendee)):
       guard let index = form.syncUp.attendees.index(id: attendee) else { return }
       send(.onDeleteAttendees(IndexSet(integer: index)))
-      if case let .attendee(id)? = focus(of: form) { formField = .attendee(id) }
+      if case .attendee(let id)? = focus(of: form) { formField = .attendee(id) }
     case (.left, .duration), (.character("-"), .duration):
       let minutes = max(Int((form.syncUp.duration.seconds / 60).rounded()) - 1, 1)
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
@@ -186,15 +188,15 @@ extension InteractiveApp {
       let index = themes.firstIndex(of: form.syncUp.theme) ?? 0
       let step = key == .left ? themes.count - 1 : 1
       send(.binding(.set(\.syncUp.theme, themes[(index + step) % themes.count])))
-    case let (.character(letter), .title):
+    case (.character(let letter), .title):
       send(.binding(.set(\.syncUp.title, form.syncUp.title + String(letter))))
     case (.backspace, .title):
       send(.binding(.set(\.syncUp.title, String(form.syncUp.title.dropLast()))))
-    case let (.character(letter), .attendee(id)):
+    case (.character(let letter), .attendee(let id)):
       guard var attendee = form.syncUp.attendees[id: id] else { return }
       attendee.name.append(letter)
       send(.binding(.set(\.syncUp.attendees[id: id], attendee)))
-    case let (.backspace, .attendee(id)):
+    case (.backspace, .attendee(let id)):
       guard var attendee = form.syncUp.attendees[id: id] else { return }
       attendee.name = String(attendee.name.dropLast())
       send(.binding(.set(\.syncUp.attendees[id: id], attendee)))
@@ -205,8 +207,10 @@ extension InteractiveApp {
   /// The reducer moves the focus when attendees come and go; the cursor follows it.
   private func focus(of form: SyncUpForm.State) -> SyncUpForm.State.Field? {
     let state = store.state
-    if case let .add(current)? = state.syncUpsList.destination, state.path.isEmpty { return current.focus }
-    if case let .detail(detail)? = state.path.last, case let .edit(current)? = detail.destination {
+    if case .add(let current)? = state.syncUpsList.destination, state.path.isEmpty {
+      return current.focus
+    }
+    if case .detail(let detail)? = state.path.last, case .edit(let current)? = detail.destination {
       return current.focus
     }
     return form.focus

@@ -159,7 +159,9 @@ public final class InteractiveApp {
         state: detail, selection: meetingSelection, width: width, height: height
       ).lines
     case let .meeting(meeting):
-      return MeetingScreen(state: meeting, offset: meetingOffset, width: width, height: height).lines
+      return MeetingScreen(
+        state: meeting, offset: meetingOffset, width: width, height: height
+      ).lines
     case let .record(record):
       return RecordScreen(
         state: record, level: meter.level, silentFor: record.isRecording ? meter.silentFor : nil,

@@ -26,20 +26,23 @@ public struct ListScreen {
     let syncUps = state.syncUps
     let header = [ANSI.bold + " Daily Sync-ups" + ANSI.reset, ""]
     var footer = [""]
-    if case let .alert(alert)? = state.destination {
+    if case .alert(let alert)? = state.destination {
       footer += AlertView.lines(alert, width: width).dropFirst()
     } else if let id = confirmingDelete, let syncUp = syncUps[id: id] {
-      footer.append(ANSI.bold + " Delete '\(syncUp.title.visible)' and all its meetings?" + ANSI.reset)
+      footer.append(
+        ANSI.bold + " Delete '\(syncUp.title.visible)' and all its meetings?" + ANSI.reset)
       footer.append(" [y] Yes   [n] No")
     } else {
       footer.append(Text.hint("↑↓ select · enter open · a add · d delete · q quit", width: width))
     }
-    var rows = syncUps.enumerated().map { index, syncUp in row(syncUp, selected: index == selection) }
+    var rows = syncUps.enumerated().map { index, syncUp in row(syncUp, selected: index == selection)
+    }
     if syncUps.isEmpty { rows = [" No sync-ups yet: press a to add one."] }
     // The rows scroll so the selection stays on screen between the header and the footer.
     let room = max(height - header.count - footer.count, 1)
     let first = min(max(selection - room + 1, 0), max(rows.count - room, 0))
-    return Text.frame(header + rows.dropFirst(first).prefix(room) + footer, columns: width, rows: height)
+    return Text.frame(
+      header + rows.dropFirst(first).prefix(room) + footer, columns: width, rows: height)
   }
 
   private func row(_ syncUp: SyncUp, selected: Bool) -> String {
@@ -47,12 +50,14 @@ public struct ListScreen {
     let swatch =
       ANSI.colors(foreground: syncUp.theme.accentColor, background: syncUp.theme.mainColor)
       + "  " + ANSI.reset
-    let detail = Format.count(syncUp.attendees.count, "attendee")
+    let detail =
+      Format.count(syncUp.attendees.count, "attendee")
       + " · \(Text.length(syncUp.duration)) · " + Format.count(syncUp.meetings.count, "meeting")
     let name = syncUp.title.isEmpty ? "Untitled" : syncUp.title.visible
     // Marker and swatch take six columns; the title gets what the details leave, at least ten.
     let title = Text.pad(name, to: max(width - detail.count - 8, 10))
-    let line = " \(marker) " + swatch + " " + Text.truncate(title + " " + detail, to: max(width - 7, 0))
+    let line =
+      " \(marker) " + swatch + " " + Text.truncate(title + " " + detail, to: max(width - 7, 0))
     return selected ? ANSI.bold + line + ANSI.reset : line
   }
 }

@@ -44,7 +44,8 @@ public struct MeetingScreen {
         : Text.wrap(state.meeting.transcript.oneLine, width: width)
     }
     return turns.flatMap { turn in
-      Text.wrap("[\(Format.clock(turn.start))] \(turn.speaker.visible): \(turn.text.oneLine)", width: width)
+      Text.wrap(
+        "[\(Format.clock(turn.start))] \(turn.speaker.visible): \(turn.text.oneLine)", width: width)
     }
   }
 }
