@@ -73,6 +73,32 @@ struct KeyMappingTests {
     #expect(syncUps.isEmpty)
   }
 
+  /// ←/→ step to the whole minute below or above; a length under a minute shows in seconds
+  /// and never grows from ←.
+  @Test func lengthStepsToWholeMinutes() {
+    func length() -> Duration? {
+      guard case .add(let form)? = app.store.state.syncUpsList.destination else { return nil }
+      return form.syncUp.duration
+    }
+    press(.character("a"), .down)
+    app.store.send(
+      .syncUpsList(.destination(.presented(.add(.binding(.set(\.syncUp.duration, .seconds(45))))))))
+    press(.left)
+    #expect(length() == .seconds(45))
+    press(.right)
+    #expect(length() == .seconds(60))
+    app.store.send(
+      .syncUpsList(.destination(.presented(.add(.binding(.set(\.syncUp.duration, .seconds(90))))))))
+    press(.left)
+    #expect(length() == .seconds(60))
+    press(.left)
+    #expect(length() == .seconds(60))
+    app.store.send(
+      .syncUpsList(.destination(.presented(.add(.binding(.set(\.syncUp.duration, .seconds(90))))))))
+    press(.right)
+    #expect(length() == .seconds(120))
+  }
+
   @Test func listDeletesOnlyAfterYes() {
     addSyncUp("Design", attendees: ["Ana"])
     addSyncUp("Planning", attendees: ["Ben"])

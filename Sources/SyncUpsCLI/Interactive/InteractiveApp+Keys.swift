@@ -178,10 +178,13 @@ extension InteractiveApp {
       send(.onDeleteAttendees(IndexSet(integer: index)))
       if case .attendee(let id)? = focus(of: form) { formField = .attendee(id) }
     case (.left, .duration), (.character("-"), .duration):
-      let minutes = max(Int((form.syncUp.duration.seconds / 60).rounded()) - 1, 1)
+      // The whole minute below (1 min 30 s → 1 min), never under a minute, never longer.
+      let minutes = Int((form.syncUp.duration.seconds / 60).rounded(.up)) - 1
+      guard minutes >= 1 else { return }
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.right, .duration), (.character("+"), .duration):
-      let minutes = Int((form.syncUp.duration.seconds / 60).rounded()) + 1
+      // The whole minute above (45 s → 1 min, 1 min 30 s → 2 min).
+      let minutes = Int((form.syncUp.duration.seconds / 60).rounded(.down)) + 1
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.left, .theme), (.right, .theme), (.character(" "), .theme):
       let themes = Theme.allCases
