@@ -38,37 +38,74 @@ extension String {
   public var visible: String { Visible.text(self) }
 }
 
+extension Character {
+  /// How many terminal columns the character takes: two for East Asian wide characters and
+  /// emoji shown as pictures, one for the others.
+  var columns: Int {
+    guard let first = unicodeScalars.first, first.value >= 0x1100 else { return 1 }
+    let isEmoji =
+      first.properties.isEmojiPresentation
+      || (first.properties.isEmoji && unicodeScalars.contains("\u{FE0F}"))
+    switch first.value {
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+      0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+      return 2
+    default:
+      return isEmoji ? 2 : 1
+    }
+  }
+}
+
+extension StringProtocol {
+  /// Terminal columns: the sum of the characters' `columns`.
+  var columns: Int { reduce(0) { $0 + $1.columns } }
+}
+
 /// Layout helpers every screen uses: fixed-width cells, word wrapping, headers, the frame.
-/// Widths count characters; the only escape sequences in a line are the screens' own styles.
+/// Widths are terminal columns (`Character.columns`); the only escape sequences in a line are
+/// the screens' own styles.
 enum Text {
-  /// `text` cut (ending in `…`) or padded with spaces to exactly `width` characters.
+  /// `text` cut (ending in `…`) or padded with spaces to exactly `width` columns.
   static func pad(_ text: String, to width: Int) -> String {
-    let width = max(width, 0)
-    return text.count > width
-      ? truncate(text, to: width) : text + String(repeating: " ", count: width - text.count)
+    let cut = truncate(text, to: max(width, 0))
+    return cut + String(repeating: " ", count: max(width - cut.columns, 0))
   }
 
-  /// `text` at most `width` characters long: cut with `…` as its last character when longer.
+  /// `text` at most `width` columns wide: cut with `…` as its last character when wider.
   static func truncate(_ text: String, to width: Int) -> String {
-    guard text.count > width else { return text }
-    return width <= 0 ? "" : String(text.prefix(width - 1)) + "…"
+    guard text.columns > width else { return text }
+    return width <= 0 ? "" : prefix(text, columns: width - 1) + "…"
   }
 
-  /// `text` wrapped on spaces into lines of at most `width` characters, each starting with
+  /// The longest start of `text` that fits in `columns`.
+  static func prefix(_ text: some StringProtocol, columns: Int) -> String {
+    var out = ""
+    var used = 0
+    for character in text {
+      used += character.columns
+      guard used <= columns else { break }
+      out.append(character)
+    }
+    return out
+  }
+
+  /// `text` wrapped on spaces into lines of at most `width` columns, each starting with
   /// `indent`; a word longer than a line is broken.
   static func wrap(_ text: String, width: Int, indent: String = " ") -> [String] {
-    let room = max(width - indent.count, 1)
+    let room = max(width - indent.columns, 2)
     var lines: [String] = []
     var line = ""
     for word in text.split(separator: " ") {
       var word = Substring(word)
-      if !line.isEmpty, line.count + 1 + word.count > room {
+      if !line.isEmpty, line.columns + 1 + word.columns > room {
         lines.append(indent + line)
         line = ""
       }
-      while word.count > room - line.count, line.isEmpty {
-        lines.append(indent + word.prefix(room))
-        word = word.dropFirst(room)
+      while line.isEmpty, word.columns > room {
+        let piece = prefix(word, columns: room)
+        lines.append(indent + piece)
+        word = word.dropFirst(max(piece.count, 1))
       }
       guard !word.isEmpty else { continue }
       line += line.isEmpty ? String(word) : " " + word
@@ -81,9 +118,9 @@ enum Text {
   /// fit), and `right` at the right end, at least one space apart.
   static func header(_ title: String, right: String = "", theme: Theme, width: Int) -> String {
     let right = right.isEmpty ? "" : " " + right
-    let room = max(width - right.count - 1, 0)
+    let room = max(width - right.columns - 1, 0)
     return ANSI.colors(foreground: theme.accentColor, background: theme.mainColor) + ANSI.bold
-      + pad(truncate(" " + title.visible, to: room), to: room) + right + " " + ANSI.reset
+      + pad(" " + title.visible, to: room) + right + " " + ANSI.reset
   }
 
   /// A dim line of key hints, cut to the screen's width.
@@ -110,7 +147,7 @@ enum Text {
     lines.prefix(max(rows, 0)).map { clip($0, to: max(columns, 0)) }
   }
 
-  /// `line` cut to `width` visible characters; escape sequences are kept and not counted.
+  /// `line` cut to `width` columns; escape sequences are kept and not counted.
   static func clip(_ line: String, to width: Int) -> String {
     var out = ""
     var visible = 0
@@ -132,9 +169,9 @@ enum Text {
         out.append(character)
         continue
       }
-      guard visible < width else { return styled ? out + ANSI.reset : out }
+      guard visible + character.columns <= width else { return styled ? out + ANSI.reset : out }
       out.append(character)
-      visible += 1
+      visible += character.columns
     }
     return out
   }

@@ -76,6 +76,14 @@ struct TerminalTextTests {
     #expect(wrapped.allSatisfy { $0.count <= 10 })
   }
 
+  @Test func wideCharactersTakeTwoColumns() {
+    #expect("日本語".columns == 6 && "Zoë".columns == 3 && "🎉 ok".columns == 5)
+    #expect(Text.pad("日本語", to: 5) == "日本…")
+    #expect(Text.pad("日本語", to: 4) == "日… ")
+    #expect(Text.clip("会議🎉x", to: 5) == "会議")
+    #expect(Text.wrap("会議会議会議", width: 6) == [" 会議", " 会議", " 会議"])
+  }
+
   @Test func aFrameNeverHasMoreRowsOrColumnsThanTheScreen() {
     let styled = ANSI.bold + "0123456789" + ANSI.reset
     let frame = Text.frame([styled, "abcdefghij", "x", "y"], columns: 4, rows: 3)
