@@ -20,9 +20,9 @@ build: setup
 	$(SWIFT) build
 
 # Records the bundled stand-up into a demo sync-up in a temporary data directory and prints the
-# saved transcript by speaker (see .ci/demo).
-demo: build
-	@.ci/demo .build/debug/syncups
+# saved transcript by speaker (see .ci/demo), with the optimized binary people install.
+demo: release
+	@.ci/demo $(RELEASE_BINARY)
 
 # The optimized build people install.
 release: setup

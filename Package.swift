@@ -138,6 +138,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+        "WorkerThreads",
         .product(name: "Tagged", package: "swift-tagged"),
       ]
     ),
@@ -149,7 +150,9 @@ let package = Package(
     ),
     .target(
       name: "SyncUpsCLI",
-      dependencies: ["SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "TranscriptionClient"]
+      dependencies: [
+        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+      ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
     // microphones.
@@ -180,7 +183,10 @@ let package = Package(
     // Runs the built `syncups` binary with a temporary SYNCUPS_HOME.
     .testTarget(
       name: "SyncUpsCLITests",
-      dependencies: ["syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "TranscriptionClient", "SyncUpsTestSupport"]
+      dependencies: [
+        "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioFilesClient",
+        "TranscriptionClient", "SyncUpsTestSupport",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

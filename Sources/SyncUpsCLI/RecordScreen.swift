@@ -37,6 +37,9 @@ public struct RecordScreen {
       " " + ANSI.bold + speakerLine + ANSI.reset,
       " " + meterLine,
     ]
+    if let notice = state.notice {
+      lines.append(ANSI.yellow + " ⚠ " + notice.visible + ANSI.reset)
+    }
     if let alert = state.alert {
       lines += AlertView.lines(alert, width: width)
     } else {
@@ -96,19 +99,14 @@ public struct RecordScreen {
   /// What a key does on the recording screen, the same in `syncups record` and in the app:
   /// with an alert shown, the alert's rule (`AlertView`); otherwise `n` next speaker, `e` end
   /// meeting, `q` end and save.
-  public enum Command: Equatable, Sendable {
-    case send(RecordMeeting.Action)
-    case endAndSave
-  }
-
-  public static func command(for key: Key, in state: RecordMeeting.State) -> Command? {
+  public static func action(for key: Key, in state: RecordMeeting.State) -> RecordMeeting.Action? {
     if let alert = state.alert {
-      return AlertView.action(for: key, in: alert).map { .send(.alert($0)) }
+      return AlertView.action(for: key, in: alert).map { .alert($0) }
     }
     switch key {
-    case .character("n"): return .send(.nextButtonTapped)
-    case .character("e"): return .send(.endMeetingButtonTapped)
-    case .character("q"): return .endAndSave
+    case .character("n"): return .nextButtonTapped
+    case .character("e"): return .endMeetingButtonTapped
+    case .character("q"): return .endAndSaveRequested
     default: return nil
     }
   }

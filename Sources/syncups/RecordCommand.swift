@@ -58,7 +58,8 @@ struct RecordCommand: AsyncParsableCommand {
     let audio = meeting.audioFile.map { "; audio in \(dataDirectory.url.appendingPathComponent($0).path)" } ?? ""
     print(
       "Saved meeting \(meeting.id.rawValue.uuidString.lowercased().prefix(8)) "
-        + "(\(Format.count(meeting.segments.count, "utterance"))) in \(dataDirectory.syncUpsFile.path)\(audio)"
+        + "(\(Format.count(meeting.segments.count, "utterance"))) in "
+        + "\(dataDirectory.syncUpsFile.path)\(audio)"
     )
   }
 }

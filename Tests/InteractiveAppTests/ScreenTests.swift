@@ -51,6 +51,11 @@ struct ScreenTests {
     }
   }
 
+  /// A meeting of `syncUp` being timed without a microphone.
+  func recordState(_ syncUp: Shared<SyncUp>) -> RecordMeeting.State {
+    RecordMeeting.State(meetingID: Meeting.ID(UUID()), syncUp: syncUp, input: .none)
+  }
+
   @Test func listShowsEachSyncUpAndMarksTheSelection() {
     var second = Self.syncUp
     second = SyncUp(id: SyncUp.ID(UUID()), attendees: second.attendees, title: "Design Review")
@@ -69,8 +74,8 @@ struct ScreenTests {
   }
 
   @Test func listAsksBeforeDeleting() {
-    let lines = plain(
-      ListScreen(state: list([Self.syncUp]), confirmingDelete: Self.syncUp.id).lines)
+    let asking = list([Self.syncUp], destination: .alert(.deleteSyncUps([Self.syncUp])))
+    let lines = plain(ListScreen(state: asking).lines)
     #expect(lines.contains(" Delete 'Morning Sync' and all its meetings?"))
     #expect(lines.contains(" [y] Yes   [n] No"))
   }
@@ -182,7 +187,7 @@ struct ScreenTests {
     long.title = String(repeating: "Quarterly planning ", count: 5)
     let shared = Shared(value: long)
     let others = (1...2).map { SyncUp(id: SyncUp.ID(UUID()), title: "Other \($0)") }
-    var recording = RecordMeeting.State(syncUp: shared)
+    var recording = recordState(shared)
     recording.segments = (0..<20).map {
       .init(speaker: "Ana", start: Double($0), end: 1, text: "words \($0)")
     }
@@ -221,7 +226,7 @@ struct ScreenTests {
     var long = Self.syncUp
     long.title = "The very long weekly planning and retrospective of the platform team"
     let header = plain(
-      RecordScreen(state: RecordMeeting.State(syncUp: Shared(value: long)), width: 40).lines)[0]
+      RecordScreen(state: recordState(Shared(value: long)), width: 40).lines)[0]
     #expect(header == " The very long weekly pl… not recording ")
     let detail = plain(
       DetailScreen(state: SyncUpDetail.State(syncUp: Shared(value: long)), width: 40).lines)
@@ -236,11 +241,11 @@ struct ScreenTests {
     evil.meetings[0].segments[0].speaker = "Ana\u{1B}[31m"
     evil.meetings[0].segments[0].text = "good\u{9B}5m morning"
     let shared = Shared(value: evil)
-    var recording = RecordMeeting.State(syncUp: shared)
+    var recording = recordState(shared)
     recording.segments = [evil.meetings[0].segments[0]]
     recording.partial = "more\u{1B}[5m"
     let screens = [
-      ListScreen(state: list([evil]), confirmingDelete: evil.id).lines,
+      ListScreen(state: list([evil], destination: .alert(.deleteSyncUps([evil])))).lines,
       DetailScreen(state: SyncUpDetail.State(syncUp: shared)).lines,
       FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: evil)).lines,
       MeetingScreen(state: MeetingFeature.State(meeting: evil.meetings[0], syncUp: evil)).lines,

@@ -127,7 +127,6 @@ struct ReferenceAndTextTests {
 
     let commands: [[String]] = [
       ["list"], ["show", "12345678"], ["meetings", "12345678"],
-      ["edit", "12345678", "--theme", "navy"],
       ["transcript", "12345678"], ["transcript", "12345678", "--format", "md"],
       ["transcript", "12345678", "--format", "srt"], ["transcript", "12345678", "--format", "vtt"],
       ["list", "--json"], ["show", "12345678", "--json"], ["meetings", "12345678", "--json"],

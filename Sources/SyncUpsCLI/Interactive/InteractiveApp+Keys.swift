@@ -27,20 +27,16 @@ extension InteractiveApp {
         cancel: { send(.dismissAddSyncUpButtonTapped) }
       )
     case .alert(let alert)?:
-      // The list's alerts only inform: every button dismisses them.
-      if AlertView.button(for: key, in: alert) != nil { send(.destination(.dismiss)) }
-      return
+      switch AlertView.action(for: key, in: alert) {
+      case .presented(let action)?: send(.destination(.presented(.alert(action))))
+      case .dismiss?: send(.destination(.dismiss))
+      case nil: break
+      }
+      return clampListSelection()
     case nil:
       break
     }
     let syncUps = list.syncUps
-    if let pending = confirmingDelete {
-      if key == .character("y"), let index = syncUps.index(id: pending) {
-        send(.onDelete(IndexSet(integer: index)))
-      }
-      if [.character("y"), .character("n"), .escape].contains(key) { confirmingDelete = nil }
-      return clampListSelection()
-    }
     switch key {
     case .up, .character("k"): listSelection = max(listSelection - 1, 0)
     case .down, .character("j"): listSelection = min(listSelection + 1, max(syncUps.count - 1, 0))
@@ -54,8 +50,7 @@ extension InteractiveApp {
       formField = .title
       send(.addSyncUpButtonTapped)
     case .character("d"):
-      guard syncUps.indices.contains(listSelection) else { return }
-      confirmingDelete = syncUps[listSelection].id
+      send(.onDelete(IndexSet(integer: listSelection)))
     case .character("q"): isDone = true
     default: break
     }
@@ -140,21 +135,7 @@ extension InteractiveApp {
     let send = { (action: RecordMeeting.Action) -> Void in
       _ = self.store.send(.path(.element(id: id, action: .record(action))))
     }
-    switch RecordScreen.command(for: key, in: record) {
-    case .send(let action)?: send(action)
-    case .endAndSave?: endAndSave(id)
-    case nil: break
-    }
-  }
-
-  /// Ends the meeting as "End meeting → Save and end" would.
-  func endAndSave(_ id: StackElementID) {
-    guard case .record(let record)? = store.state.path[id: id], !record.isFinishing else { return }
-    let send = { (action: RecordMeeting.Action) -> Void in
-      _ = self.store.send(.path(.element(id: id, action: .record(action))))
-    }
-    if record.alert == nil { send(.endMeetingButtonTapped) }
-    send(.alert(.presented(.confirmSave)))
+    if let action = RecordScreen.action(for: key, in: record) { send(action) }
   }
 
   // MARK: The form
@@ -183,8 +164,9 @@ extension InteractiveApp {
       guard minutes >= 1 else { return }
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.right, .duration), (.character("+"), .duration):
-      // The whole minute above (45 s → 1 min, 1 min 30 s → 2 min).
-      let minutes = Int((form.syncUp.duration.seconds / 60).rounded(.down)) + 1
+      // The whole minute above (45 s → 1 min, 1 min 30 s → 2 min), up to the longest allowed.
+      let longest = Int(SyncUp.durationRange.upperBound.seconds / 60)
+      let minutes = min(Int((form.syncUp.duration.seconds / 60).rounded(.down)) + 1, longest)
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.left, .theme), (.right, .theme), (.character(" "), .theme):
       let themes = Theme.allCases
