@@ -162,7 +162,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TranscribeCommandTests",
-      dependencies: ["syncups", "AudioCore"]
+      dependencies: ["syncups", "AudioCore", "SyncUpsTestSupport"]
     ),
     // The lag of a 1 s timer while two decoders run as fast as they can (`make bench`).
     .executableTarget(
@@ -255,6 +255,7 @@ let package = Package(
       dependencies: [
         "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
+        "SyncUpsTestSupport",
       ]
     ),
   ],

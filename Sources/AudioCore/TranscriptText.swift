@@ -76,7 +76,9 @@ public enum TranscriptText {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+      // Controls (C0, DEL, C1) escaped: the output may be read on a terminal.
+      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+        out += String(format: "\\u%04x", scalar.value)
       default: out.unicodeScalars.append(scalar)
       }
     }

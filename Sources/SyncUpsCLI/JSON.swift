@@ -16,13 +16,15 @@ public indirect enum JSON: Equatable, Sendable {
   /// One line, no spaces.
   public var rendered: String {
     switch self {
-    case let .string(text): return TranscriptText.jsonString(text)
-    case let .number(value): return Self.number(value)
-    case let .bool(value): return value ? "true" : "false"
+    case .string(let text): return TranscriptText.jsonString(text)
+    case .number(let value): return Self.number(value)
+    case .bool(let value): return value ? "true" : "false"
     case .null: return "null"
-    case let .array(items): return "[" + items.map(\.rendered).joined(separator: ",") + "]"
-    case let .object(fields):
-      return "{" + fields.map { TranscriptText.jsonString($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
+    case .array(let items): return "[" + items.map(\.rendered).joined(separator: ",") + "]"
+    case .object(let fields):
+      return "{"
+        + fields.map { TranscriptText.jsonString($0.0) + ":" + $0.1.rendered }.joined(
+          separator: ",") + "}"
     }
   }
 

@@ -2,6 +2,8 @@ import Foundation
 import SyncUpsFeatures
 
 /// What `list`, `show` and `meetings` print: aligned text for people, JSON for programs.
+/// Text from the data is printed `visible` (control characters shown, never obeyed); JSON
+/// keeps it exactly, escaped.
 public enum Listing {
   // MARK: list
 
@@ -11,7 +13,7 @@ public enum Listing {
     }
     let rows = syncUps.map { syncUp in
       [
-        syncUp.shortID, syncUp.title, Format.duration(syncUp.duration),
+        syncUp.shortID, syncUp.title.visible, Format.duration(syncUp.duration),
         String(syncUp.attendees.count), String(syncUp.meetings.count), syncUp.theme.rawValue,
       ]
     }
@@ -19,28 +21,30 @@ public enum Listing {
   }
 
   public static func listJSON(_ syncUps: IdentifiedArrayOf<SyncUp>) -> String {
-    JSON.array(syncUps.map { syncUp in
-      .object([
-        ("id", .string(syncUp.fullID)),
-        ("title", .string(syncUp.title)),
-        ("theme", .string(syncUp.theme.rawValue)),
-        ("duration", .number(syncUp.duration.seconds)),
-        ("attendees", .array(syncUp.attendees.map { .string($0.name) })),
-        ("meetings", .number(Double(syncUp.meetings.count))),
-      ])
-    }).rendered + "\n"
+    JSON.array(
+      syncUps.map { syncUp in
+        .object([
+          ("id", .string(syncUp.fullID)),
+          ("title", .string(syncUp.title)),
+          ("theme", .string(syncUp.theme.rawValue)),
+          ("duration", .number(syncUp.duration.seconds)),
+          ("attendees", .array(syncUp.attendees.map { .string($0.name) })),
+          ("meetings", .number(Double(syncUp.meetings.count))),
+        ])
+      }
+    ).rendered + "\n"
   }
 
   // MARK: show
 
   public static func show(_ syncUp: SyncUp) -> String {
     var lines = [
-      "Title:        \(syncUp.title)",
+      "Title:        \(syncUp.title.visible)",
       "ID:           \(syncUp.fullID)",
       "Theme:        \(syncUp.theme.rawValue)",
       "Duration:     \(Format.duration(syncUp.duration))",
       "Per attendee: \(Format.duration(syncUp.durationPerAttendee))",
-      "Attendees:    \(syncUp.attendees.map(\.name).joined(separator: ", "))",
+      "Attendees:    \(syncUp.attendees.map(\.name.visible).joined(separator: ", "))",
       "Meetings:     \(syncUp.meetings.count)",
     ]
     for (index, meeting) in syncUp.meetingsNewestFirst.enumerated() {
@@ -57,9 +61,15 @@ public enum Listing {
       ("duration", .number(syncUp.duration.seconds)),
       ("durationPerAttendee", .number(syncUp.durationPerAttendee.seconds)),
       ("attendees", .array(syncUp.attendees.map { .string($0.name) })),
-      ("meetings", .array(syncUp.meetingsNewestFirst.map { meeting in
-        .object([("id", .string(meeting.fullID)), ("date", .string(Format.isoDate(meeting.date)))])
-      })),
+      (
+        "meetings",
+        .array(
+          syncUp.meetingsNewestFirst.map { meeting in
+            .object([
+              ("id", .string(meeting.fullID)), ("date", .string(Format.isoDate(meeting.date))),
+            ])
+          })
+      ),
     ]).rendered + "\n"
   }
 
@@ -67,28 +77,31 @@ public enum Listing {
 
   public static func meetings(_ syncUp: SyncUp) -> String {
     guard !syncUp.meetings.isEmpty else {
-      return "'\(syncUp.title)' has no meetings yet.\n"
+      return "'\(syncUp.title.visible)' has no meetings yet.\n"
     }
     let rows = syncUp.meetingsNewestFirst.enumerated().map { index, meeting in
       [
         String(index + 1), meeting.shortID, Format.date(meeting.date),
-        Format.clock(meeting.spokenLength), String(meeting.segments.count), meeting.firstWords,
+        Format.clock(meeting.spokenLength), String(meeting.segments.count),
+        meeting.firstWords.visible,
       ]
     }
     return table(header: ["N", "ID", "DATE", "LENGTH", "SEGMENTS", "FIRST WORDS"], rows: rows)
   }
 
   public static func meetingsJSON(_ syncUp: SyncUp) -> String {
-    JSON.array(syncUp.meetingsNewestFirst.enumerated().map { index, meeting in
-      .object([
-        ("index", .number(Double(index + 1))),
-        ("id", .string(meeting.fullID)),
-        ("date", .string(Format.isoDate(meeting.date))),
-        ("length", .number(meeting.spokenLength)),
-        ("segments", .number(Double(meeting.segments.count))),
-        ("firstWords", .string(meeting.firstWords)),
-      ])
-    }).rendered + "\n"
+    JSON.array(
+      syncUp.meetingsNewestFirst.enumerated().map { index, meeting in
+        .object([
+          ("index", .number(Double(index + 1))),
+          ("id", .string(meeting.fullID)),
+          ("date", .string(Format.isoDate(meeting.date))),
+          ("length", .number(meeting.spokenLength)),
+          ("segments", .number(Double(meeting.segments.count))),
+          ("firstWords", .string(meeting.firstWords)),
+        ])
+      }
+    ).rendered + "\n"
   }
 
   /// Columns two spaces apart, the last one not padded.
@@ -97,7 +110,8 @@ public enum Listing {
     let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
     return all.map { row in
       row.enumerated().map { column, cell in
-        column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+        column == row.count - 1
+          ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
       }
       .joined(separator: "  ")
     }
@@ -112,7 +126,10 @@ extension SyncUp {
   /// Meeting 1 is the newest (the order `meetings` and `transcript --meeting N` use).
   public var meetingsNewestFirst: [Meeting] {
     meetings.enumerated()
-      .sorted { $0.element.date != $1.element.date ? $0.element.date > $1.element.date : $0.offset < $1.offset }
+      .sorted {
+        $0.element.date != $1.element.date
+          ? $0.element.date > $1.element.date : $0.offset < $1.offset
+      }
       .map(\.element)
   }
 }

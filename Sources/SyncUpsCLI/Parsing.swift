@@ -7,7 +7,8 @@ public enum Parse {
   public static func duration(_ text: String) throws(CLIError) -> Duration {
     let input = text.trimmingCharacters(in: .whitespaces).lowercased()
     let invalid = CLIError(
-      "invalid duration '\(text)': use minutes and seconds like 5m, 90s or 1m30s, or plain seconds like 300"
+      "invalid duration '\(text)': use minutes and seconds like 5m, 90s or 1m30s, "
+        + "or plain seconds like 300"
     )
     guard !input.isEmpty else { throw invalid }
     var seconds = 0
@@ -59,21 +60,37 @@ public enum Parse {
 
 /// How durations and times are shown.
 public enum Format {
-  /// `5m`, `1m30s`, `45s`, `1h2m`: whole seconds (rounded down), the form `add` accepts.
+  /// `5m`, `1m30s`, `45s`, `1h2m`: the form `add` accepts. A part of a second (a share of a
+  /// short meeting) shows to a tenth, never as 0: `0.3s`, `1m2.5s`, `<0.1s`.
   public static func duration(_ duration: Duration) -> String {
-    let total = max(0, Int(duration.components.seconds))
-    let h = total / 3600, m = total / 60 % 60, s = total % 60
+    let tenths = Int((max(0, duration.seconds) * 10).rounded())
+    if tenths == 0, duration.seconds > 0 { return "<0.1s" }
+    let total = tenths / 10
+    let h = total / 3600
+    let m = total / 60 % 60
+    let s = total % 60
     var text = ""
     if h > 0 { text += "\(h)h" }
     if m > 0 { text += "\(m)m" }
-    if s > 0 || text.isEmpty { text += "\(s)s" }
+    if tenths % 10 != 0 {
+      text += "\(s).\(tenths % 10)s"
+    } else if s > 0 || text.isEmpty {
+      text += "\(s)s"
+    }
     return text
+  }
+
+  /// `1 attendee`, `3 attendees`, `0 meetings`: a count with its noun, singular only for one.
+  public static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)" + (number == 1 ? "" : "s")
   }
 
   /// `mm:ss`, or `h:mm:ss` from an hour on: a position in a meeting.
   public static func clock(_ seconds: Double) -> String {
     let total = Int(max(0, seconds).rounded(.down))
-    let h = total / 3600, m = total / 60 % 60, s = total % 60
+    let h = total / 3600
+    let m = total / 60 % 60
+    let s = total % 60
     return h > 0
       ? "\(h):" + pad(m) + ":" + pad(s)
       : pad(m) + ":" + pad(s)

@@ -22,7 +22,7 @@ final class LineOutput: RecordOutput {
   func start(_ state: RecordMeeting.State) {
     let syncUp = state.syncUp
     write(
-      "Recording \(syncUp.label): \(syncUp.attendees.count) attendees, "
+      "Recording \(syncUp.label): \(Format.count(syncUp.attendees.count, "attendee")), "
         + "\(Format.clock(syncUp.duration.seconds)); Ctrl-C ends and saves the meeting."
     )
   }
@@ -30,11 +30,12 @@ final class LineOutput: RecordOutput {
   func update(_ state: RecordMeeting.State) {
     if state.speakerIndex != speakerIndex {
       speakerIndex = state.speakerIndex
-      write("[\(Format.clock(Double(state.secondsElapsed)))] " + RecordScreen(state: state).speakerLine)
+      let elapsed = Format.clock(Double(state.secondsElapsed))
+      write("[\(elapsed)] " + RecordScreen(state: state).speakerLine)
     }
     while printedSegments < state.segments.count {
       let segment = state.segments[printedSegments]
-      write("[\(Format.clock(segment.start))] \(segment.speaker): \(segment.text)")
+      write("[\(Format.clock(segment.start))] \(segment.label): \(segment.oneLine)")
       printedSegments += 1
     }
   }

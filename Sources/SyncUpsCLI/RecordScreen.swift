@@ -19,8 +19,8 @@ public struct RecordScreen {
     self.state = state
     self.level = level
     self.silentFor = silentFor
-    self.width = max(width, 40)
-    self.height = max(height, 12)
+    self.width = max(width, 1)
+    self.height = max(height, 1)
   }
 
   /// Silence longer than this gets a warning.
@@ -28,36 +28,33 @@ public struct RecordScreen {
 
   public var lines: [String] {
     let syncUp = state.syncUp
-    let theme = ANSI.colors(foreground: syncUp.theme.accentColor, background: syncUp.theme.mainColor)
     let recording = state.isRecording ? "● REC" : "not recording"
     var lines = [
-      theme + ANSI.bold + pad(" \(syncUp.title)", to: width - recording.count - 1) + recording + " "
-        + ANSI.reset,
+      Text.header(syncUp.title.visible, right: recording, theme: syncUp.theme, width: width),
       " \(Format.clock(Double(state.secondsElapsed))) elapsed"
         + "   \(Format.clock(max(0, state.durationRemaining.seconds))) remaining",
       " " + progressBar(width: width - 2),
       " " + ANSI.bold + speakerLine + ANSI.reset,
       " " + meterLine,
-      "",
     ]
     if let notice = state.notice {
-      lines.insert(ANSI.yellow + " ⚠ " + notice + ANSI.reset, at: lines.count - 1)
+      lines.append(ANSI.yellow + " ⚠ " + notice.visible + ANSI.reset)
     }
     if let alert = state.alert {
-      lines += alertLines(alert)
+      lines += AlertView.lines(alert, width: width)
     } else {
-      lines.append(ANSI.dim + " n next speaker · e end meeting · q end and save" + ANSI.reset)
+      lines += ["", Text.hint("n next speaker · e end meeting · q end and save", width: width)]
     }
-    lines.append(" " + String(repeating: "─", count: width - 2))
+    lines.append(" " + String(repeating: "─", count: max(width - 2, 0)))
     let transcript = transcriptLines
     lines += transcript.suffix(max(0, height - lines.count))
-    return lines
+    return Text.frame(lines, columns: width, rows: height)
   }
 
   public var speakerLine: String {
     let attendees = state.syncUp.attendees
     let index = min(state.speakerIndex, max(attendees.count - 1, 0))
-    let name = attendees.isEmpty ? "nobody" : attendees[index].name
+    let name = attendees.isEmpty ? "nobody" : attendees[index].name.visible
     return "Speaker \(index + 1) of \(attendees.count): \(name)"
   }
 
@@ -67,61 +64,50 @@ public struct RecordScreen {
     }
     if let silentFor, silentFor >= Self.silenceWarning {
       return ANSI.yellow
-        + "⚠ The microphone has been silent for \(Int(silentFor)) s: is it muted or the wrong source?"
+        + "⚠ The microphone has been silent for \(Int(silentFor)) s: "
+        + "is it muted or the wrong source?"
         + ANSI.reset
     }
-    let cells = 30
+    let cells = max(min(30, width - 6), 0)
     let filled = Int((min(max(level, 0), 1) * Double(cells)).rounded())
-    return "Mic " + String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
+    return "Mic " + String(repeating: "█", count: filled)
+      + String(repeating: "░", count: cells - filled)
   }
 
   var transcriptLines: [String] {
     var lines: [String] = []
     for segment in state.segments {
-      lines += wrap("[\(Format.clock(segment.start))] \(segment.speaker): \(segment.text)")
+      lines += Text.wrap(
+        "[\(Format.clock(segment.start))] \(segment.label): \(segment.oneLine)", width: width)
     }
     if !state.partial.isEmpty {
-      lines += wrap("… \(state.partial)").map { ANSI.dim + $0 + ANSI.reset }
+      lines += Text.wrap("… \(state.partial.oneLine)", width: width).map {
+        ANSI.dim + $0 + ANSI.reset
+      }
     }
     return lines
-  }
-
-  func alertLines(_ alert: AlertState<RecordMeeting.Action.Alert>) -> [String] {
-    var lines = [ANSI.bold + " " + alert.title.string + ANSI.reset]
-    if let message = alert.message { lines += wrap(message.string) }
-    lines.append(
-      " " + alert.buttons.map { "[\(Self.key(for: $0))] \($0.label.string)" }.joined(separator: "   ")
-    )
-    return lines
-  }
-
-  /// The key that picks a button: the first letter of its label.
-  public static func key(for button: ButtonState<RecordMeeting.Action.Alert>) -> Character {
-    Character(button.label.string.prefix(1).lowercased())
   }
 
   func progressBar(width: Int) -> String {
+    let width = max(width, 0)
     let total = max(state.syncUp.duration.seconds, 1)
     let filled = Int((Double(state.secondsElapsed) / total * Double(width)).rounded())
     let clamped = min(max(filled, 0), width)
     return String(repeating: "█", count: clamped) + String(repeating: "░", count: width - clamped)
   }
 
-  func wrap(_ text: String) -> [String] {
-    var lines: [String] = []
-    var line = ""
-    for word in text.split(separator: " ") {
-      if line.count + word.count + 1 > width - 2, !line.isEmpty {
-        lines.append(" " + line)
-        line = ""
-      }
-      line += line.isEmpty ? String(word) : " " + word
+  /// What a key does on the recording screen, the same in `syncups record` and in the app:
+  /// with an alert shown, the alert's rule (`AlertView`); otherwise `n` next speaker, `e` end
+  /// meeting, `q` end and save.
+  public static func action(for key: Key, in state: RecordMeeting.State) -> RecordMeeting.Action? {
+    if let alert = state.alert {
+      return AlertView.action(for: key, in: alert).map { .alert($0) }
     }
-    if !line.isEmpty { lines.append(" " + line) }
-    return lines
-  }
-
-  func pad(_ text: String, to width: Int) -> String {
-    text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
+    switch key {
+    case .character("n"): return .nextButtonTapped
+    case .character("e"): return .endMeetingButtonTapped
+    case .character("q"): return .endAndSaveRequested
+    default: return nil
+    }
   }
 }

@@ -105,19 +105,11 @@ public final class RecordSession {
   }
 
   private func handleKeys() async {
-    for await key in Terminal.keys() {
-      if let alert = store.state.alert {
-        guard let button = alert.buttons.first(where: { RecordScreen.key(for: $0) == key }) else {
-          continue
-        }
-        store.send(button.action.map { .alert(.presented($0)) } ?? .alert(.dismiss))
-        continue
-      }
-      switch key {
-      case "n": store.send(.nextButtonTapped)
-      case "e": store.send(.endMeetingButtonTapped)
-      case "q": store.send(.endAndSaveRequested)
-      default: break
+    let (keys, continuation) = AsyncStream.makeStream(of: Key.self)
+    Terminal.readKeys { continuation.yield($0) } ended: { continuation.finish() }
+    for await key in keys {
+      if let action = RecordScreen.action(for: key, in: store.state) {
+        store.send(action)
       }
     }
   }

@@ -41,20 +41,27 @@ public struct SyncUpsStore: Sendable {
     return SyncUpsStore(syncUps: $syncUps)
   }
 
-  /// Finds one sync-up by id prefix or case-insensitive title. An unknown reference is an error
-  /// that suggests close matches.
+  /// Finds one sync-up by `reference`: the start of its id or of its title (any case). A
+  /// complete id always wins, then a whole title, then the starts of ids and titles. More than
+  /// one match is an error that lists them; none, an error that suggests close titles.
   public func resolve(_ reference: String) throws(CLIError) -> Shared<SyncUp> {
     let all = syncUps.wrappedValue
     let query = reference.trimmingCharacters(in: .whitespaces)
     let lowered = query.lowercased()
+    guard !lowered.isEmpty else {
+      throw CLIError("no sync-up matches ''; give the start of its id or its title")
+    }
+    let byID = all.filter { $0.fullID == lowered }
     let byTitle = all.filter { $0.title.lowercased() == lowered }
-    let byID = all.filter { $0.id.rawValue.uuidString.lowercased().hasPrefix(lowered) }
-    let matches = byTitle.isEmpty ? (lowered.isEmpty ? [] : byID) : byTitle
+    let byStart = all.filter {
+      $0.fullID.hasPrefix(lowered) || $0.title.lowercased().hasPrefix(lowered)
+    }
+    let matches = [byID, byTitle, byStart].first { !$0.isEmpty } ?? []
     guard matches.count <= 1 else {
       throw CLIError(
         "'\(query)' matches \(matches.count) sync-ups: "
           + matches.map(\.label).joined(separator: ", ")
-          + "; use more of the id"
+          + "; use more of the title or the id"
       )
     }
     guard let match = matches.first, let shared = Shared(syncUps[id: match.id]) else {
@@ -75,7 +82,9 @@ public struct SyncUpsStore: Sendable {
   private func suggestions(for query: String, in all: IdentifiedArrayOf<SyncUp>) -> String {
     let close = all
       .map { (syncUp: $0, distance: editDistance(query, $0.title.lowercased())) }
-      .filter { $0.distance <= max(2, query.count / 3) || $0.syncUp.title.lowercased().contains(query) }
+      .filter {
+        $0.distance <= max(2, query.count / 3) || $0.syncUp.title.lowercased().contains(query)
+      }
       .sorted { $0.distance < $1.distance }
       .prefix(3)
     if close.isEmpty {
@@ -88,9 +97,9 @@ public struct SyncUpsStore: Sendable {
 }
 
 extension SyncUp {
-  /// How commands name a sync-up: its title and the start of its id.
+  /// How commands name a sync-up: its title (`visible`) and the start of its id.
   public var label: String {
-    "'\(title)' (\(id.rawValue.uuidString.lowercased().prefix(8)))"
+    "'\(title.visible)' (\(id.rawValue.uuidString.lowercased().prefix(8)))"
   }
 }
 

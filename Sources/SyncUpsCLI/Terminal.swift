@@ -9,7 +9,9 @@ public enum Terminal {
 
   public static var size: (columns: Int, rows: Int) {
     var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return (80, 24) }
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
+      return (80, 24)
+    }
     return (Int(size.ws_col), Int(size.ws_row))
   }
 
@@ -37,9 +39,13 @@ public enum Terminal {
 
     deinit { restore() }
 
-    /// Draws a whole frame.
+    /// Draws a whole frame, fitted to the terminal's size: never more rows than it has, no line
+    /// wider than it (so nothing wraps, and the top line never scrolls away).
     public func draw(_ lines: [String]) {
-      write(ANSI.home + lines.map { $0 + ANSI.clearLine }.joined(separator: "\r\n") + ANSI.clearBelow)
+      let size = Terminal.size
+      let frame = Text.frame(lines, columns: size.columns, rows: size.rows)
+      write(
+        ANSI.home + frame.map { $0 + ANSI.clearLine }.joined(separator: "\r\n") + ANSI.clearBelow)
     }
 
     private func write(_ text: String) {
@@ -47,17 +53,27 @@ public enum Terminal {
     }
   }
 
-  /// Key presses, read on a thread of their own.
-  public static func keys() -> AsyncStream<Character> {
-    AsyncStream { continuation in
-      let thread = Thread {
-        var byte: UInt8 = 0
-        while read(STDIN_FILENO, &byte, 1) == 1 {
-          continuation.yield(Character(UnicodeScalar(byte)))
-        }
-        continuation.finish()
-      }
-      thread.start()
+  /// Key presses from standard input (see `Key.read`), read on a thread of their own; `ended`
+  /// runs when the input closes. The one key reader of `syncups record` and the app.
+  public static func readKeys(
+    _ deliver: @escaping @Sendable (Key) -> Void, ended: @escaping @Sendable () -> Void
+  ) {
+    let thread = Thread {
+      Key.read(readByte, deliver: deliver)
+      ended()
+    }
+    thread.start()
+  }
+
+  /// One byte from standard input; nil at end of input or when `timeout` (ms, -1: none) passes.
+  private static func readByte(timeout: Int32) -> UInt8? {
+    var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+    while true {
+      let ready = poll(&descriptor, 1, timeout)
+      if ready == -1, errno == EINTR { continue }
+      guard ready == 1 else { return nil }
+      var byte: UInt8 = 0
+      return read(STDIN_FILENO, &byte, 1) == 1 ? byte : nil
     }
   }
 }
@@ -79,7 +95,9 @@ public enum ANSI {
 
   /// A 24-bit background colour with the given foreground, for theme headers.
   public static func colors(foreground: UInt32, background: UInt32) -> String {
-    func rgb(_ value: UInt32) -> String { "\(value >> 16 & 0xFF);\(value >> 8 & 0xFF);\(value & 0xFF)" }
+    func rgb(_ value: UInt32) -> String {
+      "\(value >> 16 & 0xFF);\(value >> 8 & 0xFF);\(value & 0xFF)"
+    }
     return "\u{1B}[38;2;\(rgb(foreground))m\u{1B}[48;2;\(rgb(background))m"
   }
 }

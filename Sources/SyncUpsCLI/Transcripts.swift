@@ -2,14 +2,16 @@ import AudioCore
 import Foundation
 import SyncUpsFeatures
 
-/// How `syncups transcript` writes a saved meeting (BatchTranscriber's `TranscriptFormat` is for audio files).
+/// How `syncups transcript` writes a saved meeting (BatchTranscriber's `TranscriptFormat` is for
+/// audio files).
 public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
   case txt, md, json, srt, vtt
 
   public static func named(_ text: String) throws(CLIError) -> MeetingTranscriptFormat {
     guard let format = MeetingTranscriptFormat(rawValue: text.lowercased()) else {
       throw CLIError(
-        "unknown format '\(text)'; choose one of: " + allCases.map(\.rawValue).joined(separator: ", ")
+        "unknown format '\(text)'; choose one of: "
+          + allCases.map(\.rawValue).joined(separator: ", ")
       )
     }
     return format
@@ -20,16 +22,20 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
   public func render(_ meeting: Meeting, of syncUp: SyncUp) -> String {
     switch self {
     case .txt:
-      if meeting.segments.isEmpty { return meeting.transcript.isEmpty ? "" : meeting.transcript + "\n" }
+      if meeting.segments.isEmpty {
+        return meeting.transcript.isEmpty ? "" : meeting.transcript.oneLine + "\n"
+      }
       return meeting.segments.map { segment in
-        "[\(Format.clock(segment.start)) - \(Format.clock(segment.end))] \(segment.label): \(segment.oneLine)\n"
+        "[\(times(segment))] \(segment.label): \(segment.oneLine)\n"
       }.joined()
 
     case .md:
-      var out = "# \(syncUp.title): \(Format.date(meeting.date))\n\n"
-      if meeting.segments.isEmpty, !meeting.transcript.isEmpty { out += meeting.transcript + "\n" }
+      var out = "# \(syncUp.title.visible): \(Format.date(meeting.date))\n\n"
+      if meeting.segments.isEmpty, !meeting.transcript.isEmpty {
+        out += meeting.transcript.oneLine + "\n"
+      }
       for segment in meeting.segments {
-        out += "**\(segment.label)** (\(Format.clock(segment.start)) - \(Format.clock(segment.end))): \(segment.oneLine)\n\n"
+        out += "**\(segment.label)** (\(times(segment))): \(segment.oneLine)\n\n"
       }
       return out.hasSuffix("\n\n") ? String(out.dropLast()) : out
 
@@ -39,14 +45,18 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
         ("meeting", .string(meeting.fullID)),
         ("date", .string(Format.isoDate(meeting.date))),
         ("text", .string(meeting.transcript)),
-        ("segments", .array(meeting.segments.map { segment in
-          .object([
-            ("speaker", .string(segment.speaker)),
-            ("start", .number(segment.start)),
-            ("end", .number(segment.end)),
-            ("text", .string(segment.text)),
-          ])
-        })),
+        (
+          "segments",
+          .array(
+            meeting.segments.map { segment in
+              .object([
+                ("speaker", .string(segment.speaker)),
+                ("start", .number(segment.start)),
+                ("end", .number(segment.end)),
+                ("text", .string(segment.text)),
+              ])
+            })
+        ),
       ]).rendered + "\n"
 
     case .srt, .vtt:
@@ -57,18 +67,28 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
       return TranscriptText.subtitles(cues, format: self == .srt ? .srt : .vtt)
     }
   }
+
+  /// `mm:ss - mm:ss`: where a segment starts and ends.
+  private func times(_ segment: Meeting.Segment) -> String {
+    "\(Format.clock(segment.start)) - \(Format.clock(segment.end))"
+  }
 }
 
 extension Meeting.Segment {
-  /// The speaker, or "Unknown" when the segment was not attributed.
+  /// The speaker (`visible`), or "Unknown" when the segment was not attributed.
   var label: String {
     let name = speaker.trimmingCharacters(in: .whitespaces)
-    return name.isEmpty ? "Unknown" : name
+    return name.isEmpty ? "Unknown" : name.visible
   }
 
-  /// The text on one line (a cue or a transcript line never breaks inside a segment).
+  /// The text on one line, `visible` (a cue or a transcript line never breaks inside a segment).
+  var oneLine: String { text.oneLine }
+}
+
+extension String {
+  /// This text on one line (line breaks as spaces), its other control characters `visible`.
   var oneLine: String {
-    text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    split(whereSeparator: \.isNewline).joined(separator: " ").visible
   }
 }
 

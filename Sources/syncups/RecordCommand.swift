@@ -56,10 +56,9 @@ struct RecordCommand: AsyncParsableCommand {
     }
     @Dependency(\.dataDirectory) var dataDirectory
     let audio = meeting.audioFile.map { "; audio in \(dataDirectory.url.appendingPathComponent($0).path)" } ?? ""
-    let count = meeting.segments.count
     print(
       "Saved meeting \(meeting.id.rawValue.uuidString.lowercased().prefix(8)) "
-        + "(\(count) \(count == 1 ? "utterance" : "utterances")) in "
+        + "(\(Format.count(meeting.segments.count, "utterance"))) in "
         + "\(dataDirectory.syncUpsFile.path)\(audio)"
     )
   }

@@ -90,7 +90,8 @@ struct SyncUpsCommand: AsyncParsableCommand {
     return " (see 'syncups \(name) --help')"
   }
 
+  /// The message on one line, any control characters it quotes shown, not obeyed.
   private static func oneLine(_ text: String) -> String {
-    text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    text.split(whereSeparator: \.isNewline).joined(separator: " ").visible
   }
 }

@@ -68,7 +68,8 @@ struct AudioCaptureClientTests {
       do {
         for try await chunk in chunks {
           received += chunk.samples.count
-          if received >= 16_000 { try pulse.kill() }
+          // Once: chunks already buffered still arrive, and a second kill finds no daemon.
+          if received >= 16_000, received - chunk.samples.count < 16_000 { try pulse.kill() }
         }
         return nil
       } catch {

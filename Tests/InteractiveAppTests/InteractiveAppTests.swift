@@ -8,12 +8,6 @@ import Testing
 @Suite("syncups interactive app on a terminal", .serialized)
 struct InteractiveAppTests {
   let terminal = Tmux(prefix: "syncups-app")
-  var server: String { terminal.server }
-
-  @discardableResult
-  func tmux(_ arguments: String...) throws -> String {
-    try terminal.run(arguments)
-  }
 
   func screen() throws -> String { try terminal.screen() }
 
@@ -30,21 +24,22 @@ struct InteractiveAppTests {
   }
 
   @Test func navigatesAddsASyncUpAndQuits() async throws {
-    let home = try seededHome()
+    let home = try seededDataDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
     // The shell keeps the pane open after syncups exits, so its last words can be read.
-    try tmux(
-      "new-session", "-d", "-s", server, "-x", "100", "-y", "30",
-      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60"
+    try terminal.start(
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
+      columns: 100, rows: 30
     )
-    defer { _ = try? tmux("kill-server") }
+    defer { terminal.kill() }
 
     #expect(
       try await waitForScreen { $0.contains("Daily Sync-ups") && $0.contains("Morning Sync") },
       "\((try? screen()) ?? "")"
     )
     try keys("Enter")
-    #expect(try await waitForScreen { $0.contains("Length 5 min · Theme Orange") && $0.contains("Ben") })
+    #expect(
+      try await waitForScreen { $0.contains("Length 5 min · Theme Orange") && $0.contains("Ben") })
     try keys("b")
     #expect(try await waitForScreen { $0.contains("a add · d delete · q quit") })
 
@@ -55,32 +50,38 @@ struct InteractiveAppTests {
     try type("Cleo")
     try keys("C-n")
     try type("Dev")
-    #expect(try await waitForScreen { $0.contains("Title   Design") && $0.contains("6 min") && $0.contains("2.      Dev") })
+    #expect(
+      try await waitForScreen {
+        $0.contains("Title   Design") && $0.contains("6 min") && $0.contains("2.      Dev")
+      })
     try keys("Enter")
     #expect(
-      try await waitForScreen { $0.contains("Design") && $0.contains("2 attendees · 6 min · 0 meetings") },
+      try await waitForScreen {
+        $0.contains("Design") && $0.contains("2 attendees · 6 min · 0 meetings")
+      },
       "\((try? screen()) ?? "")"
     )
     try keys("q")
     #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
 
-    let saved = try syncUps(home)
+    let saved = try savedSyncUps(home)
     #expect(saved.map { $0["title"] as? String } == ["Morning Sync", "Design"])
     let design = try #require(saved.last)
-    #expect((design["attendees"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Cleo", "Dev"])
+    #expect(
+      (design["attendees"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Cleo", "Dev"])
     #expect(design["duration"] as? Double == 360)
   }
 
   /// Start a meeting from the detail (going on without a microphone when PulseAudio is not
   /// there), next speaker, end and save; the meeting shows in the detail and on its own screen.
   @Test func recordsAMeetingAndShowsIt() async throws {
-    let home = try seededHome()
+    let home = try seededDataDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    try tmux(
-      "new-session", "-d", "-s", server, "-x", "100", "-y", "30",
-      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60"
+    try terminal.start(
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
+      columns: 100, rows: 30
     )
-    defer { _ = try? tmux("kill-server") }
+    defer { terminal.kill() }
 
     #expect(try await waitForScreen { $0.contains("Morning Sync") }, "\((try? screen()) ?? "")")
     try keys("Enter")
@@ -95,7 +96,9 @@ struct InteractiveAppTests {
     #expect(try await waitForScreen { $0.contains("Speaker 2 of 2: Ben") })
     try keys("q")
     #expect(
-      try await waitForScreen(timeout: .seconds(60)) { $0.contains("Past meetings") && !$0.contains("none yet") },
+      try await waitForScreen(timeout: .seconds(60)) {
+        $0.contains("Past meetings") && !$0.contains("none yet")
+      },
       "\((try? screen()) ?? "")"
     )
     try keys("Enter")
@@ -105,7 +108,7 @@ struct InteractiveAppTests {
     try keys("q")
     #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
 
-    let meetings = try #require(try syncUps(home).first?["meetings"] as? [[String: Any]])
+    let meetings = try #require(try savedSyncUps(home).first?["meetings"] as? [[String: Any]])
     #expect(meetings.count == 1)
     let journal = home.appendingPathComponent("journal")
     #expect(((try? FileManager.default.contentsOfDirectory(atPath: journal.path)) ?? []).isEmpty)
@@ -113,46 +116,102 @@ struct InteractiveAppTests {
 
   /// An unreadable `sync-ups.json` is one line and a failure, before the screen is taken over.
   @Test func unreadableDataIsOneLine() async throws {
-    let home = try seededHome()
+    let home = try seededDataDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
     try Data("{not json".utf8).write(to: home.appendingPathComponent("sync-ups.json"))
-    try tmux(
-      "new-session", "-d", "-s", server, "-x", "400", "-y", "10",
-      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60"
+    try terminal.start(
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
+      columns: 400, rows: 10
     )
-    defer { _ = try? tmux("kill-server") }
+    defer { terminal.kill() }
 
     #expect(try await waitForScreen { $0.contains("EXIT=1") }, "\((try? screen()) ?? "")")
     let lines = try screen().split(separator: "\n")
-    #expect(lines.first?.hasPrefix("syncups: cannot read your sync-ups: corrupt sync-ups.json") == true)
+    #expect(
+      lines.first?.hasPrefix("syncups: cannot read your sync-ups: corrupt sync-ups.json") == true)
     #expect(lines.dropFirst().first == "EXIT=1")
   }
 
-  /// A data directory with one sync-up, written as the app writes `sync-ups.json`.
-  func seededHome() throws -> URL {
-    let home = FileManager.default.temporaryDirectory
-      .appendingPathComponent("syncups-app-\(UUID().uuidString.prefix(8))", isDirectory: true)
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    let file: [String: Any] = [
-      "formatVersion": 1,
-      "syncUps": [
-        [
-          "id": "11111111-2222-3333-4444-555555555555", "title": "Morning Sync", "duration": 300,
-          "theme": "orange", "meetings": [],
-          "attendees": [
-            ["id": "11111111-2222-3333-4444-000000000001", "name": "Ana"],
-            ["id": "11111111-2222-3333-4444-000000000002", "name": "Ben"],
-          ],
-        ]
-      ],
-    ]
-    try JSONSerialization.data(withJSONObject: file).write(to: home.appendingPathComponent("sync-ups.json"))
-    return home
+  /// PageUp, Home, End, Delete, Insert and F-keys send escape sequences: none of their bytes
+  /// may be typed into a field.
+  @Test func editingAndFunctionKeysTypeNothing() async throws {
+    let home = try seededDataDirectory()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try terminal.start(
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
+      columns: 100, rows: 30
+    )
+    defer { terminal.kill() }
+
+    #expect(try await waitForScreen { $0.contains("Daily Sync-ups") }, "\((try? screen()) ?? "")")
+    try keys("a")
+    #expect(try await waitForScreen { $0.contains("New sync-up") })
+    try type("Plan")
+    try keys("PageUp", "PageDown", "Home", "End", "DC", "IC", "F1", "F5", "F12", "S-F3", "C-Right")
+    try type("ning")
+    #expect(
+      try await waitForScreen { $0.contains("Title   Planning▏") }, "\((try? screen()) ?? "")"
+    )
+    #expect(!(try screen()).contains("~"), "\((try? screen()) ?? "")")
+    try keys("Escape")
+    #expect(try await waitForScreen { $0.contains("a add · d delete · q quit") })
+    try keys("q")
+    #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
   }
 
-  func syncUps(_ home: URL) throws -> [[String: Any]] {
-    let data = try Data(contentsOf: home.appendingPathComponent("sync-ups.json"))
-    let file = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-    return file?["syncUps"] as? [[String: Any]] ?? []
+  /// Another process adding a sync-up shows on the list at once, without a key press.
+  @Test func theListFollowsChangesMadeByAnotherProcess() async throws {
+    let home = try seededDataDirectory()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try terminal.start(
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
+      columns: 100, rows: 30
+    )
+    defer { terminal.kill() }
+
+    #expect(try await waitForScreen { $0.contains("Morning Sync") }, "\((try? screen()) ?? "")")
+    let added = try runSyncups(
+      ["add", "--title", "Retro", "--attendee", "Cleo", "--duration", "45s"],
+      environment: ["SYNCUPS_HOME": home.path]
+    )
+    #expect(added.status == 0, "\(added)")
+    #expect(
+      try await waitForScreen {
+        $0.contains("Retro") && $0.contains("1 attendee · 45 s · 0 meetings")
+      },
+      "\((try? screen()) ?? "")"
+    )
+    try keys("q")
+    #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
+  }
+
+  /// At 20×5 every screen fits: its header stays on the first row.
+  @Test func aTinyTerminalKeepsTheHeader() async throws {
+    let home = try seededDataDirectory()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try terminal.start("SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'", columns: 20, rows: 5)
+    defer { terminal.kill() }
+
+    func firstRow() -> String {
+      ((try? screen()) ?? "").split(separator: "\n").first.map(String.init) ?? ""
+    }
+    #expect(
+      try await waitForScreen { $0.contains("Morning") && $0.hasPrefix(" Daily Sync-ups") },
+      "\((try? screen()) ?? "")"
+    )
+    try keys("Enter")
+    #expect(
+      try await waitForScreen { $0.contains("Length") }, "\((try? screen()) ?? "")"
+    )
+    #expect(firstRow().hasPrefix(" Morning Sync"), "\((try? screen()) ?? "")")
+    try keys("e")
+    #expect(try await waitForScreen { $0.contains("Title") }, "\((try? screen()) ?? "")")
+    #expect(firstRow().hasPrefix(" Edit Morning"), "\((try? screen()) ?? "")")
+    try keys("Escape", "b")
+    #expect(
+      try await waitForScreen { $0.hasPrefix(" Daily Sync-ups") && $0.contains("↑↓") },
+      "\((try? screen()) ?? "")"
+    )
+    try keys("q")
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
+import SyncUpsFeatures
 import Testing
 
 @testable import SyncUpsCLI
-import SyncUpsFeatures
 
 /// Keys → actions, checked on the app's store without a terminal (in-memory storage).
 @MainActor
@@ -60,7 +60,7 @@ struct KeyMappingTests {
     press(.control("n"))
     type("Cy")
     press(.up, .control("d"))
-    guard case let .add(form)? = app.store.state.syncUpsList.destination else {
+    guard case .add(let form)? = app.store.state.syncUpsList.destination else {
       Issue.record("the form is not shown")
       return
     }
@@ -71,6 +71,32 @@ struct KeyMappingTests {
     press(.escape)
     #expect(app.store.state.syncUpsList.destination == nil)
     #expect(syncUps.isEmpty)
+  }
+
+  /// ←/→ step to the whole minute below or above; a length under a minute shows in seconds
+  /// and never grows from ←.
+  @Test func lengthStepsToWholeMinutes() {
+    func length() -> Duration? {
+      guard case .add(let form)? = app.store.state.syncUpsList.destination else { return nil }
+      return form.syncUp.duration
+    }
+    press(.character("a"), .down)
+    app.store.send(
+      .syncUpsList(.destination(.presented(.add(.binding(.set(\.syncUp.duration, .seconds(45))))))))
+    press(.left)
+    #expect(length() == .seconds(45))
+    press(.right)
+    #expect(length() == .seconds(60))
+    app.store.send(
+      .syncUpsList(.destination(.presented(.add(.binding(.set(\.syncUp.duration, .seconds(90))))))))
+    press(.left)
+    #expect(length() == .seconds(60))
+    press(.left)
+    #expect(length() == .seconds(60))
+    app.store.send(
+      .syncUpsList(.destination(.presented(.add(.binding(.set(\.syncUp.duration, .seconds(90))))))))
+    press(.right)
+    #expect(length() == .seconds(120))
   }
 
   @Test func listDeletesOnlyAfterYes() {

@@ -9,8 +9,10 @@ struct ScreenTests {
   static let syncUp = SyncUp(
     id: SyncUp.ID(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!),
     attendees: [
-      Attendee(id: Attendee.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000A")!), name: "Ana"),
-      Attendee(id: Attendee.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000B")!), name: "Ben"),
+      Attendee(
+        id: Attendee.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000A")!), name: "Ana"),
+      Attendee(
+        id: Attendee.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000B")!), name: "Ben"),
     ],
     duration: .seconds(300),
     meetings: [
@@ -31,10 +33,15 @@ struct ScreenTests {
 
   /// Screens without colour and style codes, for reading.
   func plain(_ lines: [String]) -> [String] {
-    lines.map { $0.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression) }
+    lines.map {
+      $0.replacingOccurrences(
+        of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
+    }
   }
 
-  func list(_ syncUps: [SyncUp], destination: SyncUpsList.Destination.State? = nil) -> SyncUpsList.State {
+  func list(_ syncUps: [SyncUp], destination: SyncUpsList.Destination.State? = nil)
+    -> SyncUpsList.State
+  {
     withDependencies {
       $0.defaultFileStorage = .inMemory()
     } operation: {
@@ -44,13 +51,18 @@ struct ScreenTests {
     }
   }
 
+  /// A meeting of `syncUp` being timed without a microphone.
+  func recordState(_ syncUp: Shared<SyncUp>) -> RecordMeeting.State {
+    RecordMeeting.State(meetingID: Meeting.ID(UUID()), syncUp: syncUp, input: .none)
+  }
+
   @Test func listShowsEachSyncUpAndMarksTheSelection() {
     var second = Self.syncUp
     second = SyncUp(id: SyncUp.ID(UUID()), attendees: second.attendees, title: "Design Review")
     let lines = plain(ListScreen(state: list([Self.syncUp, second]), selection: 1).lines)
     let morning = try! #require(lines.first { $0.contains("Morning Sync") })
     let design = try! #require(lines.first { $0.contains("Design Review") })
-    #expect(morning.contains("2 attendees · 5 min · 1 meetings"))
+    #expect(morning.contains("2 attendees · 5 min · 1 meeting"))
     #expect(!morning.hasPrefix(" ›"))
     #expect(design.hasPrefix(" ›"))
     #expect(lines.last?.contains("a add · d delete · q quit") == true)
@@ -80,13 +92,17 @@ struct ScreenTests {
 
   @Test func detailAlertButtonsHaveDistinctKeys() {
     let state = SyncUpDetail.State(
-      destination: .alert(.audioCaptureUnavailable("No PulseAudio server.")), syncUp: Shared(value: Self.syncUp)
+      destination: .alert(.audioCaptureUnavailable("No PulseAudio server.")),
+      syncUp: Shared(value: Self.syncUp)
     )
     let lines = plain(DetailScreen(state: state).lines)
     #expect(lines.contains(" Audio capture is unavailable"))
     #expect(lines.contains(" [c] Continue without recording   [a] Cancel"))
     let deletion = plain(
-      DetailScreen(state: SyncUpDetail.State(destination: .alert(.deleteSyncUp), syncUp: Shared(value: Self.syncUp))).lines
+      DetailScreen(
+        state: SyncUpDetail.State(
+          destination: .alert(.deleteSyncUp), syncUp: Shared(value: Self.syncUp))
+      ).lines
     )
     #expect(deletion.contains(" [y] Yes   [n] Nevermind"))
   }
@@ -94,7 +110,9 @@ struct ScreenTests {
   @Test func formShowsEveryFieldAndTheCursor() {
     let form = SyncUpForm.State(syncUp: Self.syncUp)
     let lines = plain(
-      FormScreen(heading: "Edit Morning Sync", state: form, field: .attendee(Self.syncUp.attendees[1].id)).lines
+      FormScreen(
+        heading: "Edit Morning Sync", state: form, field: .attendee(Self.syncUp.attendees[1].id)
+      ).lines
     )
     #expect(lines[0].contains("Edit Morning Sync"))
     #expect(lines.contains("   Title   Morning Sync"))
@@ -115,7 +133,8 @@ struct ScreenTests {
   @Test func meetingScrollsWithinItsTranscript() {
     let segments = (0..<10).map {
       Meeting.Segment(
-        speaker: $0.isMultiple(of: 2) ? "Ana" : "Ben", start: Double($0 * 10), end: Double($0 * 10 + 5),
+        speaker: $0.isMultiple(of: 2) ? "Ana" : "Ben", start: Double($0 * 10),
+        end: Double($0 * 10 + 5),
         text: "point \($0)"
       )
     }
@@ -140,11 +159,106 @@ struct ScreenTests {
       ListScreen(state: list([Self.syncUp]), width: 40).lines,
       DetailScreen(state: detail, width: 40).lines,
       FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: Self.syncUp), width: 40).lines,
-      MeetingScreen(state: MeetingFeature.State(meeting: Self.syncUp.meetings[0], syncUp: Self.syncUp), width: 40).lines,
+      MeetingScreen(
+        state: MeetingFeature.State(meeting: Self.syncUp.meetings[0], syncUp: Self.syncUp),
+        width: 40
+      ).lines,
     ]
     for lines in screens {
       #expect(plain(lines).allSatisfy { $0.count <= 40 }, "\(plain(lines))")
     }
+  }
+
+  @Test func countsAreSingularForOneAndShortLengthsShowSeconds() {
+    var solo = SyncUp(id: SyncUp.ID(UUID()), attendees: [Self.syncUp.attendees[0]], title: "Solo")
+    solo.duration = .seconds(45)
+    let lines = plain(ListScreen(state: list([solo])).lines)
+    #expect(lines.contains { $0.contains("Solo") && $0.contains("1 attendee · 45 s · 0 meetings") })
+    let detail = plain(DetailScreen(state: SyncUpDetail.State(syncUp: Shared(value: solo))).lines)
+    #expect(detail.contains(" Length 45 s · Theme Bubblegum"))
+    let form = plain(FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: solo)).lines)
+    #expect(form.contains("   Length  ◂ 45 s ▸"))
+  }
+
+  /// Every screen at 20×5: never more rows than that (the first stays the header) and no row
+  /// wider, so the terminal never scrolls.
+  @Test func screensNeverDrawMoreThanTheTerminalHolds() {
+    var long = Self.syncUp
+    long.title = String(repeating: "Quarterly planning ", count: 5)
+    let shared = Shared(value: long)
+    let others = (1...2).map { SyncUp(id: SyncUp.ID(UUID()), title: "Other \($0)") }
+    var recording = recordState(shared)
+    recording.segments = (0..<20).map {
+      .init(speaker: "Ana", start: Double($0), end: 1, text: "words \($0)")
+    }
+    let screens: [(String, [String])] = [
+      ("list", ListScreen(state: list(others + [long]), selection: 2, width: 20, height: 5).lines),
+      (
+        "detail",
+        DetailScreen(state: SyncUpDetail.State(syncUp: shared), width: 20, height: 5).lines
+      ),
+      (
+        "form",
+        FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: long), width: 20, height: 5)
+          .lines
+      ),
+      (
+        "meeting",
+        MeetingScreen(
+          state: MeetingFeature.State(meeting: long.meetings[0], syncUp: long), width: 20, height: 5
+        ).lines
+      ),
+      ("record", RecordScreen(state: recording, width: 20, height: 5).lines),
+    ]
+    for (name, lines) in screens {
+      let shown = plain(lines)
+      #expect(shown.count <= 5 && shown.allSatisfy { $0.count <= 20 }, "\(name): \(shown)")
+      #expect(lines.first?.hasPrefix("\u{1B}") == true, "\(name): the header is the first row")
+    }
+    // The list keeps the selected row on screen between its header and its hint.
+    let listed = plain(screens[0].1)
+    #expect(listed.first == " Daily Sync-ups")
+    #expect(listed.contains { $0.hasPrefix(" ›") }, "\(listed)")
+    #expect(listed.last?.contains("↑↓") == true, "\(listed)")
+  }
+
+  @Test func aLongTitleIsCutBeforeTheRecordingState() {
+    var long = Self.syncUp
+    long.title = "The very long weekly planning and retrospective of the platform team"
+    let header = plain(
+      RecordScreen(state: recordState(Shared(value: long)), width: 40).lines)[0]
+    #expect(header == " The very long weekly pl… not recording ")
+    let detail = plain(
+      DetailScreen(state: SyncUpDetail.State(syncUp: Shared(value: long)), width: 40).lines)
+    #expect(detail[0] == " The very long weekly planning and ret… ")
+  }
+
+  /// Escape sequences and control characters in stored text show as symbols on every screen.
+  @Test func controlCharactersAreShownNeverObeyed() {
+    var evil = Self.syncUp
+    evil.title = "\u{1B}[2JRed\u{07}"
+    evil.attendees[0].name = "Ana\u{1B}[31m"
+    evil.meetings[0].segments[0].speaker = "Ana\u{1B}[31m"
+    evil.meetings[0].segments[0].text = "good\u{9B}5m morning"
+    let shared = Shared(value: evil)
+    var recording = recordState(shared)
+    recording.segments = [evil.meetings[0].segments[0]]
+    recording.partial = "more\u{1B}[5m"
+    let screens = [
+      ListScreen(state: list([evil], destination: .alert(.deleteSyncUps([evil])))).lines,
+      DetailScreen(state: SyncUpDetail.State(syncUp: shared)).lines,
+      FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: evil)).lines,
+      MeetingScreen(state: MeetingFeature.State(meeting: evil.meetings[0], syncUp: evil)).lines,
+      RecordScreen(state: recording).lines,
+    ]
+    for lines in screens {
+      let text = lines.joined(separator: "\n")
+      #expect(
+        !text.contains("\u{1B}[2J") && !text.contains("\u{1B}[31m") && !text.contains("\u{07}"))
+      #expect(!text.unicodeScalars.contains("\u{9B}") && !text.contains("\u{1B}[5m"))
+      #expect(text.contains("␛[2JRed␇") || text.contains("Ana␛[31m"), "\(plain(lines))")
+    }
+    #expect(plain(screens[4]).contains(" [00:00] Ana␛[31m: good�5m morning"))
   }
 
   @Test func keysDecodeFromTerminalBytes() {
@@ -156,5 +270,7 @@ struct ScreenTests {
     #expect(Key.decode([0x0E]) == .control("n"))
     #expect(Key.decode(Array("ë".utf8)) == .character("ë"))
     #expect(Key.decode(Array("q".utf8)) == .character("q"))
+    #expect(Key.decode([0x1B, 0x5B, 0x35, 0x7E]) == .pageUp)
+    #expect(Key.decode([0x1B, 0x5B, 0x32, 0x34, 0x7E]) == nil)  // F12
   }
 }

@@ -112,11 +112,6 @@ func segments(_ meeting: [String: Any]) -> [(speaker: String, text: String)] {
   }
 }
 
-func committedTranscript(_ name: String) throws -> String {
-  try String(contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8)
-    .trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
 /// Lines that are final utterances ("[mm:ss] Name: text"), as the record command prints them.
 func utteranceLines(_ output: String) -> [String] {
   output.split(separator: "\n").map(String.init).filter {

@@ -1,5 +1,6 @@
 import Foundation
 import SyncUpsFeatures
+import SyncUpsTestSupport
 import Testing
 
 /// Every failure is one line on stderr with a non-zero exit, and changes nothing on disk.
@@ -30,26 +31,33 @@ struct ErrorTests {
     let (home, syncUp) = try homeWithOneSyncUp()
     let before = try Data(contentsOf: home.dataFile)
     let run = try home.run([command[0], "mornin sync"] + command.dropFirst())
-    expectOneLineFailure(run, containing: [
-      "no sync-up matches 'mornin sync'", "did you mean 'Morning Sync' (12345678)?",
-    ])
+    expectOneLineFailure(
+      run,
+      containing: [
+        "no sync-up matches 'mornin sync'", "did you mean 'Morning Sync' (12345678)?",
+      ])
     #expect(try Data(contentsOf: home.dataFile) == before)
     #expect(try home.load() == [syncUp])
   }
 
   @Test func unknownRefWithNothingCloseSaysHowToList() throws {
     let (home, _) = try homeWithOneSyncUp()
-    expectOneLineFailure(try home.run("show", "retrospective"), containing: [
-      "no sync-up matches 'retrospective'", "'syncups list' shows them all",
-    ])
+    expectOneLineFailure(
+      try home.run("show", "retrospective"),
+      containing: [
+        "no sync-up matches 'retrospective'", "'syncups list' shows them all",
+      ])
     let empty = try Home()
-    expectOneLineFailure(try empty.run("show", "anything"), containing: [
-      "there are no sync-ups yet: add one with 'syncups add'",
-    ])
+    expectOneLineFailure(
+      try empty.run("show", "anything"),
+      containing: [
+        "there are no sync-ups yet: add one with 'syncups add'"
+      ])
   }
 
   static let everyDataCommand: [[String]] = [
-    ["list"], ["list", "--json"], ["show", "Morning Sync"], ["add", "--title", "New", "--attendee", "Ana"],
+    ["list"], ["list", "--json"], ["show", "Morning Sync"],
+    ["add", "--title", "New", "--attendee", "Ana"],
     ["edit", "Morning Sync", "--title", "X"], ["delete", "Morning Sync", "--yes"],
     ["meetings", "Morning Sync"], ["transcript", "Morning Sync"],
   ]
@@ -57,11 +65,13 @@ struct ErrorTests {
   @Test(arguments: everyDataCommand)
   func corruptDataFileIsReportedWithItsPreservedCopyAndNeverReplaced(_ command: [String]) throws {
     let home = try Home()
-    let corrupt = Data(#"{"formatVersion": 1, "syncUps": [{"id": "not a uuid", "title": "Morning Sync""#.utf8)
+    let corrupt = Data(
+      #"{"formatVersion": 1, "syncUps": [{"id": "not a uuid", "title": "Morning Sync""#.utf8)
     try corrupt.write(to: home.dataFile)
 
     let run = try runSyncups(command, environment: ["SYNCUPS_HOME": home.url.path])
-    expectOneLineFailure(run, containing: ["cannot read your sync-ups", "corrupt sync-ups.json", "preserved at "])
+    expectOneLineFailure(
+      run, containing: ["cannot read your sync-ups", "corrupt sync-ups.json", "preserved at "])
     // The line names the preserved copy, which holds the original bytes, byte for byte.
     let files = try home.files()
     let preserved = try #require(files.first { $0.hasPrefix("sync-ups.json.corrupt-") }, "\(files)")
@@ -92,7 +102,10 @@ struct ErrorTests {
     (["--duration", "30s1m"], "invalid duration '30s1m'"),
     (["--duration", "0"], "between 1s and 24h"),
     (["--duration", "25h"], "between 1s and 24h"),
-    (["--theme", "ochre"], "unknown theme 'ochre'; choose one of: bubblegum, buttercup, indigo, lavender, magenta, navy, orange, oxblood, periwinkle, poppy, purple, seafoam, sky, tan, teal, yellow"),
+    (
+      ["--theme", "ochre"],
+      "unknown theme 'ochre'; choose one of: bubblegum, buttercup, indigo, lavender, magenta, navy, orange, oxblood, periwinkle, poppy, purple, seafoam, sky, tan, teal, yellow"
+    ),
   ])
   func badDurationOrTheme(_ options: [String], _ message: String) throws {
     let (home, syncUp) = try homeWithOneSyncUp()
@@ -107,11 +120,15 @@ struct ErrorTests {
 
   @Test func addNeedsATitleAndANamedAttendee() throws {
     let home = try Home()
-    expectOneLineFailure(try home.run("add", "--attendee", "Ana"), containing: ["--title", "syncups add --help"])
+    expectOneLineFailure(
+      try home.run("add", "--attendee", "Ana"), containing: ["--title", "syncups add --help"])
     expectOneLineFailure(try home.run("add", "--title", "T"), containing: ["at least one attendee"])
     expectOneLineFailure(
-      try home.run("add", "--title", "T", "--attendee", " ", "--attendee", ""), containing: ["at least one attendee"])
-    expectOneLineFailure(try home.run("add", "--title", "  ", "--attendee", "Ana"), containing: ["title cannot be blank"])
+      try home.run("add", "--title", "T", "--attendee", " ", "--attendee", ""),
+      containing: ["at least one attendee"])
+    expectOneLineFailure(
+      try home.run("add", "--title", "  ", "--attendee", "Ana"),
+      containing: ["title cannot be blank"])
     #expect(try home.files().filter { !$0.hasPrefix(".") } == [])
   }
 
@@ -127,11 +144,15 @@ struct ErrorTests {
     expectOneLineFailure(
       try home.run("edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "ana"),
       containing: ["has no attendee 'ana'"])
-    expectOneLineFailure(try home.run("edit", "morning sync", "--add-attendee", " "), containing: ["--add-attendee needs a name"])
+    expectOneLineFailure(
+      try home.run("edit", "morning sync", "--add-attendee", " "),
+      containing: ["--add-attendee needs a name"])
     #expect(try home.load() == [syncUp])
 
     // Replacing everyone in one go is fine.
-    let replaced = try home.run("edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "ben", "--add-attendee", "Cy")
+    let replaced = try home.run(
+      "edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "ben",
+      "--add-attendee", "Cy")
     #expect(replaced.status == 0, "\(replaced)")
     #expect(try home.load().first?.attendees.map(\.name) == ["Cy"])
   }
@@ -139,9 +160,11 @@ struct ErrorTests {
   @Test func deleteWithoutYesAndNoTerminalRefuses() throws {
     let (home, syncUp) = try homeWithOneSyncUp()
     let run = try home.run("delete", "morning sync")
-    expectOneLineFailure(run, containing: [
-      "not deleting 'Morning Sync' (12345678) without confirmation", "no terminal", "--yes",
-    ])
+    expectOneLineFailure(
+      run,
+      containing: [
+        "not deleting 'Morning Sync' (12345678) without confirmation", "no terminal", "--yes",
+      ])
     #expect(try home.load() == [syncUp])
   }
 
@@ -149,7 +172,9 @@ struct ErrorTests {
     let (home, _) = try homeWithOneSyncUp()
     expectOneLineFailure(
       try home.run("transcript", "morning sync"),
-      containing: ["'Morning Sync' (12345678) has no meetings yet: record one with 'syncups record 12345678'"])
+      containing: [
+        "'Morning Sync' (12345678) has no meetings yet: record one with 'syncups record 12345678'"
+      ])
     try home.update {
       $0[id: SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!)]?.meetings = [
         LifecycleTests.newer, LifecycleTests.older,
@@ -159,7 +184,8 @@ struct ErrorTests {
       try home.run("transcript", "morning sync", "--meeting", "3"),
       containing: ["has no meeting '3': give a number from 1 (newest) to 2"])
     expectOneLineFailure(
-      try home.run("transcript", "morning sync", "--meeting", "ffff"), containing: ["has no meeting 'ffff'"])
+      try home.run("transcript", "morning sync", "--meeting", "ffff"),
+      containing: ["has no meeting 'ffff'"])
     expectOneLineFailure(
       try home.run("transcript", "morning sync", "--format", "docx"),
       containing: ["unknown format 'docx'; choose one of: txt, md, json, srt, vtt"])
@@ -168,7 +194,8 @@ struct ErrorTests {
   @Test func unknownCommandsAndOptionsAreOneLine() throws {
     let home = try Home()
     expectOneLineFailure(try home.run("lst"), containing: ["syncups --help"])
-    expectOneLineFailure(try home.run("list", "--jsn"), containing: ["--jsn", "syncups list --help"])
+    expectOneLineFailure(
+      try home.run("list", "--jsn"), containing: ["--jsn", "syncups list --help"])
     expectOneLineFailure(try home.run("show"), containing: ["syncups show --help"])
   }
 
@@ -176,12 +203,13 @@ struct ErrorTests {
     let home = try Home()
     let run = try home.run("--help")
     #expect(run.status == 0)
-    for command in ["list", "show", "add", "edit", "delete", "meetings", "transcript", "sources", "transcribe"] {
+    for command in [
+      "list", "show", "add", "edit", "delete", "meetings", "transcript", "sources", "transcribe",
+    ] {
       #expect(run.stdout.contains("  \(command)"), "\(command)")
     }
   }
 }
-
 
 /// On a terminal, `delete` asks first (the terminal is a pseudo-terminal made by `script`).
 @Suite("syncups delete on a terminal")
@@ -190,8 +218,11 @@ struct DeleteConfirmationTests {
 
   /// Runs `syncups delete REF` on a pseudo-terminal, typing `answer`; returns what the terminal
   /// showed and the exit status.
-  func deleteOnATerminal(_ home: Home, _ reference: String, answering answer: String) throws -> (String, Int32) {
-    let binary = try syncupsBinary.get().path
+  func deleteOnATerminal(_ home: Home, _ reference: String, answering answer: String) throws -> (
+    String, Int32
+  ) {
+    if let problem = syncupsBinaryProblem { throw problem }
+    let binary = syncupsBinary.path
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     process.arguments = ["-qec", "'\(binary)' delete '\(reference)'", "/dev/null"]
@@ -199,7 +230,8 @@ struct DeleteConfirmationTests {
     environment["SYNCUPS_HOME"] = home.url.path
     environment["SHELL"] = "/bin/sh"
     process.environment = environment
-    let input = Pipe(), output = Pipe()
+    let input = Pipe()
+    let output = Pipe()
     process.standardInput = input
     process.standardOutput = output
     process.standardError = output
@@ -222,8 +254,11 @@ struct DeleteConfirmationTests {
     try home.update { $0 = [syncUp] }
 
     let (declined, declinedStatus) = try deleteOnATerminal(home, "morning sync", answering: "n")
-    #expect(declined.contains("Delete 'Morning Sync' (12345678) and its meeting? [y/N] "), "\(declined)")
-    #expect(declined.contains("syncups: not deleted: 'Morning Sync' (12345678) is unchanged"), "\(declined)")
+    #expect(
+      declined.contains("Delete 'Morning Sync' (12345678) and its meeting? [y/N] "), "\(declined)")
+    #expect(
+      declined.contains("syncups: not deleted: 'Morning Sync' (12345678) is unchanged"),
+      "\(declined)")
     #expect(declinedStatus != 0)
     #expect(try home.load() == [syncUp])
 

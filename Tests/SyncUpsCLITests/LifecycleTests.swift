@@ -35,12 +35,14 @@ struct LifecycleTests {
 
     // add: blank attendees are dropped; the id is printed.
     let added = try home.run(
-      "add", "--title", "Morning Sync", "--attendee", "Ana", "--attendee", "  ", "--attendee", "Ben",
+      "add", "--title", "Morning Sync", "--attendee", "Ana", "--attendee", "  ", "--attendee",
+      "Ben",
       "--duration", "1m30s", "--theme", "Teal"
     )
     #expect(added.status == 0, "\(added)")
     #expect(added.stderr.isEmpty, "\(added)")
-    let id = try #require(UUID(uuidString: added.stdout.trimmingCharacters(in: .newlines)), "\(added)")
+    let id = try #require(
+      UUID(uuidString: added.stdout.trimmingCharacters(in: .newlines)), "\(added)")
     #expect(added.stdout == id.uuidString.lowercased() + "\n")
     let full = id.uuidString.lowercased()
     let short = String(full.prefix(8))
@@ -54,30 +56,33 @@ struct LifecycleTests {
     // list
     let list = try home.run("list")
     #expect(list.status == 0 && list.stderr.isEmpty, "\(list)")
-    #expect(list.stdout == """
-      ID        TITLE         DURATION  ATTENDEES  MEETINGS  THEME
-      \(short)  Morning Sync  1m30s     2          0         teal
+    #expect(
+      list.stdout == """
+        ID        TITLE         DURATION  ATTENDEES  MEETINGS  THEME
+        \(short)  Morning Sync  1m30s     2          0         teal
 
-      """)
+        """)
     let listJSON = try home.run("list", "--json")
-    #expect(listJSON.stdout == """
-      [{"id":"\(full)","title":"Morning Sync","theme":"teal","duration":90,"attendees":["Ana","Ben"],"meetings":0}]
+    #expect(
+      listJSON.stdout == """
+        [{"id":"\(full)","title":"Morning Sync","theme":"teal","duration":90,"attendees":["Ana","Ben"],"meetings":0}]
 
-      """)
+        """)
 
     // show, by title in another case
     let show = try home.run("show", "morning SYNC")
     #expect(show.status == 0 && show.stderr.isEmpty, "\(show)")
-    #expect(show.stdout == """
-      Title:        Morning Sync
-      ID:           \(full)
-      Theme:        teal
-      Duration:     1m30s
-      Per attendee: 45s
-      Attendees:    Ana, Ben
-      Meetings:     0
+    #expect(
+      show.stdout == """
+        Title:        Morning Sync
+        ID:           \(full)
+        Theme:        teal
+        Duration:     1m30s
+        Per attendee: 45s
+        Attendees:    Ana, Ben
+        Meetings:     0
 
-      """)
+        """)
 
     // edit, by id prefix: prints the edited sync-up
     let edit = try home.run(
@@ -85,16 +90,17 @@ struct LifecycleTests {
       "--remove-attendee", "ana", "--duration", "300", "--theme", "NAVY"
     )
     #expect(edit.status == 0 && edit.stderr.isEmpty, "\(edit)")
-    #expect(edit.stdout == """
-      Title:        Daily
-      ID:           \(full)
-      Theme:        navy
-      Duration:     5m
-      Per attendee: 2m30s
-      Attendees:    Ben, Cy
-      Meetings:     0
+    #expect(
+      edit.stdout == """
+        Title:        Daily
+        ID:           \(full)
+        Theme:        navy
+        Duration:     5m
+        Per attendee: 2m30s
+        Attendees:    Ben, Cy
+        Meetings:     0
 
-      """)
+        """)
     let edited = try #require(try home.load()[id: SyncUp.ID(id)])
     #expect(edited.attendees.map(\.name) == ["Ben", "Cy"])
     #expect(edited.attendees[0].id == stored.attendees[1].id)  // Ben kept, not re-created
@@ -109,100 +115,112 @@ struct LifecycleTests {
 
     let meetings = try home.run("meetings", "Daily")
     #expect(meetings.status == 0 && meetings.stderr.isEmpty, "\(meetings)")
-    #expect(meetings.stdout == """
-      N  ID        DATE              LENGTH  SEGMENTS  FIRST WORDS
-      1  bbbbbbbb  2026-11-21 14:05  00:10   3         good morning everyone yesterday I fixed the build …
-      2  aaaaaaaa  2026-11-20 09:00  01:02   1         short meeting today
+    #expect(
+      meetings.stdout == """
+        N  ID        DATE              LENGTH  SEGMENTS  FIRST WORDS
+        1  bbbbbbbb  2026-11-21 14:05  00:10   3         good morning everyone yesterday I fixed the build …
+        2  aaaaaaaa  2026-11-20 09:00  01:02   1         short meeting today
 
-      """)
+        """)
     let meetingsJSON = try home.run("meetings", "Daily", "--json")
-    #expect(meetingsJSON.stdout == """
-      [{"index":1,"id":"bbbbbbbb-0000-4000-8000-000000000002","date":"2026-11-21T14:05:00Z","length":10.5,"segments":3,"firstWords":"good morning everyone yesterday I fixed the build …"},\
-      {"index":2,"id":"aaaaaaaa-0000-4000-8000-000000000001","date":"2026-11-20T09:00:00Z","length":62.5,"segments":1,"firstWords":"short meeting today"}]
+    #expect(
+      meetingsJSON.stdout == """
+        [{"index":1,"id":"bbbbbbbb-0000-4000-8000-000000000002","date":"2026-11-21T14:05:00Z","length":10.5,"segments":3,"firstWords":"good morning everyone yesterday I fixed the build …"},\
+        {"index":2,"id":"aaaaaaaa-0000-4000-8000-000000000001","date":"2026-11-20T09:00:00Z","length":62.5,"segments":1,"firstWords":"short meeting today"}]
 
-      """)
+        """)
 
-    #expect(try home.run("show", "daily").stdout == """
-      Title:        Daily
-      ID:           \(full)
-      Theme:        navy
-      Duration:     5m
-      Per attendee: 2m30s
-      Attendees:    Ben, Cy
-      Meetings:     2
-        1. 2026-11-21 14:05  bbbbbbbb
-        2. 2026-11-20 09:00  aaaaaaaa
+    #expect(
+      try home.run("show", "daily").stdout == """
+        Title:        Daily
+        ID:           \(full)
+        Theme:        navy
+        Duration:     5m
+        Per attendee: 2m30s
+        Attendees:    Ben, Cy
+        Meetings:     2
+          1. 2026-11-21 14:05  bbbbbbbb
+          2. 2026-11-20 09:00  aaaaaaaa
 
-      """)
+        """)
     let showWithMeetings = try home.run("show", short, "--json")
-    #expect(showWithMeetings.stdout == """
-      {"id":"\(full)","title":"Daily","theme":"navy","duration":300,"durationPerAttendee":150,"attendees":["Ben","Cy"],\
-      "meetings":[{"id":"bbbbbbbb-0000-4000-8000-000000000002","date":"2026-11-21T14:05:00Z"},\
-      {"id":"aaaaaaaa-0000-4000-8000-000000000001","date":"2026-11-20T09:00:00Z"}]}
+    #expect(
+      showWithMeetings.stdout == """
+        {"id":"\(full)","title":"Daily","theme":"navy","duration":300,"durationPerAttendee":150,"attendees":["Ben","Cy"],\
+        "meetings":[{"id":"bbbbbbbb-0000-4000-8000-000000000002","date":"2026-11-21T14:05:00Z"},\
+        {"id":"aaaaaaaa-0000-4000-8000-000000000001","date":"2026-11-20T09:00:00Z"}]}
 
-      """)
+        """)
 
     // transcript: the newest meeting by default, labelled by speaker with times
     let txt = try home.run("transcript", "daily")
     #expect(txt.status == 0 && txt.stderr.isEmpty, "\(txt)")
-    #expect(txt.stdout == """
-      [00:00 - 00:03] Ben: good morning everyone
-      [00:03 - 00:07] Cy: yesterday I fixed the build
-      [00:08 - 00:10] Ben: great thanks
+    #expect(
+      txt.stdout == """
+        [00:00 - 00:03] Ben: good morning everyone
+        [00:03 - 00:07] Cy: yesterday I fixed the build
+        [00:08 - 00:10] Ben: great thanks
 
-      """)
+        """)
     #expect(try home.run("transcript", "daily", "--meeting", "1").stdout == txt.stdout)
     #expect(try home.run("transcript", "daily", "--meeting", "BBBB").stdout == txt.stdout)
 
     let md = try home.run("transcript", "daily", "--meeting", "2", "--format", "md")
-    #expect(md.stdout == """
-      # Daily: 2026-11-20 09:00
+    #expect(
+      md.stdout == """
+        # Daily: 2026-11-20 09:00
 
-      **Ben** (00:01 - 01:02): short meeting today
+        **Ben** (00:01 - 01:02): short meeting today
 
-      """)
-    #expect(try home.run("transcript", "daily", "--meeting", "aaaaaaaa-0000", "--format", "md").stdout == md.stdout)
+        """)
+    #expect(
+      try home.run("transcript", "daily", "--meeting", "aaaaaaaa-0000", "--format", "md").stdout
+        == md.stdout)
 
     let json = try home.run("transcript", "daily", "--format", "json")
     #expect(json.status == 0 && json.stderr.isEmpty, "\(json)")
-    #expect(json.stdout == """
-      {"syncUp":"Daily","meeting":"bbbbbbbb-0000-4000-8000-000000000002","date":"2026-11-21T14:05:00Z",\
-      "text":"good morning everyone yesterday I fixed the build great thanks","segments":[\
-      {"speaker":"Ben","start":0.71,"end":3.2,"text":"good morning everyone"},\
-      {"speaker":"Cy","start":3.5,"end":7.25,"text":"yesterday I fixed the build"},\
-      {"speaker":"Ben","start":8,"end":10.5,"text":"great thanks"}]}
+    #expect(
+      json.stdout == """
+        {"syncUp":"Daily","meeting":"bbbbbbbb-0000-4000-8000-000000000002","date":"2026-11-21T14:05:00Z",\
+        "text":"good morning everyone yesterday I fixed the build great thanks","segments":[\
+        {"speaker":"Ben","start":0.71,"end":3.2,"text":"good morning everyone"},\
+        {"speaker":"Cy","start":3.5,"end":7.25,"text":"yesterday I fixed the build"},\
+        {"speaker":"Ben","start":8,"end":10.5,"text":"great thanks"}]}
 
-      """)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        """)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect(Set(object.keys) == ["syncUp", "meeting", "date", "text", "segments"])
     let segments = try #require(object["segments"] as? [[String: Any]])
     #expect(segments.allSatisfy { Set($0.keys) == ["speaker", "start", "end", "text"] })
 
     let srt = try home.run("transcript", "daily", "--format", "srt")
-    #expect(srt.stdout == """
-      1
-      00:00:00,710 --> 00:00:03,200
-      Ben: good morning everyone
+    #expect(
+      srt.stdout == """
+        1
+        00:00:00,710 --> 00:00:03,200
+        Ben: good morning everyone
 
-      2
-      00:00:03,500 --> 00:00:07,250
-      Cy: yesterday I fixed the build
+        2
+        00:00:03,500 --> 00:00:07,250
+        Cy: yesterday I fixed the build
 
-      3
-      00:00:08,000 --> 00:00:10,500
-      Ben: great thanks
+        3
+        00:00:08,000 --> 00:00:10,500
+        Ben: great thanks
 
 
-      """)
+        """)
     let vtt = try home.run("transcript", "daily", "--format", "vtt", "--meeting", "2")
-    #expect(vtt.stdout == """
-      WEBVTT
+    #expect(
+      vtt.stdout == """
+        WEBVTT
 
-      00:00:01.000 --> 00:01:02.500
-      Ben: short meeting today
+        00:00:01.000 --> 00:01:02.500
+        Ben: short meeting today
 
 
-      """)
+        """)
 
     // delete --yes
     let delete = try home.run("delete", "daily", "--yes")
@@ -210,7 +228,9 @@ struct LifecycleTests {
     #expect(delete.stdout == "Deleted 'Daily' (\(short)).\n")
     #expect(try home.load().isEmpty)
     let empty = try home.run("list")
-    #expect(empty.stdout == "No sync-ups yet: add one with 'syncups add --title TITLE --attendee NAME'.\n")
+    #expect(
+      empty.stdout == "No sync-ups yet: add one with 'syncups add --title TITLE --attendee NAME'.\n"
+    )
     #expect(try home.run("list", "--json").stdout == "[]\n")
   }
 
@@ -239,9 +259,16 @@ struct LifecycleTests {
     )
     try home.update { $0 = [syncUp] }
     let meetings = try home.run("meetings", "imported")
-    #expect(meetings.stdout.split(separator: "\n").dropFirst().map { $0.prefix(11) } == ["1  bbbbbbbb", "2  aaaaaaaa"])
-    #expect(try home.run("transcript", "imported", "--format", "json").stdout.contains(#""meeting":"bbbbbbbb-"#))
-    #expect(try home.run("transcript", "imported", "--meeting", "2", "--format", "json").stdout.contains(#""meeting":"aaaaaaaa-"#))
+    #expect(
+      meetings.stdout.split(separator: "\n").dropFirst().map { $0.prefix(11) } == [
+        "1  bbbbbbbb", "2  aaaaaaaa",
+      ])
+    #expect(
+      try home.run("transcript", "imported", "--format", "json").stdout.contains(
+        #""meeting":"bbbbbbbb-"#))
+    #expect(
+      try home.run("transcript", "imported", "--meeting", "2", "--format", "json").stdout.contains(
+        #""meeting":"aaaaaaaa-"#))
   }
 
   @Test func aMeetingWithoutSegmentsPrintsItsText() throws {
@@ -249,7 +276,9 @@ struct LifecycleTests {
     let syncUp = SyncUp(
       id: SyncUp.ID(UUID(uuidString: "cccccccc-0000-4000-8000-000000000003")!),
       attendees: [Attendee(id: Attendee.ID(UUID()), name: "Ana")],
-      meetings: [Meeting(id: Meeting.ID(Self.olderID), date: Self.olderDate, transcript: "just text")],
+      meetings: [
+        Meeting(id: Meeting.ID(Self.olderID), date: Self.olderDate, transcript: "just text")
+      ],
       title: "Plain"
     )
     try home.update { $0 = [syncUp] }

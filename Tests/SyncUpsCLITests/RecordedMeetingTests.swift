@@ -4,6 +4,7 @@ import AudioCaptureClient
 import AudioCaptureClientLive
 import Foundation
 import SyncUpsFeatures
+import SyncUpsTestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -20,7 +21,8 @@ struct RecordedMeetingTests {
       "add", "--title", "Stand-up", "--attendee", "Ana", "--attendee", "Ben", "--attendee", "Cleo",
       "--duration", "36s"
     )
-    let id = try #require(UUID(uuidString: added.stdout.trimmingCharacters(in: .newlines)), "\(added)")
+    let id = try #require(
+      UUID(uuidString: added.stdout.trimmingCharacters(in: .newlines)), "\(added)")
     let date = ISO8601DateFormatter().date(from: "2026-11-21T14:05:00Z")!
 
     let meeting = try await withDependencies {
@@ -56,7 +58,8 @@ struct RecordedMeetingTests {
       return try #require(syncUp.wrappedValue.meetings.first)
     }
     let expected = try String(
-      contentsOf: repositoryRoot.appendingPathComponent("Samples/standup.transcript.txt"), encoding: .utf8
+      contentsOf: repositoryRoot.appendingPathComponent("Samples/standup.transcript.txt"),
+      encoding: .utf8
     ).trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(meeting.transcript == expected)
     #expect(Set(meeting.segments.map(\.speaker)) == ["Ana", "Ben", "Cleo"])
@@ -64,12 +67,15 @@ struct RecordedMeetingTests {
     // meetings: one, numbered 1, with its segment count and first words.
     let meetings = try home.run("meetings", "stand-up", "--json")
     #expect(meetings.status == 0, "\(meetings)")
-    let list = try #require(try JSONSerialization.jsonObject(with: Data(meetings.stdout.utf8)) as? [[String: Any]])
+    let list = try #require(
+      try JSONSerialization.jsonObject(with: Data(meetings.stdout.utf8)) as? [[String: Any]])
     #expect(list.count == 1)
     #expect(list.first?["index"] as? Int == 1)
     #expect(list.first?["id"] as? String == meeting.id.rawValue.uuidString.lowercased())
     #expect(list.first?["segments"] as? Int == meeting.segments.count)
-    #expect(list.first?["firstWords"] as? String == expected.split(separator: " ").prefix(8).joined(separator: " ") + " …")
+    #expect(
+      list.first?["firstWords"] as? String == expected.split(separator: " ").prefix(8).joined(
+        separator: " ") + " …")
 
     // txt: one line per segment, the speaker and text as saved.
     let txt = try home.run("transcript", "Stand-up")
@@ -83,7 +89,8 @@ struct RecordedMeetingTests {
 
     // json: exactly the saved meeting.
     let json = try home.run("transcript", "stand-up", "--format", "json")
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect(object["syncUp"] as? String == "Stand-up")
     #expect(object["meeting"] as? String == meeting.id.rawValue.uuidString.lowercased())
     #expect(object["date"] as? String == "2026-11-21T14:05:00Z")
@@ -91,8 +98,12 @@ struct RecordedMeetingTests {
     let segments = try #require(object["segments"] as? [[String: Any]])
     #expect(segments.map { $0["speaker"] as? String } == meeting.segments.map(\.speaker))
     #expect(segments.map { $0["text"] as? String } == meeting.segments.map(\.text))
-    #expect(segments.map { $0["start"] as? Double } == meeting.segments.map { ($0.start * 1000).rounded() / 1000 })
-    #expect(segments.map { $0["end"] as? Double } == meeting.segments.map { ($0.end * 1000).rounded() / 1000 })
+    #expect(
+      segments.map { $0["start"] as? Double }
+        == meeting.segments.map { ($0.start * 1000).rounded() / 1000 })
+    #expect(
+      segments.map { $0["end"] as? Double }
+        == meeting.segments.map { ($0.end * 1000).rounded() / 1000 })
 
     // srt: one cue per segment, the speaker first.
     let srt = try home.run("transcript", "stand-up", "--format", "srt")
@@ -102,7 +113,9 @@ struct RecordedMeetingTests {
       let cueLines = cue.split(separator: "\n", omittingEmptySubsequences: false)
       #expect(cueLines.count == 3, "\(cue)")
       #expect(cueLines.first == "\(index + 1)"[...])
-      #expect(cueLines.dropFirst().first?.wholeMatch(of: /\d\d:\d\d:\d\d,\d\d\d --> \d\d:\d\d:\d\d,\d\d\d/) != nil)
+      #expect(
+        cueLines.dropFirst().first?.wholeMatch(
+          of: /\d\d:\d\d:\d\d,\d\d\d --> \d\d:\d\d:\d\d,\d\d\d/) != nil)
       #expect(cueLines.last.map(String.init) == "\(segment.speaker): \(segment.text)")
     }
   }

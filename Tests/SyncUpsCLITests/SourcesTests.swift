@@ -1,4 +1,5 @@
 import Foundation
+import SyncUpsTestSupport
 import Testing
 
 /// `syncups sources` against the private PulseAudio daemon `.ci/pulse` starts (never a user's).
@@ -8,11 +9,18 @@ struct SourcesTests {
   /// source of the same daemon at the same time, and a new source could become the default.
   @Test func listsTheSourcesAndMarksTheDefault() throws {
     let pulse = try PrivatePulse.environment()
+    let environment = ProcessInfo.processInfo.environment.merging(pulse) { $1 }
     func current() throws -> (sources: Set<String>, defaultSource: String) {
-      let names = try shell("pactl", ["list", "short", "sources"], pulse)
-        .split(separator: "\n").compactMap { $0.split(separator: "\t").dropFirst().first.map(String.init) }
-      let defaultSource = try shell("pactl", ["get-default-source"], pulse)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+      let names = try SyncUpsTestSupport.run(
+        "pactl", ["list", "short", "sources"], environment: environment
+      )
+      .split(separator: "\n").compactMap {
+        $0.split(separator: "\t").dropFirst().first.map(String.init)
+      }
+      let defaultSource = try SyncUpsTestSupport.run(
+        "pactl", ["get-default-source"], environment: environment
+      )
+      .trimmingCharacters(in: .whitespacesAndNewlines)
       return (Set(names), defaultSource)
     }
     // Other suites add and remove virtual microphones on the same daemon: compare with the
@@ -31,51 +39,10 @@ struct SourcesTests {
     // Exactly one source is marked, and it is the default.
     let marked = lines.filter { $0.hasPrefix("* ") }
     #expect(marked.count == 1, "\(run)")
-    let markedName = marked.first.flatMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }
+    let markedName = marked.first.flatMap {
+      $0.dropFirst(2).split(separator: " ").first.map(String.init)
+    }
     #expect(markedName == before.defaultSource || markedName == after.defaultSource, "\(run)")
     #expect(lines.allSatisfy { $0.hasPrefix("* ") || $0.hasPrefix("  ") }, "\(run)")
   }
-}
-
-enum PrivatePulse {
-  static let started: Result<[String: String], ShellError> = {
-    do {
-      let exports = try shell(repositoryRoot.appendingPathComponent(".ci/pulse").path, [], [:])
-      var environment: [String: String] = [:]
-      for assignment in exports.split(separator: " ").dropFirst() {
-        let parts = assignment.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "=", maxSplits: 1)
-        if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
-      }
-      return .success(environment)
-    } catch let error as ShellError {
-      return .failure(error)
-    } catch {
-      return .failure(ShellError(description: "\(error)"))
-    }
-  }()
-
-  static func environment() throws -> [String: String] { try started.get() }
-}
-
-struct ShellError: Error, CustomStringConvertible {
-  var description: String
-}
-
-/// Runs a program (looked up on PATH) and returns its stdout; throws when it fails.
-func shell(_ program: String, _ arguments: [String], _ environment: [String: String]) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = [program] + arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  let out = Pipe()
-  process.standardOutput = out
-  process.standardError = FileHandle.nullDevice
-  process.standardInput = FileHandle.nullDevice
-  try process.run()
-  let data = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else {
-    throw ShellError(description: "\(program) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
-  }
-  return String(decoding: data, as: UTF8.self)
 }

@@ -8,6 +8,12 @@ public func temporaryFolder() throws -> URL {
   return url
 }
 
+/// A sample's committed reference transcript (`Samples/NAME.transcript.txt`), trimmed.
+public func committedTranscript(_ name: String) throws -> String {
+  try String(contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8)
+    .trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
 /// Runs sox (a real converter) to make a variant of a sample.
 public func sox(_ arguments: [String]) throws {
   let process = Process()
@@ -17,6 +23,7 @@ public func sox(_ arguments: [String]) throws {
   try process.run()
   process.waitUntilExit()
   if process.terminationStatus != 0 {
-    throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "sox \(arguments) failed"])
+    throw CocoaError(
+      .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "sox \(arguments) failed"])
   }
 }

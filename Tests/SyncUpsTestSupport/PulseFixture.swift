@@ -9,7 +9,9 @@ public let samples = repositoryRoot.appendingPathComponent("Samples")
 
 /// Runs a command and returns its standard output; throws when it exits non-zero.
 @discardableResult
-public func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+public func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
+  throws -> String
+{
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = [executable] + arguments
@@ -21,7 +23,8 @@ public func run(_ executable: String, _ arguments: [String], environment: [Strin
   let data = output.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   guard process.terminationStatus == 0 else {
-    throw FixtureError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+    throw FixtureError(
+      "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
   }
   return String(decoding: data, as: UTF8.self)
 }
@@ -34,21 +37,27 @@ public struct FixtureError: Error, CustomStringConvertible {
 /// The private PulseAudio daemon `.ci/pulse` starts (once; it is idempotent), and this process's
 /// environment pointed at it, so tests never depend on a user's session daemon.
 public enum PrivatePulse {
-  static let ready: Result<Void, FixtureError> = {
+  static let ready: Result<[String: String], FixtureError> = {
     do {
       let exports = try run(repositoryRoot.appendingPathComponent(".ci/pulse").path, [])
+      var environment: [String: String] = [:]
       for assignment in exports.split(separator: " ").dropFirst() {
-        let parts = assignment.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "=", maxSplits: 1)
+        let parts = assignment.trimmingCharacters(in: .whitespacesAndNewlines)
+          .split(separator: "=", maxSplits: 1)
         guard parts.count == 2 else { continue }
+        environment[String(parts[0])] = String(parts[1])
         setenv(String(parts[0]), String(parts[1]), 1)
       }
-      return .success(())
+      return .success(environment)
     } catch {
       return .failure(FixtureError("cannot start the private PulseAudio daemon: \(error)"))
     }
   }()
 
-  public static func start() throws { try ready.get() }
+  public static func start() throws { _ = try ready.get() }
+
+  /// The variables that point a program at the daemon (starting it first).
+  public static func environment() throws -> [String: String] { try ready.get() }
 }
 
 /// A virtual microphone (`module-pipe-source`): bytes written into its FIFO come out of the
@@ -69,10 +78,13 @@ public final class VirtualMicrophone: @unchecked Sendable {
     let id = UUID().uuidString.prefix(8).lowercased()
     name = "syncups_virtmic_\(id)"
     fifo = NSTemporaryDirectory() + "syncups-virtmic-\(id)"
-    module = try run("pactl", [
-      "load-module", "module-pipe-source", "source_name=\(name)", "file=\(fifo)",
-      "format=s16le", "rate=16000", "channels=1",
-    ], environment: environment).trimmingCharacters(in: .whitespacesAndNewlines)
+    module = try run(
+      "pactl",
+      [
+        "load-module", "module-pipe-source", "source_name=\(name)", "file=\(fifo)",
+        "format=s16le", "rate=16000", "channels=1",
+      ], environment: environment
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
     guard let writer = FileHandle(forWritingAtPath: fifo) else {
       throw FixtureError("cannot open \(fifo)")
     }

@@ -1,19 +1,6 @@
 import Foundation
 import Glibc
 
-/// The `syncups` binary built beside the test bundle; `SYNCUPS_BINARY` overrides it (how
-/// `make test-release` runs these tests against the optimized build).
-public let syncupsBinary: URL = {
-  if let override = ProcessInfo.processInfo.environment["SYNCUPS_BINARY"], !override.isEmpty {
-    return URL(fileURLWithPath: override)
-  }
-  let candidates = [
-    Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("syncups"),
-    repositoryRoot.appendingPathComponent(".build/debug/syncups"),
-  ]
-  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-}()
-
 /// A real pseudo-terminal for driving a screen from a test: tmux on a server of the test's own,
 /// with one session of the same name.
 public struct Tmux: Sendable {

@@ -1,62 +1,6 @@
 import Foundation
+import SyncUpsTestSupport
 import Testing
-
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let samples = repositoryRoot.appendingPathComponent("Samples")
-
-/// The `syncups` binary built beside this test bundle.
-let syncups: URL = {
-  let folder = Bundle.main.bundleURL.deletingLastPathComponent()
-  let candidates = [
-    Bundle.main.bundleURL.appendingPathComponent("syncups"),
-    folder.appendingPathComponent("syncups"),
-    repositoryRoot.appendingPathComponent(".build/debug/syncups"),
-  ]
-  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
-}()
-
-struct Run {
-  var status: Int32
-  var stdout: String
-  var stderr: String
-  var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-}
-
-func runSyncups(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-  let process = Process()
-  process.executableURL = syncups
-  process.arguments = arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  let out = Pipe(), err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  // Read both pipes concurrently so neither fills up.
-  let errData = LockedData()
-  let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-  reader.start()
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  while !errData.isSet { usleep(1_000) }
-  return Run(
-    status: process.terminationStatus,
-    stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData.value, as: UTF8.self))
-}
-
-final class LockedData: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data: Data?
-  var isSet: Bool { lock.withLock { data != nil } }
-  var value: Data { lock.withLock { data ?? Data() } }
-  func set(_ data: Data) { lock.withLock { self.data = data } }
-}
-
-func committed(_ name: String) throws -> String {
-  try String(contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8)
-    .trimmingCharacters(in: .whitespacesAndNewlines)
-}
 
 @Suite("syncups transcribe")
 struct TranscribeCommandTests {
@@ -64,14 +8,22 @@ struct TranscribeCommandTests {
   let hello = samples.appendingPathComponent("hello.wav").path
 
   @Test func jsonIsOneObjectPerFileInInputOrder() throws {
-    let run = try runSyncups(["transcribe", "--format", "json", "--jobs", "2", hello, standup, hello])
+    let run = try runSyncups([
+      "transcribe", "--format", "json", "--jobs", "2", hello, standup, hello,
+    ])
     #expect(run.status == 0)
     #expect(run.stderr.isEmpty, "\(run.stderr)")
     let lines = run.stdout.split(separator: "\n")
     #expect(lines.count == 3)
-    let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    let objects = try lines.map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
     #expect(objects.map { $0["file"] as? String } == [hello, standup, hello])
-    #expect(objects.map { $0["text"] as? String } == [try committed("hello"), try committed("standup"), try committed("hello")])
+    #expect(
+      objects.map { $0["text"] as? String } == [
+        try committedTranscript("hello"), try committedTranscript("standup"),
+        try committedTranscript("hello"),
+      ])
     // Keys in the documented order.
     #expect(lines[0].hasPrefix(#"{"file":"#))
     let first = objects[1]
@@ -86,7 +38,7 @@ struct TranscribeCommandTests {
   @Test func txtPrintsTheText() throws {
     let run = try runSyncups(["transcribe", standup])
     #expect(run.status == 0)
-    #expect(run.stdout == (try committed("standup")) + "\n")
+    #expect(run.stdout == (try committedTranscript("standup")) + "\n")
   }
 
   @Test func subtitlesHaveOneCuePerUtterance() throws {
@@ -94,7 +46,8 @@ struct TranscribeCommandTests {
     let vtt = try runSyncups(["transcribe", "--format", "vtt", standup])
     let json = try runSyncups(["transcribe", "--format", "json", standup])
     #expect(srt.status == 0 && vtt.status == 0 && json.status == 0)
-    let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let utterances = try #require(object["utterances"] as? [[String: Any]])
 
     let srtCues = srt.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }
@@ -106,10 +59,14 @@ struct TranscribeCommandTests {
       #expect(lines[1].wholeMatch(of: /\d\d:\d\d:\d\d,\d\d\d --> \d\d:\d\d:\d\d,\d\d\d/) != nil)
       #expect(String(lines[2]) == utterances[index]["text"] as? String)
     }
-    #expect(srtCues.first?.contains("00:00:00,710 --> ") == true || srtCues.first?.contains(" --> ") == true)
+    #expect(
+      srtCues.first?.contains("00:00:00,710 --> ") == true
+        || srtCues.first?.contains(" --> ") == true)
 
     #expect(vtt.stdout.hasPrefix("WEBVTT\n\n"))
-    let vttCues = vtt.stdout.dropFirst("WEBVTT\n\n".count).components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    let vttCues = vtt.stdout.dropFirst("WEBVTT\n\n".count).components(separatedBy: "\n\n").filter {
+      !$0.isEmpty
+    }
     #expect(vttCues.count == utterances.count)
     for cue in vttCues {
       let lines = cue.split(separator: "\n", omittingEmptySubsequences: false)
@@ -119,9 +76,12 @@ struct TranscribeCommandTests {
   }
 
   @Test func outputFolderGetsOneFilePerInput() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncups-out-\(UUID().uuidString.prefix(8))")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let run = try runSyncups(["transcribe", "--format", "vtt", "--output", folder.path, standup, hello])
+    let parent = try temporaryFolder()
+    let folder = parent.appendingPathComponent("out")
+    defer { try? FileManager.default.removeItem(at: parent) }
+    let run = try runSyncups([
+      "transcribe", "--format", "vtt", "--output", folder.path, standup, hello,
+    ])
     #expect(run.status == 0)
     #expect(run.stdout.isEmpty)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -133,9 +93,8 @@ struct TranscribeCommandTests {
   /// Missing, empty, not-audio and truncated files: one line each on stderr, exit 1, and the
   /// good files in the same batch still come out, in order.
   @Test func badFilesAreReportedAndTheOthersComplete() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncups-bad-\(UUID().uuidString.prefix(8))")
+    let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let missing = folder.appendingPathComponent("missing.wav").path
     let empty = folder.appendingPathComponent("empty.wav").path
     let text = folder.appendingPathComponent("notes.wav").path
@@ -153,11 +112,14 @@ struct TranscribeCommandTests {
       #expect(run.stderr.hasPrefix("syncups: \(bad): "))
     }
 
-    let run = try runSyncups(["transcribe", "--format", "json", missing, hello, empty, text, standup, truncated])
+    let run = try runSyncups([
+      "transcribe", "--format", "json", missing, hello, empty, text, standup, truncated,
+    ])
     #expect(run.status == 1)
     #expect(run.stderrLines.count == 4, "\(run.stderr)")
-    #expect(run.stderrLines.map { $0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces) }
-      == [missing, empty, text, truncated])
+    #expect(
+      run.stderrLines.map { $0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces) }
+        == [missing, empty, text, truncated])
     let files = run.stdout.split(separator: "\n").compactMap {
       (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["file"] as? String
     }
@@ -168,8 +130,12 @@ struct TranscribeCommandTests {
     let run = try runSyncups(["transcribe", "--model-dir", "/nonexistent/model", hello])
     #expect(run.status == 1)
     #expect(run.stdout.isEmpty)
-    #expect(run.stderrLines == ["syncups: model folder /nonexistent/model (from --model-dir) does not exist"])
-    let fromEnvironment = try runSyncups(["transcribe", hello], environment: ["SYNCUPS_MODEL_DIR": "/tmp"])
+    #expect(
+      run.stderrLines == [
+        "syncups: model folder /nonexistent/model (from --model-dir) does not exist"
+      ])
+    let fromEnvironment = try runSyncups(
+      ["transcribe", hello], environment: ["SYNCUPS_MODEL_DIR": "/tmp"])
     #expect(fromEnvironment.status == 1)
     #expect(fromEnvironment.stderrLines.count == 1)
     #expect(fromEnvironment.stderr.contains("SYNCUPS_MODEL_DIR"))

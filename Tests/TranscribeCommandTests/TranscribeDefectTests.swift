@@ -1,4 +1,5 @@
 import Foundation
+import SyncUpsTestSupport
 import Testing
 
 /// Inputs `syncups transcribe` used to misreport or overwrite.
@@ -6,17 +7,10 @@ import Testing
 struct TranscribeDefectTests {
   let hello = samples.appendingPathComponent("hello.wav").path
 
-  func folder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("syncups-transcribe-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   /// Two inputs of the same name would both become D/x.srt: refused before anything is
   /// decoded or written, in one line, exit 1.
   @Test func sameNamesIntoOneOutputFolderAreRefused() throws {
-    let root = try folder()
+    let root = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }
     let first = root.appendingPathComponent("d1/x.wav")
     let second = root.appendingPathComponent("d2/x.wav")
@@ -48,7 +42,7 @@ struct TranscribeDefectTests {
 
   /// A FIFO and devices are not "empty files": each says what it is, in one line.
   @Test func pipesAndDevicesSayWhatTheyAre() throws {
-    let root = try folder()
+    let root = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }
     let fifo = root.appendingPathComponent("audio.wav").path
     #expect(mkfifo(fifo, 0o600) == 0)
@@ -70,7 +64,7 @@ struct TranscribeDefectTests {
   /// The FLAC a killed recording leaves (0 samples in its header: unknown length) gives the
   /// same transcript as the finished file.
   @Test func flacOfUnknownLengthIsTranscribed() throws {
-    let root = try folder()
+    let root = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }
     let flac = root.appendingPathComponent("meeting.flac")
     let convert = Process()
@@ -88,6 +82,6 @@ struct TranscribeDefectTests {
     #expect(killed.status == 0, "\(killed.stderr)")
     #expect(killed.stderr.isEmpty)
     #expect(killed.stdout == whole.stdout)
-    #expect(killed.stdout == (try committed("standup")) + "\n")
+    #expect(killed.stdout == (try committedTranscript("standup")) + "\n")
   }
 }

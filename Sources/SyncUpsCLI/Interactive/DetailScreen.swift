@@ -12,34 +12,36 @@ public struct DetailScreen {
   public init(state: SyncUpDetail.State, selection: Int = 0, width: Int = 80, height: Int = 24) {
     self.state = state
     self.selection = selection
-    self.width = max(width, 40)
-    self.height = max(height, 10)
+    self.width = max(width, 1)
+    self.height = max(height, 1)
   }
 
   public var lines: [String] {
     let syncUp = state.syncUp
     var lines = [
-      Text.header(syncUp.title, theme: syncUp.theme, width: width),
-      " Length \(Text.minutes(syncUp.duration)) · Theme \(syncUp.theme.name)",
+      Text.header(syncUp.title.visible, theme: syncUp.theme, width: width),
+      " Length \(Text.length(syncUp.duration)) · Theme \(syncUp.theme.name)",
       "",
       ANSI.bold + " Attendees" + ANSI.reset,
     ]
-    lines += syncUp.attendees.map { "   " + $0.name }
+    lines += syncUp.attendees.map { "   " + $0.name.visible }
     lines += ["", ANSI.bold + " Past meetings" + ANSI.reset]
     if syncUp.meetings.isEmpty { lines.append(ANSI.dim + "   none yet" + ANSI.reset) }
     for (index, meeting) in syncUp.meetings.enumerated() {
       let marker = index == selection ? " › " : "   "
       let date = meeting.date.formatted(date: .abbreviated, time: .shortened)
-      let words = meeting.transcript.isEmpty ? "(no transcript)" : meeting.transcript
+      let words = meeting.transcript.isEmpty ? "(no transcript)" : meeting.transcript.oneLine
       let line = marker + Text.pad(date + "  " + words, to: width - 4)
       lines.append(index == selection ? ANSI.bold + line + ANSI.reset : line)
     }
     lines.append("")
-    if case let .alert(alert)? = state.destination {
+    if case .alert(let alert)? = state.destination {
       lines += AlertView.lines(alert, width: width)
     } else {
-      lines.append(Text.hint("s start meeting · e edit · ↑↓ enter view meeting · x delete · b back", width: width))
+      lines.append(
+        Text.hint(
+          "s start meeting · e edit · ↑↓ enter view meeting · x delete · b back", width: width))
     }
-    return Array(lines.prefix(height))
+    return Text.frame(lines, columns: width, rows: height)
   }
 }

@@ -28,8 +28,8 @@ public struct FormScreen {
     self.heading = heading
     self.state = state
     self.field = field
-    self.width = max(width, 40)
-    self.height = max(height, 10)
+    self.width = max(width, 1)
+    self.height = max(height, 1)
   }
 
   public var lines: [String] {
@@ -37,25 +37,27 @@ public struct FormScreen {
     var lines = [
       Text.header(heading, theme: syncUp.theme, width: width),
       "",
-      row(.title, "Title", syncUp.title, editable: true),
-      row(.duration, "Length", "◂ \(Text.minutes(syncUp.duration)) ▸", editable: false),
+      row(.title, "Title", syncUp.title.visible, editable: true),
+      row(.duration, "Length", "◂ \(Text.length(syncUp.duration)) ▸", editable: false),
       row(.theme, "Theme", "◂ \(syncUp.theme.name) ▸", editable: false),
       "",
       ANSI.bold + " Attendees" + ANSI.reset,
     ]
     for (index, attendee) in syncUp.attendees.enumerated() {
-      lines.append(row(.attendee(attendee.id), "\(index + 1).", attendee.name, editable: true))
+      lines.append(
+        row(.attendee(attendee.id), "\(index + 1).", attendee.name.visible, editable: true))
     }
     lines.append("")
     if let problem = state.problem {
       // The rules' own words, on one line: why enter did not save.
-      lines.append(ANSI.yellow + " ⚠ Cannot save: \(problem)" + ANSI.reset)
+      lines.append(ANSI.yellow + " ⚠ Cannot save: \(problem)".visible + ANSI.reset)
     }
     lines += [
-      Text.hint("↑↓ field · type to edit · ←→ length/theme · ^N add · ^D remove attendee", width: width),
+      Text.hint(
+        "↑↓ field · type to edit · ←→ length/theme · ^N add · ^D remove attendee", width: width),
       Text.hint("enter save · esc cancel", width: width),
     ]
-    return Array(lines.prefix(height))
+    return Text.frame(lines, columns: width, rows: height)
   }
 
   private func row(_ row: FormField, _ label: String, _ value: String, editable: Bool) -> String {

@@ -9,9 +9,9 @@ extension InteractiveApp {
       return handleList(key, state.syncUpsList)
     }
     switch top {
-    case let .detail(detail): handleDetail(key, detail, id: id)
-    case let .meeting(meeting): handleMeeting(key, meeting, id: id)
-    case let .record(record): handleRecord(key, record, id: id)
+    case .detail(let detail): handleDetail(key, detail, id: id)
+    case .meeting(let meeting): handleMeeting(key, meeting, id: id)
+    case .record(let record): handleRecord(key, record, id: id)
     }
   }
 
@@ -20,14 +20,17 @@ extension InteractiveApp {
   private func handleList(_ key: Key, _ list: SyncUpsList.State) {
     let send = { (action: SyncUpsList.Action) -> Void in _ = self.store.send(.syncUpsList(action)) }
     switch list.destination {
-    case let .add(form)?:
+    case .add(let form)?:
       return handleForm(
         key, form, send: { send(.destination(.presented(.add($0)))) },
-        done: { send(.confirmAddSyncUpButtonTapped) }, cancel: { send(.dismissAddSyncUpButtonTapped) }
+        done: { send(.confirmAddSyncUpButtonTapped) },
+        cancel: { send(.dismissAddSyncUpButtonTapped) }
       )
-    case let .alert(alert)?:
-      if let button = pick(key, in: alert) {
-        send(.destination(button.action.map { .presented(.alert($0)) } ?? .dismiss))
+    case .alert(let alert)?:
+      switch AlertView.action(for: key, in: alert) {
+      case .presented(let action)?: send(.destination(.presented(.alert(action))))
+      case .dismiss?: send(.destination(.dismiss))
+      case nil: break
       }
       return clampListSelection()
     case nil:
@@ -37,6 +40,8 @@ extension InteractiveApp {
     switch key {
     case .up, .character("k"): listSelection = max(listSelection - 1, 0)
     case .down, .character("j"): listSelection = min(listSelection + 1, max(syncUps.count - 1, 0))
+    case .home, .pageUp: listSelection = 0
+    case .end, .pageDown: listSelection = max(syncUps.count - 1, 0)
     case .enter:
       guard syncUps.indices.contains(listSelection) else { return }
       meetingSelection = 0
@@ -56,6 +61,14 @@ extension InteractiveApp {
     listSelection = min(listSelection, max(store.state.syncUpsList.syncUps.count - 1, 0))
   }
 
+  /// Keeps the cursors on rows that exist after the data changed (perhaps in another process).
+  func clampSelections() {
+    clampListSelection()
+    if case .detail(let detail)? = store.state.path.last {
+      meetingSelection = min(meetingSelection, max(detail.syncUp.meetings.count - 1, 0))
+    }
+  }
+
   // MARK: Detail
 
   private func handleDetail(_ key: Key, _ detail: SyncUpDetail.State, id: StackElementID) {
@@ -63,16 +76,16 @@ extension InteractiveApp {
       _ = self.store.send(.path(.element(id: id, action: .detail(action))))
     }
     switch detail.destination {
-    case let .edit(form)?:
+    case .edit(let form)?:
       return handleForm(
         key, form, send: { send(.destination(.presented(.edit($0)))) },
         done: { send(.doneEditingButtonTapped) }, cancel: { send(.cancelEditButtonTapped) }
       )
-    case let .alert(alert)?:
-      if let button = pick(key, in: alert) {
-        let action: PresentationAction<SyncUpDetail.Destination.Action> =
-          button.action.map { .presented(.alert($0)) } ?? .dismiss
-        send(.destination(action))
+    case .alert(let alert)?:
+      switch AlertView.action(for: key, in: alert) {
+      case .presented(let action)?: send(.destination(.presented(.alert(action))))
+      case .dismiss?: send(.destination(.dismiss))
+      case nil: break
       }
       return
     case nil:
@@ -81,7 +94,10 @@ extension InteractiveApp {
     let meetings = detail.syncUp.meetings
     switch key {
     case .up, .character("k"): meetingSelection = max(meetingSelection - 1, 0)
-    case .down, .character("j"): meetingSelection = min(meetingSelection + 1, max(meetings.count - 1, 0))
+    case .down, .character("j"):
+      meetingSelection = min(meetingSelection + 1, max(meetings.count - 1, 0))
+    case .home, .pageUp: meetingSelection = 0
+    case .end, .pageDown: meetingSelection = max(meetings.count - 1, 0)
     case .enter, .character("m"):
       guard meetings.indices.contains(meetingSelection) else { return }
       meetingOffset = 0
@@ -104,6 +120,10 @@ extension InteractiveApp {
     switch key {
     case .up, .character("k"): meetingOffset = max(meetingOffset - 1, 0)
     case .down, .character("j"): meetingOffset = min(meetingOffset + 1, screen.maxOffset)
+    case .pageUp: meetingOffset = max(meetingOffset - screen.transcriptRows, 0)
+    case .pageDown: meetingOffset = min(meetingOffset + screen.transcriptRows, screen.maxOffset)
+    case .home: meetingOffset = 0
+    case .end: meetingOffset = screen.maxOffset
     case .character("b"), .escape: store.send(.path(.popFrom(id: id)))
     default: break
     }
@@ -115,31 +135,10 @@ extension InteractiveApp {
     let send = { (action: RecordMeeting.Action) -> Void in
       _ = self.store.send(.path(.element(id: id, action: .record(action))))
     }
-    if let alert = record.alert {
-      guard case let .character(letter) = key,
-        let button = alert.buttons.first(where: { RecordScreen.key(for: $0) == letter })
-      else { return }
-      let action: PresentationAction<RecordMeeting.Action.Alert> = button.action.map { .presented($0) } ?? .dismiss
-      return send(.alert(action))
-    }
-    switch key {
-    case .character("n"): send(.nextButtonTapped)
-    case .character("e"): send(.endMeetingButtonTapped)
-    case .character("q"): send(.endAndSaveRequested)
-    default: break
-    }
+    if let action = RecordScreen.action(for: key, in: record) { send(action) }
   }
 
-  // MARK: Alerts and the form
-
-  /// The button a key chooses: its letter, or Escape for the cancel button.
-  private func pick<Action>(_ key: Key, in alert: AlertState<Action>) -> ButtonState<Action>? {
-    switch key {
-    case let .character(letter): AlertView.button(for: letter, in: alert)
-    case .escape: alert.cancelButton
-    default: nil
-    }
-  }
+  // MARK: The form
 
   private func handleForm(
     _ key: Key, _ form: SyncUpForm.State, send: (SyncUpForm.Action) -> Void,
@@ -154,32 +153,35 @@ extension InteractiveApp {
     case (.down, _), (.tab, _): formField = fields[min(position + 1, fields.count - 1)]
     case (.control("n"), _):
       send(.addAttendeeButtonTapped)
-      if case let .attendee(id)? = focus(of: form) { formField = .attendee(id) }
-    case let (.control("d"), .attendee(attendee)):
+      if case .attendee(let id)? = focus(of: form) { formField = .attendee(id) }
+    case (.control("d"), .attendee(let attendee)):
       guard let index = form.syncUp.attendees.index(id: attendee) else { return }
       send(.onDeleteAttendees(IndexSet(integer: index)))
-      if case let .attendee(id)? = focus(of: form) { formField = .attendee(id) }
+      if case .attendee(let id)? = focus(of: form) { formField = .attendee(id) }
     case (.left, .duration), (.character("-"), .duration):
-      let minutes = max(Int((form.syncUp.duration.seconds / 60).rounded()) - 1, 1)
+      // The whole minute below (1 min 30 s → 1 min), never under a minute, never longer.
+      let minutes = Int((form.syncUp.duration.seconds / 60).rounded(.up)) - 1
+      guard minutes >= 1 else { return }
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.right, .duration), (.character("+"), .duration):
+      // The whole minute above (45 s → 1 min, 1 min 30 s → 2 min), up to the longest allowed.
       let longest = Int(SyncUp.durationRange.upperBound.seconds / 60)
-      let minutes = min(Int((form.syncUp.duration.seconds / 60).rounded()) + 1, longest)
+      let minutes = min(Int((form.syncUp.duration.seconds / 60).rounded(.down)) + 1, longest)
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.left, .theme), (.right, .theme), (.character(" "), .theme):
       let themes = Theme.allCases
       let index = themes.firstIndex(of: form.syncUp.theme) ?? 0
       let step = key == .left ? themes.count - 1 : 1
       send(.binding(.set(\.syncUp.theme, themes[(index + step) % themes.count])))
-    case let (.character(letter), .title):
+    case (.character(let letter), .title):
       send(.binding(.set(\.syncUp.title, form.syncUp.title + String(letter))))
     case (.backspace, .title):
       send(.binding(.set(\.syncUp.title, String(form.syncUp.title.dropLast()))))
-    case let (.character(letter), .attendee(id)):
+    case (.character(let letter), .attendee(let id)):
       guard var attendee = form.syncUp.attendees[id: id] else { return }
       attendee.name.append(letter)
       send(.binding(.set(\.syncUp.attendees[id: id], attendee)))
-    case let (.backspace, .attendee(id)):
+    case (.backspace, .attendee(let id)):
       guard var attendee = form.syncUp.attendees[id: id] else { return }
       attendee.name = String(attendee.name.dropLast())
       send(.binding(.set(\.syncUp.attendees[id: id], attendee)))
@@ -190,8 +192,10 @@ extension InteractiveApp {
   /// The reducer moves the focus when attendees come and go; the cursor follows it.
   private func focus(of form: SyncUpForm.State) -> SyncUpForm.State.Field? {
     let state = store.state
-    if case let .add(current)? = state.syncUpsList.destination, state.path.isEmpty { return current.focus }
-    if case let .detail(detail)? = state.path.last, case let .edit(current)? = detail.destination {
+    if case .add(let current)? = state.syncUpsList.destination, state.path.isEmpty {
+      return current.focus
+    }
+    if case .detail(let detail)? = state.path.last, case .edit(let current)? = detail.destination {
       return current.focus
     }
     return form.focus

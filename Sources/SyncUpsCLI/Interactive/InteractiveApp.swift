@@ -52,7 +52,7 @@ public final class InteractiveApp {
     defer { session.restore() }
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
     // The terminal going away ends the app as a signal would.
-    Key.presses { continuation.yield(.key($0)) } ended: { continuation.yield(.signal) }
+    Terminal.readKeys { continuation.yield(.key($0)) } ended: { continuation.yield(.signal) }
     let registration = Termination.onSignal { _ in
       continuation.yield(.signal)
       return .keepRunning
@@ -60,6 +60,11 @@ public final class InteractiveApp {
     defer { registration.remove() }
     let observer = Task { [store] in
       for await _ in store.states { continuation.yield(.changed) }
+    }
+    // Another process (`syncups add`, a recording) changing the file changes the shared value
+    // without any action: redraw for it too.
+    let dataObserver = Task { [syncUps] in
+      for await _ in syncUps.syncUps.values { continuation.yield(.changed) }
     }
     let ticker = Task {
       while !Task.isCancelled {
@@ -69,6 +74,7 @@ public final class InteractiveApp {
     }
     defer {
       observer.cancel()
+      dataObserver.cancel()
       ticker.cancel()
     }
 
@@ -78,7 +84,8 @@ public final class InteractiveApp {
       switch event {
       case let .key(key): handle(key)
       case .signal: handleSignal()
-      case .changed, .tick: break
+      case .changed: clampSelections()
+      case .tick: break
       }
       startRecordings()
       if quitsAfterRecording, !isRecording { isDone = true }
@@ -124,7 +131,9 @@ public final class InteractiveApp {
     let state = store.state
     guard let top = state.path.last else {
       if case let .add(form)? = state.syncUpsList.destination {
-        return FormScreen(heading: "New sync-up", state: form, field: formField, width: width, height: height).lines
+        return FormScreen(
+          heading: "New sync-up", state: form, field: formField, width: width, height: height
+        ).lines
       }
       return ListScreen(
         state: state.syncUpsList, selection: listSelection,
@@ -134,11 +143,18 @@ public final class InteractiveApp {
     switch top {
     case let .detail(detail):
       if case let .edit(form)? = detail.destination {
-        return FormScreen(heading: "Edit \(detail.syncUp.title)", state: form, field: formField, width: width, height: height).lines
+        return FormScreen(
+          heading: "Edit \(detail.syncUp.title.visible)", state: form, field: formField,
+          width: width, height: height
+        ).lines
       }
-      return DetailScreen(state: detail, selection: meetingSelection, width: width, height: height).lines
+      return DetailScreen(
+        state: detail, selection: meetingSelection, width: width, height: height
+      ).lines
     case let .meeting(meeting):
-      return MeetingScreen(state: meeting, offset: meetingOffset, width: width, height: height).lines
+      return MeetingScreen(
+        state: meeting, offset: meetingOffset, width: width, height: height
+      ).lines
     case let .record(record):
       return RecordScreen(
         state: record, level: meter.level, silentFor: record.isRecording ? meter.silentFor : nil,

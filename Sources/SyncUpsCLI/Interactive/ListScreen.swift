@@ -14,36 +14,42 @@ public struct ListScreen {
   ) {
     self.state = state
     self.selection = selection
-    self.width = max(width, 40)
-    self.height = max(height, 10)
+    self.width = max(width, 1)
+    self.height = max(height, 1)
   }
 
   public var lines: [String] {
     let syncUps = state.syncUps
-    var lines = [
-      ANSI.bold + " Daily Sync-ups" + ANSI.reset,
-      "",
-    ]
-    if syncUps.isEmpty {
-      lines.append(" No sync-ups yet: press a to add one.")
-    }
-    for (index, syncUp) in syncUps.enumerated() {
-      let marker = index == selection ? "›" : " "
-      let swatch = ANSI.colors(foreground: syncUp.theme.accentColor, background: syncUp.theme.mainColor)
-        + "  " + ANSI.reset
-      let detail = "\(syncUp.attendees.count) attendees · \(Text.minutes(syncUp.duration))"
-        + " · \(syncUp.meetings.count) meetings"
-      let title = Text.pad(syncUp.title.isEmpty ? "Untitled" : syncUp.title, to: max(width - detail.count - 8, 10))
-      // Marker and swatch take six columns; a narrow terminal cuts the details.
-      let line = " \(marker) " + swatch + " " + String((title + " " + detail).prefix(width - 7))
-      lines.append(index == selection ? ANSI.bold + line + ANSI.reset : line)
-    }
-    lines.append("")
-    if case let .alert(alert)? = state.destination {
-      lines += AlertView.lines(alert, width: width)
+    let header = [ANSI.bold + " Daily Sync-ups" + ANSI.reset, ""]
+    var footer = [""]
+    if case .alert(let alert)? = state.destination {
+      footer += AlertView.lines(alert, width: width).dropFirst()
     } else {
-      lines.append(Text.hint("↑↓ select · enter open · a add · d delete · q quit", width: width))
+      footer.append(Text.hint("↑↓ select · enter open · a add · d delete · q quit", width: width))
     }
-    return Array(lines.prefix(height))
+    var rows = syncUps.enumerated().map { index, syncUp in row(syncUp, selected: index == selection)
+    }
+    if syncUps.isEmpty { rows = [" No sync-ups yet: press a to add one."] }
+    // The rows scroll so the selection stays on screen between the header and the footer.
+    let room = max(height - header.count - footer.count, 1)
+    let first = min(max(selection - room + 1, 0), max(rows.count - room, 0))
+    return Text.frame(
+      header + rows.dropFirst(first).prefix(room) + footer, columns: width, rows: height)
+  }
+
+  private func row(_ syncUp: SyncUp, selected: Bool) -> String {
+    let marker = selected ? "›" : " "
+    let swatch =
+      ANSI.colors(foreground: syncUp.theme.accentColor, background: syncUp.theme.mainColor)
+      + "  " + ANSI.reset
+    let detail =
+      Format.count(syncUp.attendees.count, "attendee")
+      + " · \(Text.length(syncUp.duration)) · " + Format.count(syncUp.meetings.count, "meeting")
+    let name = syncUp.title.isEmpty ? "Untitled" : syncUp.title.visible
+    // Marker and swatch take six columns; the title gets what the details leave, at least ten.
+    let title = Text.pad(name, to: max(width - detail.count - 8, 10))
+    let line =
+      " \(marker) " + swatch + " " + Text.truncate(title + " " + detail, to: max(width - 7, 0))
+    return selected ? ANSI.bold + line + ANSI.reset : line
   }
 }

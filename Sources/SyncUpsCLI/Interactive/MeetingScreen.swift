@@ -12,25 +12,25 @@ public struct MeetingScreen {
   public init(state: MeetingFeature.State, offset: Int = 0, width: Int = 80, height: Int = 24) {
     self.state = state
     self.offset = offset
-    self.width = max(width, 40)
-    self.height = max(height, 10)
+    self.width = max(width, 1)
+    self.height = max(height, 1)
   }
 
   public var lines: [String] {
     let date = state.meeting.date.formatted(date: .abbreviated, time: .shortened)
     var lines = [
-      Text.header(state.syncUp.title, right: date, theme: state.syncUp.theme, width: width),
-      " Attendees: " + state.syncUp.attendees.map(\.name).joined(separator: ", "),
+      Text.header(state.syncUp.title.visible, right: date, theme: state.syncUp.theme, width: width),
+      " Attendees: " + state.syncUp.attendees.map(\.name.visible).joined(separator: ", "),
       Text.hint("↑↓ scroll · b back", width: width),
       "",
     ]
     let start = min(max(offset, 0), maxOffset)
     lines += Array(transcript.dropFirst(start).prefix(transcriptRows))
-    return lines
+    return Text.frame(lines, columns: width, rows: height)
   }
 
   /// Rows below the four header lines.
-  var transcriptRows: Int { height - 4 }
+  var transcriptRows: Int { max(height - 4, 1) }
 
   /// The furthest scroll that still fills the screen.
   public var maxOffset: Int { max(transcript.count - transcriptRows, 0) }
@@ -41,10 +41,11 @@ public struct MeetingScreen {
     guard !turns.isEmpty else {
       return state.meeting.transcript.isEmpty
         ? [ANSI.dim + " Nothing was transcribed." + ANSI.reset]
-        : Text.wrap(state.meeting.transcript, width: width)
+        : Text.wrap(state.meeting.transcript.oneLine, width: width)
     }
     return turns.flatMap { turn in
-      Text.wrap("[\(Format.clock(turn.start))] \(turn.speaker): \(turn.text)", width: width)
+      Text.wrap(
+        "[\(Format.clock(turn.start))] \(turn.speaker.visible): \(turn.text.oneLine)", width: width)
     }
   }
 }
