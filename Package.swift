@@ -104,9 +104,20 @@ let package = Package(
       name: "AudioCaptureClient",
       dependencies: ["AudioCore", "AudioFilesClient", "CPulse"] + dependencyClient
     ),
+    // Vocabulary and language models (issue 11): a team's words, flite's letter-to-sound rules,
+    // the stand-up model interpolated with the general one.
+    .systemLibrary(name: "CFlite", path: "Sources/CFlite", providers: [.apt(["flite1-dev"])]),
+    .target(name: "SpeechVocabulary"),
+    .target(name: "SpeechAdaptation", dependencies: ["SpeechVocabulary", "CFlite", "CPocketSphinx"]),
+    .testTarget(
+      name: "SpeechAdaptationTests",
+      dependencies: ["SpeechAdaptation", "SpeechVocabulary", "TranscriptionClient", "AudioCore"]
+    ),
     .target(
       name: "TranscriptionClient",
-      dependencies: ["AudioCore", "AudioFilesClient", "CPocketSphinx"] + dependencyClient
+      dependencies: [
+        "AudioCore", "AudioFilesClient", "CPocketSphinx", "SpeechAdaptation", "SpeechVocabulary",
+      ] + dependencyClient
     ),
     .target(
       name: "BatchTranscriber",
@@ -167,6 +178,7 @@ let package = Package(
       dependencies: [
         "AudioCaptureClient",
         "BatchTranscriber",
+        "SpeechVocabulary",
         "SyncUpsCLI",
         "SyncUpsFeatures",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BatchTranscriber
 import Foundation
+import SpeechVocabulary
 import TranscriptionClient
 
 extension TranscriptFormat: ExpressibleByArgument {}
@@ -27,6 +28,15 @@ struct TranscribeCommand: ParsableCommand {
   @Option(help: "Speech model folder (default: $SYNCUPS_MODEL_DIR, then Models/, then Debian's en-us).")
   var modelDir: String?
 
+  @Option(help: "A text file of words and phrases to expect (names, product words), one per line.")
+  var vocabulary: String?
+
+  @Option(help: .hidden)
+  var standupWeight: Double = DecoderOptions.defaultStandupWeight
+
+  @Option(help: .hidden)
+  var vocabularyWeight: Double = DecoderOptions.defaultVocabularyWeight
+
   @Flag(help: "Let the decoder log to stderr.")
   var verbose = false
 
@@ -44,6 +54,14 @@ struct TranscribeCommand: ParsableCommand {
   }
 
   func run() throws {
+    var terms: [String] = []
+    if let vocabulary {
+      do throws(VocabularyFileError) {
+        terms = try Vocabulary.read(contentsOf: vocabulary).terms
+      } catch {
+        fail(error.description)
+      }
+    }
     if let output {
       var isDirectory: ObjCBool = false
       if !FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
@@ -59,7 +77,8 @@ struct TranscribeCommand: ParsableCommand {
     let batch = BatchTranscriber(
       jobs: jobs, options: DecoderOptions(
         modelDirectory: modelDir, verbose: verbose, partials: false,
-        endSilenceFrames: endSilenceFrames, maxActiveHMMs: maxActiveHmms, extraArguments: decoderArgument))
+        endSilenceFrames: endSilenceFrames, maxActiveHMMs: maxActiveHmms, extraArguments: decoderArgument,
+        vocabulary: terms, standupWeight: standupWeight, vocabularyWeight: vocabularyWeight))
     let failures = Counter()
     let progress = ProgressBar.forStandardError()
     let format = self.format
