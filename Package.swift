@@ -111,7 +111,9 @@ let package = Package(
     .target(name: "SpeechAdaptation", dependencies: ["SpeechVocabulary", "CFlite", "CPocketSphinx"]),
     .testTarget(
       name: "SpeechAdaptationTests",
-      dependencies: ["SpeechAdaptation", "SpeechVocabulary", "TranscriptionClient", "AudioCore"]
+      dependencies: [
+        "SpeechAdaptation", "SpeechVocabulary", "TranscriptionClient", "AudioCore", "AudioFilesClient",
+      ]
     ),
     .target(
       name: "TranscriptionClient",
