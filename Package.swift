@@ -113,12 +113,13 @@ let package = Package(
       name: "SpeechAdaptationTests",
       dependencies: [
         "SpeechAdaptation", "SpeechVocabulary", "TranscriptionClient", "AudioCore", "AudioFilesClient",
-      ]
+      ] + dependencyClient
     ),
     .target(
       name: "TranscriptionClient",
       dependencies: [
         "AudioCore", "AudioFilesClient", "CPocketSphinx", "SpeechAdaptation", "SpeechVocabulary",
+        "WorkerThreads",
       ] + dependencyClient
     ),
     .target(
