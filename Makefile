@@ -4,8 +4,14 @@
 # every client in `swift test` at it.
 SWIFT ?= swift
 PULSE = eval "$$(.ci/pulse)"
+# `make install` puts the optimized binary in $(PREFIX)/bin.
+PREFIX ?= $(HOME)/.local
+RELEASE_BINARY = .build-release/release/syncups
+# The suites that run the `syncups` binary itself (recording through PulseAudio, signals, SIGKILL
+# recovery, --input --fast, the interactive app through tmux, every command's errors).
+END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests
 
-.PHONY: setup build demo test bench latency pulse
+.PHONY: setup build release install demo test test-debug test-release bench latency pulse
 
 setup:
 	@.ci/setup
@@ -14,19 +20,34 @@ build: setup
 	$(SWIFT) build
 
 # Records the bundled stand-up into a demo sync-up in a temporary data directory and prints the
-# saved transcript by speaker (see .ci/demo).
-demo: build
-	@.ci/demo .build/debug/syncups
+# saved transcript by speaker (see .ci/demo), with the optimized binary people install.
+demo: release
+	@.ci/demo $(RELEASE_BINARY)
+
+# The optimized build people install.
+release: setup
+	$(SWIFT) build -c release --scratch-path .build-release --product syncups
+
+install: release
+	install -d "$(PREFIX)/bin"
+	install -m 755 $(RELEASE_BINARY) "$(PREFIX)/bin/syncups"
+	@echo "installed $(PREFIX)/bin/syncups"
 
 pulse: setup
 	@.ci/pulse >/dev/null
 
-test: setup
+# Every test on the debug build, then the end-to-end suites again against the optimized binary.
+test: test-debug test-release
+
+test-debug: setup
 	@$(PULSE) && $(SWIFT) test
 
+test-release: release
+	@$(PULSE) && $(SWIFT) build --build-tests && \
+	  SYNCUPS_BINARY="$(CURDIR)/$(RELEASE_BINARY)" $(SWIFT) test --skip-build --filter '$(END_TO_END)'
+
 # Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench.
-bench: setup
-	$(SWIFT) build -c release --scratch-path .build-release --product syncups
+bench: release
 	.ci/bench .build-release/release/syncups
 
 # Latency from the end of each utterance to its final result, through a virtual microphone.

@@ -152,6 +152,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+        "WorkerThreads",
         .product(name: "Tagged", package: "swift-tagged"),
       ]
     ),
@@ -163,7 +164,9 @@ let package = Package(
     ),
     .target(
       name: "SyncUpsCLI",
-      dependencies: ["SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "TranscriptionClient"]
+      dependencies: [
+        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+      ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
     // microphones.
@@ -195,7 +198,10 @@ let package = Package(
     // Runs the built `syncups` binary with a temporary SYNCUPS_HOME.
     .testTarget(
       name: "SyncUpsCLITests",
-      dependencies: ["syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "TranscriptionClient"]
+      dependencies: [
+        "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioFilesClient",
+        "TranscriptionClient",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

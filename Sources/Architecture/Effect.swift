@@ -140,7 +140,8 @@ public struct Effect<Action> {
               body: { send in
                 let childSend = Send<Action> { send(transform($0)) }
                 guard let dismissAction else { return await body(childSend) }
-                await DismissEffect.$handler.withValue({ await send(dismissAction()) }) {
+                let dismiss = DismissEffect.Handler { await send(dismissAction()) }
+                await DismissEffect.$handler.withValue(dismiss) {
                   await body(childSend)
                 }
               }

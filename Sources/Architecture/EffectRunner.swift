@@ -34,9 +34,9 @@ final class EffectRunner {
         }
         let key = nextKey
         nextKey += 1
-        let dismissHandler = dismissHandler
+        let dismiss = DismissEffect.Handler(dismiss: dismissHandler)
         inFlight[key] = Task(priority: run.priority) { [weak self] in
-          await DismissEffect.$handler.withValue(dismissHandler) {
+          await DismissEffect.$handler.withValue(dismiss) {
             await run.body(send)
           }
           self?.finished(key)

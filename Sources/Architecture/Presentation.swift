@@ -197,7 +197,15 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
 /// Lets a presented child (or stack element) close itself: `await dismiss()` in an effect.
 public struct DismissEffect: Sendable {
   /// Set by `ifLet`/`forEach` (and the test store) around a child's effects.
-  @TaskLocal static var handler: (@Sendable () async -> Void)?
+  ///
+  /// The closure is wrapped in a struct on purpose: a task-local whose value has a function type
+  /// is reabstracted when it is pushed, and optimized builds then crash in
+  /// `swift_task_localValuePush` (Swift 6.3; `make test-release` runs the optimized binary).
+  @TaskLocal static var handler: Handler?
+
+  struct Handler: Sendable {
+    let dismiss: @Sendable () async -> Void
+  }
 
   public func callAsFunction(
     fileID: StaticString = #fileID,
@@ -215,7 +223,7 @@ public struct DismissEffect: Sendable {
       )
       return
     }
-    await handler()
+    await handler.dismiss()
   }
 }
 

@@ -1,5 +1,6 @@
 import AudioCaptureClient
 import AudioCore
+import AudioFilesClient
 import ConcurrencyExtras
 import Foundation
 
@@ -64,5 +65,35 @@ extension AudioCaptureClient {
       }
     }
     return client
+  }
+}
+
+extension AudioFilesClient {
+  /// The same files, with every chunk read measured by `meter` as it is pulled.
+  public func metered(by meter: LevelMeter) -> AudioFilesClient {
+    var client = self
+    let read = self.read
+    client.read = { url in
+      let chunks = MeteredChunks(try read(url), meter: meter)
+      return AsyncThrowingStream { try await chunks.next() }
+    }
+    return client
+  }
+}
+
+/// Pulls one chunk at a time (the reader's pace stays the consumer's) and measures it.
+private final class MeteredChunks: @unchecked Sendable {
+  private var iterator: AsyncThrowingStream<AudioChunk, any Error>.AsyncIterator
+  private let meter: LevelMeter
+
+  init(_ chunks: AsyncThrowingStream<AudioChunk, any Error>, meter: LevelMeter) {
+    iterator = chunks.makeAsyncIterator()
+    self.meter = meter
+  }
+
+  func next() async throws -> AudioChunk? {
+    let chunk = try await iterator.next()
+    if let chunk { meter.measure(chunk) }
+    return chunk
   }
 }

@@ -121,8 +121,8 @@ extension Meeting {
   public var fullID: String { id.rawValue.uuidString.lowercased() }
   public var shortID: String { String(fullID.prefix(8)) }
 
-  /// Seconds from the start to the end of the last thing said.
-  public var spokenLength: Double { segments.map(\.end).max() ?? 0 }
+  /// How long the meeting ran (older files: until the last thing said).
+  public var spokenLength: Double { runningLength }
 
   /// The first eight words of the transcript, for telling meetings apart.
   public var firstWords: String {

@@ -3,7 +3,7 @@ import SyncUpsFeatures
 
 /// Turns what the user typed into model values, with errors that say what would be accepted.
 public enum Parse {
-  /// `5m`, `90s`, `1m30s`, `1h`, `300` (plain seconds); between one second and a day.
+  /// `5m`, `90s`, `1m30s`, `1h`, `300` (plain seconds); within `SyncUp.durationRange`.
   public static func duration(_ text: String) throws(CLIError) -> Duration {
     let input = text.trimmingCharacters(in: .whitespaces).lowercased()
     let invalid = CLIError(
@@ -38,8 +38,8 @@ public enum Parse {
         seconds += product
       }
     }
-    guard seconds >= 1, seconds <= 24 * 3600 else {
-      throw CLIError("invalid duration '\(text)': a sync-up lasts between 1s and 24h")
+    guard SyncUp.durationRange.contains(.seconds(seconds)) else {
+      throw CLIError("invalid duration '\(text)': \(SyncUpProblem.durationOutOfRange)")
     }
     return .seconds(seconds)
   }

@@ -40,6 +40,9 @@ public struct RecordScreen {
       " " + meterLine,
       "",
     ]
+    if let notice = state.notice {
+      lines.insert(ANSI.yellow + " ⚠ " + notice + ANSI.reset, at: lines.count - 1)
+    }
     if let alert = state.alert {
       lines += alertLines(alert)
     } else {

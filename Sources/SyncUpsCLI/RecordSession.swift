@@ -1,11 +1,11 @@
 import AudioCaptureClient
+import AudioFilesClient
 import Foundation
 import SyncUpsFeatures
-import TranscriptionClient
 
-/// `syncups record`: runs the `RecordMeeting` feature in a store with the live clients, shows it
-/// (a live screen on a terminal, plain lines otherwise), journals every final utterance for crash
-/// safety, ends and saves on SIGINT/SIGTERM, and says where the meeting was saved.
+/// `syncups record`: runs the `RecordMeeting` feature in a store with the live clients and shows
+/// it (a live screen on a terminal, plain lines otherwise). Keys and SIGINT/SIGTERM become
+/// actions; the feature does the rest (crash safety, ending, saving).
 @MainActor
 public final class RecordSession {
   public struct Configuration: Sendable {
@@ -25,43 +25,41 @@ public final class RecordSession {
       self.transcribes = transcribes
       self.keepsAudio = keepsAudio
     }
+
+    /// The feature's one input value for these flags.
+    public var recordingInput: RecordMeeting.Input {
+      var keeping = RecordMeeting.Keep()
+      if transcribes { keeping.insert(.transcript) }
+      if keepsAudio { keeping.insert(.audio) }
+      if let input {
+        return .file(input, pace: fast ? .fast : .realTime, keeping: keeping)
+      }
+      return .microphone(source, keeping: keeping)
+    }
   }
 
   private let store: Store<RecordMeeting.State, RecordMeeting.Action>
-  private let syncUps: SyncUpsStore
   private let syncUp: Shared<SyncUp>
   private let meter: LevelMeter
-  private let journal: MeetingJournal
   private let output: any RecordOutput
+  private var reportedNotice: String?
 
   /// Prepares a recording of the sync-up `reference` names; fails with one line when it cannot.
   public init(reference: String, configuration: Configuration) async throws(CLIError) {
-    let syncUps = try SyncUpsStore.open()
+    let syncUps = try await SyncUpsStore.open()
     let syncUp = try syncUps.resolve(reference)
     let meter = LevelMeter()
-    let (capture, recordsAudio) = try await Self.capture(for: configuration, meter: meter)
-    if recordsAudio, configuration.transcribes {
-      do {
-        try await TranscriptionClient.liveValue.checkModel()
-      } catch {
-        throw CLIError("\(error)")
-      }
-    }
-    journal = try MeetingJournal.start(for: syncUp.wrappedValue.id)
-    let options = RecordMeeting.Options(
-      recordsAudio: recordsAudio,
-      source: configuration.source,
-      transcribes: configuration.transcribes,
-      keepsAudio: configuration.keepsAudio,
-      followsAudioTime: configuration.input != nil && configuration.fast
+    @Dependency(\.uuid) var uuid
+    let state = RecordMeeting.State(
+      meetingID: Meeting.ID(uuid()), syncUp: syncUp, input: configuration.recordingInput
     )
-    self.syncUps = syncUps
     self.syncUp = syncUp
     self.meter = meter
-    self.store = Store(initialState: RecordMeeting.State(syncUp: syncUp, options: options)) {
+    self.store = Store(initialState: state) {
       RecordMeeting()
     } withDependencies: {
-      $0.audioCapture = capture
+      $0.audioCapture = $0.audioCapture.metered(by: meter)
+      $0.audioFiles = $0.audioFiles.metered(by: meter)
     }
     self.output = Terminal.isInteractive ? ScreenOutput(meter: meter) : LineOutput()
   }
@@ -69,9 +67,8 @@ public final class RecordSession {
   /// Records until the meeting's time is up, the input ends, the user ends it, or a signal
   /// arrives. Returns the saved meeting, or nil when the user discarded it.
   public func run() async throws(CLIError) -> Meeting? {
-    let meetingsBefore = syncUp.wrappedValue.meetings.count
     let registration = Termination.onSignal { [weak self] _ in
-      Task { @MainActor in self?.endAndSave() }
+      Task { @MainActor in self?.store.send(.endAndSaveRequested) }
       return .keepRunning
     }
     defer { registration.remove() }
@@ -81,26 +78,30 @@ public final class RecordSession {
     let redraw = output.wantsKeys ? Task { await self.redrawPeriodically() } : nil
     store.send(.onTask)
     for await state in store.states {
-      // Every final utterance goes to the journal before anything shows it.
-      try journal.record(state.segments)
       output.update(state)
+      report(state.notice)
       if store.isDismissed { break }
     }
     keys?.cancel()
     redraw?.cancel()
     output.finish()
+    // The live screen showed it; the terminal keeps it once the screen is gone.
+    if output.wantsKeys, let notice = reportedNotice { printNotice(notice) }
 
-    try syncUps.save()
-    journal.remove()
-    guard syncUp.wrappedValue.meetings.count > meetingsBefore else { return nil }
-    return syncUp.wrappedValue.meetings.first
+    if let failure = store.state.failure { throw CLIError(failure) }
+    return syncUp.wrappedValue.meetings[id: store.state.meetingID]
   }
 
-  /// Ends the meeting as "End meeting → Save and end" would.
-  func endAndSave() {
-    guard !store.isDismissed, !store.state.isFinishing else { return }
-    if store.state.alert == nil { store.send(.endMeetingButtonTapped) }
-    store.send(.alert(.presented(.confirmSave)))
+  /// A problem the meeting went on after: one line on stderr as it happens (the live screen
+  /// shows it instead, and it is printed once the screen is gone).
+  private func report(_ notice: String?) {
+    guard let notice, notice != reportedNotice else { return }
+    reportedNotice = notice
+    if !output.wantsKeys { printNotice(notice) }
+  }
+
+  private func printNotice(_ notice: String) {
+    FileHandle.standardError.write(Data("syncups: \(notice)\n".utf8))
   }
 
   private func handleKeys() async {
@@ -115,7 +116,7 @@ public final class RecordSession {
       switch key {
       case "n": store.send(.nextButtonTapped)
       case "e": store.send(.endMeetingButtonTapped)
-      case "q": endAndSave()
+      case "q": store.send(.endAndSaveRequested)
       default: break
       }
     }
@@ -126,37 +127,6 @@ public final class RecordSession {
     while !Task.isCancelled {
       try? await Task.sleep(for: .milliseconds(200))
       output.update(store.state)
-    }
-  }
-
-  /// The capture to record from, and whether there is one: a file used as the microphone, or
-  /// PulseAudio. Without a PulseAudio server the meeting goes on unrecorded, unless the user
-  /// asked for a particular source.
-  private static func capture(
-    for configuration: Configuration, meter: LevelMeter
-  ) async throws(CLIError) -> (AudioCaptureClient, Bool) {
-    if let input = configuration.input {
-      guard FileManager.default.fileExists(atPath: input.path) else {
-        throw CLIError("cannot read \(input.path): no such file")
-      }
-      let replay = AudioCaptureClient.replaying(input, pace: configuration.fast ? .asFastAsPossible : .realTime)
-      do {
-        try await replay.checkAvailability(nil)
-      } catch {
-        throw CLIError("\(error)")
-      }
-      return (replay.metered(by: meter), true)
-    }
-    let live = AudioCaptureClient.liveValue
-    do {
-      try await live.checkAvailability(configuration.source)
-      return (live.metered(by: meter), true)
-    } catch {
-      guard configuration.source == nil else { throw CLIError("\(error)") }
-      FileHandle.standardError.write(
-        Data("syncups: \(error); the meeting is timed without recording or transcription\n".utf8)
-      )
-      return (live, false)
     }
   }
 }

@@ -7,11 +7,21 @@ public struct SyncUpsStore: Sendable {
   public let syncUps: Shared<IdentifiedArrayOf<SyncUp>>
 
   /// Opens the data. An unreadable `sync-ups.json` is an error that names where the original was
-  /// kept; it is never replaced.
-  /// Meetings whose recording died (see `MeetingJournal`) are recovered first, and said so.
+  /// kept; it is never replaced. Meetings whose recording died are recovered first (by the
+  /// recording store, as `RecordMeeting` saves them), and said so.
   public static func open(
     report: (String) -> Void = { FileHandle.standardError.write(Data("syncups: \($0)\n".utf8)) }
-  ) throws(CLIError) -> SyncUpsStore {
+  ) async throws(CLIError) -> SyncUpsStore {
+    let store = try load()
+    @Dependency(\.recordingStore) var recordingStore
+    for line in await recordingStore.recoverUnfinishedMeetings(into: store.syncUps) {
+      report(line)
+    }
+    return store
+  }
+
+  /// Opens the data without looking for unfinished meetings (`open` does both).
+  public static func load() throws(CLIError) -> SyncUpsStore {
     @Shared(.syncUps) var syncUps
     if let error = $syncUps.loadError {
       switch error as? SharedFileError {
@@ -22,52 +32,13 @@ public struct SyncUpsStore: Sendable {
             + "or leave it aside to start again with no sync-ups"
         )
       default:
-        throw CLIError("cannot read your sync-ups: \(error); check the file and its permissions, then run syncups again")
+        throw CLIError(
+          "cannot read your sync-ups: \(error); check the file and its permissions, "
+            + "then run syncups again"
+        )
       }
     }
-    let store = SyncUpsStore(syncUps: $syncUps)
-    try store.recoverUnfinishedMeetings(report: report)
-    return store
-  }
-
-  /// Where recordings keep their journals.
-  public static var journalDirectory: URL {
-    @Dependency(\.dataDirectory) var dataDirectory
-    return dataDirectory.url.appendingPathComponent("journal", isDirectory: true)
-  }
-
-  /// Turns the journals of recordings that died into meetings of their sync-ups.
-  func recoverUnfinishedMeetings(report: (String) -> Void) throws(CLIError) {
-    @Dependency(\.uuid) var uuid
-    for journal in MeetingJournal.unfinished(in: Self.journalDirectory) {
-      let recovered: MeetingJournal.Recovered
-      do {
-        recovered = try MeetingJournal.read(journal)
-      } catch {
-        report("cannot recover the unfinished meeting in \(journal.path): \(error)")
-        continue
-      }
-      guard let syncUp = Shared(syncUps[id: recovered.syncUpID]) else {
-        report("an unfinished meeting in \(journal.path) belongs to a deleted sync-up; it was left there")
-        continue
-      }
-      let meetingID = Meeting.ID(uuid())
-      let meeting = Meeting(
-        id: meetingID,
-        date: recovered.started,
-        transcript: recovered.segments.map(\.text).joined(separator: " "),
-        segments: recovered.segments,
-        audioFile: recoverAudio(of: recovered.syncUpID, as: meetingID)
-      )
-      syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
-      try save()
-      try? FileManager.default.removeItem(at: journal)
-      report(
-        "recovered an unfinished meeting of \(syncUp.wrappedValue.label) started "
-          + "\(recovered.started.formatted(date: .abbreviated, time: .shortened)) "
-          + "(\(recovered.segments.count) utterances)"
-      )
-    }
+    return SyncUpsStore(syncUps: $syncUps)
   }
 
   /// Finds one sync-up by id prefix or case-insensitive title. An unknown reference is an error
@@ -90,19 +61,6 @@ public struct SyncUpsStore: Sendable {
       throw CLIError("no sync-up matches '\(query)'" + suggestions(for: lowered, in: all))
     }
     return shared
-  }
-
-  /// The audio a dead recording left (FLAC stays readable up to its last frame), filed under
-  /// the recovered meeting like a saved one's.
-  private func recoverAudio(of syncUpID: SyncUp.ID, as meetingID: Meeting.ID) -> String? {
-    @Dependency(\.dataDirectory) var dataDirectory
-    let partial = dataDirectory.recordingAudio(of: syncUpID)
-    let audioFile = DataDirectory.audioFile(of: meetingID)
-    guard FileManager.default.fileExists(atPath: partial.path),
-      (try? FileManager.default.moveItem(
-        at: partial, to: dataDirectory.url.appendingPathComponent(audioFile))) != nil
-    else { return nil }
-    return audioFile
   }
 
   /// Writes what is pending to disk now.

@@ -47,20 +47,28 @@ public struct AppFeature: Reducer {
     }
   }
 
+  @Dependency(\.uuid) var uuid
+
   public init() {}
 
   public var body: some ReducerOf<Self> {
     Scope(state: \.syncUpsList, action: \.syncUpsList) { SyncUpsList() }
     Reduce { state, action in
       switch action {
-      case let .path(.element(_, .detail(.delegate(delegate)))):
+      case let .path(.element(id, .detail(.delegate(delegate)))):
         switch delegate {
         case let .startMeeting(syncUp, withAudio):
           state.path.append(
-            .record(RecordMeeting.State(syncUp: syncUp, options: .init(recordsAudio: withAudio)))
+            .record(
+              RecordMeeting.State(
+                meetingID: Meeting.ID(uuid()), syncUp: syncUp,
+                input: withAudio ? .microphone(nil) : .none
+              )
+            )
           )
         case let .showMeeting(meeting):
-          guard case let .detail(detail)? = state.path.last else { return .none }
+          // The detail that sent this, wherever it is in the stack.
+          guard case let .detail(detail)? = state.path[id: id] else { return .none }
           state.path.append(.meeting(MeetingFeature.State(meeting: meeting, syncUp: detail.syncUp)))
         }
         return .none

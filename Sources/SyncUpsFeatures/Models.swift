@@ -54,20 +54,42 @@ public struct Meeting: Codable, Equatable, Hashable, Identifiable, Sendable {
   public var segments: [Segment]
   /// The meeting's recorded audio, relative to the data directory, when it was kept.
   public var audioFile: String?
+  /// How long the meeting ran, in seconds; nil in files written before it was recorded.
+  public var length: Double?
 
   public init(
     id: Tagged<Self, UUID>,
     date: Date,
     transcript: String,
     segments: [Segment] = [],
-    audioFile: String? = nil
+    audioFile: String? = nil,
+    length: Double? = nil
   ) {
     self.id = id
     self.date = date
     self.transcript = transcript
     self.segments = segments
     self.audioFile = audioFile
+    self.length = length
   }
+
+  /// A recorded meeting, saved normally or recovered after a crash: its date is when the
+  /// recording started; its length is how long it ran, at least until its last word.
+  public static func recorded(
+    _ recording: MeetingRecording, segments: [Segment], length: Double?
+  ) -> Meeting {
+    Meeting(
+      id: recording.meetingID,
+      date: recording.started,
+      transcript: segments.map(\.text).joined(separator: " "),
+      segments: segments,
+      audioFile: recording.audioFile,
+      length: max(length ?? 0, segments.map(\.end).max() ?? 0)
+    )
+  }
+
+  /// How long the meeting ran: as recorded, or (older files) until its last word.
+  public var runningLength: Double { length ?? segments.map(\.end).max() ?? 0 }
 
   /// What one speaker said in one utterance, with times in seconds from the meeting's start.
   public struct Segment: Codable, Equatable, Hashable, Sendable {
@@ -222,5 +244,83 @@ extension JSONEncoder {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
     return encoder
+  }
+}
+
+// MARK: Rules
+
+/// Why a sync-up cannot be saved, in the words every front end shows.
+public enum SyncUpProblem: Error, Equatable, Sendable, CustomStringConvertible {
+  case blankTitle
+  case multilineTitle
+  case controlCharactersInTitle
+  case noAttendees
+  case multilineName(String)
+  case controlCharactersInName(String)
+  case duplicateName(String)
+  case durationOutOfRange
+
+  public var description: String {
+    switch self {
+    case .blankTitle: "the title cannot be blank"
+    case .multilineTitle: "the title must be one line"
+    case .controlCharactersInTitle:
+      "the title cannot contain control characters (such as escape sequences)"
+    case .noAttendees: "a sync-up needs at least one attendee"
+    case let .multilineName(name): "the attendee name \(name.debugDescription) must be one line"
+    case let .controlCharactersInName(name):
+      "the attendee name \(name.debugDescription) cannot contain control characters "
+        + "(such as escape sequences)"
+    case let .duplicateName(name): "two attendees are named '\(name)': give each a different name"
+    case .durationOutOfRange: "a sync-up lasts between 1s and 24h"
+    }
+  }
+}
+
+extension SyncUp {
+  /// How long a sync-up may last, whichever front end sets it.
+  public static let durationRange: ClosedRange<Duration> = .seconds(1) ... .seconds(24 * 3600)
+
+  /// The sync-up as it is saved: title and names trimmed, blank attendee rows dropped; or why it
+  /// cannot be saved. Every front end saves through this.
+  public func validated() throws(SyncUpProblem) -> SyncUp {
+    var syncUp = self
+    syncUp.title = Self.trimmed(title)
+    guard !syncUp.title.isEmpty else { throw .blankTitle }
+    guard !syncUp.title.contains(where: \.isNewline) else { throw .multilineTitle }
+    guard !Self.hasControlCharacters(syncUp.title) else { throw .controlCharactersInTitle }
+    syncUp.attendees = IdentifiedArray(
+      uniqueElements: attendees.compactMap { attendee in
+        var attendee = attendee
+        attendee.name = Self.trimmed(attendee.name)
+        return attendee.name.isEmpty ? nil : attendee
+      }
+    )
+    guard !syncUp.attendees.isEmpty else { throw .noAttendees }
+    var seen: Set<String> = []
+    for attendee in syncUp.attendees {
+      guard !attendee.name.contains(where: \.isNewline) else {
+        throw .multilineName(attendee.name)
+      }
+      guard !Self.hasControlCharacters(attendee.name) else {
+        throw .controlCharactersInName(attendee.name)
+      }
+      guard seen.insert(attendee.name.lowercased()).inserted else {
+        throw .duplicateName(attendee.name)
+      }
+    }
+    guard Self.durationRange.contains(duration) else { throw .durationOutOfRange }
+    return syncUp
+  }
+
+  static func trimmed(_ text: String) -> String {
+    text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// ANSI escapes, bells, tabs and the like (newlines are their own rule).
+  static func hasControlCharacters(_ text: String) -> Bool {
+    text.unicodeScalars.contains { scalar in
+      scalar.properties.generalCategory == .control && !Character(scalar).isNewline
+    }
   }
 }

@@ -105,8 +105,11 @@ public struct SyncUpDetail: Reducer {
         return .none
 
       case .doneEditingButtonTapped:
-        guard case let .edit(form) = state.destination else { return .none }
-        let syncUp = form.syncUp
+        guard case var .edit(form) = state.destination else { return .none }
+        guard let syncUp = form.validated() else {
+          state.destination = .edit(form)
+          return .none
+        }
         state.$syncUp.withLock { $0 = syncUp }
         state.destination = nil
         return .none

@@ -2,11 +2,15 @@ import Architecture
 import Foundation
 import Tagged
 
-/// Edits a sync-up's title, duration, theme and attendees. Never leaves zero attendees.
+/// Edits a sync-up's title, duration, theme and attendees. Never leaves zero attendees. Saving
+/// (by the list or the detail) goes through `validated()`, the rules every front end shares; a
+/// refusal stays on the form as `problem`.
 public struct SyncUpForm: Reducer {
   public struct State: Equatable, Sendable {
     public var focus: Field? = .title
     public var syncUp: SyncUp
+    /// Why the last attempt to save was refused.
+    public var problem: SyncUpProblem?
 
     public enum Field: Hashable, Sendable {
       case attendee(Attendee.ID)
@@ -19,6 +23,18 @@ public struct SyncUpForm: Reducer {
       if self.syncUp.attendees.isEmpty {
         @Dependency(\.uuid) var uuid
         self.syncUp.attendees.append(Attendee(id: Attendee.ID(uuid())))
+      }
+    }
+
+    /// The sync-up to save, by the rules; or the problem, kept on the form for the user.
+    public mutating func validated() -> SyncUp? {
+      do {
+        let syncUp = try syncUp.validated()
+        problem = nil
+        return syncUp
+      } catch {
+        problem = error
+        return nil
       }
     }
   }

@@ -2,8 +2,9 @@ import Architecture
 import Foundation
 import Tagged
 
-/// The list of all sync-ups, persisted to `sync-ups.json`. Adds (through a form), deletes, and
-/// tells the user when the file could not be read (it is kept aside, never replaced).
+/// The list of all sync-ups, persisted to `sync-ups.json`. Adds (through a form), deletes (once
+/// an alert is confirmed), and tells the user when the file could not be read (it is kept aside,
+/// never replaced).
 public struct SyncUpsList: Reducer {
   public struct State: Equatable, Sendable {
     @Presents public var destination: Destination.State?
@@ -45,7 +46,10 @@ public struct SyncUpsList: Reducer {
     }
   }
 
-  public enum Alert: Equatable, Sendable {}
+  @CasePathable
+  public enum Alert: Equatable, Sendable {
+    case confirmDeletion([SyncUp.ID])
+  }
 
   @Dependency(\.uuid) var uuid
 
@@ -59,14 +63,19 @@ public struct SyncUpsList: Reducer {
         return .none
 
       case .confirmAddSyncUpButtonTapped:
-        guard case let .add(form) = state.destination else { return .none }
-        var syncUp = form.syncUp
-        syncUp.attendees.removeAll { $0.name.allSatisfy(\.isWhitespace) }
-        if syncUp.attendees.isEmpty {
-          syncUp.attendees.append(form.syncUp.attendees.first ?? Attendee(id: Attendee.ID(uuid())))
+        guard case var .add(form) = state.destination else { return .none }
+        guard let syncUp = form.validated() else {
+          state.destination = .add(form)
+          return .none
         }
         state.destination = nil
         state.$syncUps.withLock { _ = $0.append(syncUp) }
+        return .none
+
+      case let .destination(.presented(.alert(.confirmDeletion(ids)))):
+        state.$syncUps.withLock { syncUps in
+          for id in ids { syncUps.remove(id: id) }
+        }
         return .none
 
       case .destination:
@@ -82,7 +91,10 @@ public struct SyncUpsList: Reducer {
         return .none
 
       case let .onDelete(indexSet):
-        state.$syncUps.withLock { $0.remove(atOffsets: indexSet) }
+        let syncUps = indexSet.filter { state.syncUps.indices.contains($0) }
+          .map { state.syncUps[$0] }
+        guard !syncUps.isEmpty else { return .none }
+        state.destination = .alert(.deleteSyncUps(syncUps))
         return .none
       }
     }
@@ -91,6 +103,22 @@ public struct SyncUpsList: Reducer {
 }
 
 extension AlertState where Action == SyncUpsList.Alert {
+  /// Asks before sync-ups and their meetings are deleted.
+  public static func deleteSyncUps(_ syncUps: [SyncUp]) -> Self {
+    AlertState {
+      TextState(
+        syncUps.count == 1
+          ? "Delete '\(syncUps[0].title)' and all its meetings?"
+          : "Delete \(syncUps.count) sync-ups and all their meetings?"
+      )
+    } actions: {
+      ButtonState(role: .destructive, action: .confirmDeletion(syncUps.map(\.id))) {
+        TextState("Yes")
+      }
+      ButtonState(role: .cancel) { TextState("No") }
+    }
+  }
+
   /// The data file exists but could not be read: say where the original was kept.
   public static func loadFailed(_ error: any Error) -> Self {
     AlertState {

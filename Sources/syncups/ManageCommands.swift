@@ -15,7 +15,7 @@ struct ListCommand: AsyncParsableCommand {
   var json = false
 
   @MainActor func run() async throws {
-    let data = try SyncUpsStore.open()
+    let data = try await SyncUpsStore.open()
     let syncUps = data.syncUps.wrappedValue
     output(json ? Listing.listJSON(syncUps) : Listing.list(syncUps))
   }
@@ -33,7 +33,7 @@ struct ShowCommand: AsyncParsableCommand {
   var json = false
 
   @MainActor func run() async throws {
-    let syncUp = try SyncUpsStore.open().resolve(ref).wrappedValue
+    let syncUp = try await SyncUpsStore.open().resolve(ref).wrappedValue
     output(json ? Listing.showJSON(syncUp) : Listing.show(syncUp))
   }
 }
@@ -58,7 +58,7 @@ struct AddCommand: AsyncParsableCommand {
   @MainActor func run() async throws {
     let duration = try duration.map { (text) throws(CLIError) in try Parse.duration(text) }
     let theme = try theme.map { (text) throws(CLIError) in try Parse.theme(text) }
-    let data = try SyncUpsStore.open()
+    let data = try await SyncUpsStore.open()
     let syncUp = try Editing.add(
       title: title, attendees: attendees, duration: duration, theme: theme, in: data
     )
@@ -97,7 +97,7 @@ struct EditCommand: AsyncParsableCommand {
       duration: try duration.map { (text) throws(CLIError) in try Parse.duration(text) },
       theme: try theme.map { (text) throws(CLIError) in try Parse.theme(text) }
     )
-    let data = try SyncUpsStore.open()
+    let data = try await SyncUpsStore.open()
     let edited = try Editing.edit(try data.resolve(ref), changes, in: data)
     output(Listing.show(edited))
   }
@@ -115,7 +115,7 @@ struct DeleteCommand: AsyncParsableCommand {
   var yes = false
 
   @MainActor func run() async throws {
-    let data = try SyncUpsStore.open()
+    let data = try await SyncUpsStore.open()
     let syncUp = try data.resolve(ref)
     let label = syncUp.wrappedValue.label
     let meetings = syncUp.wrappedValue.meetings.count
@@ -130,7 +130,7 @@ struct DeleteCommand: AsyncParsableCommand {
         throw CLIError("not deleted: \(label) is unchanged")
       }
     }
-    try await Editing.delete(syncUp, in: data)
+    try Editing.delete(syncUp, in: data)
     output("Deleted \(label).\n")
   }
 }

@@ -16,7 +16,7 @@ struct MeetingsCommand: AsyncParsableCommand {
   var json = false
 
   @MainActor func run() async throws {
-    let syncUp = try SyncUpsStore.open().resolve(ref).wrappedValue
+    let syncUp = try await SyncUpsStore.open().resolve(ref).wrappedValue
     output(json ? Listing.meetingsJSON(syncUp) : Listing.meetings(syncUp))
   }
 }
@@ -37,7 +37,7 @@ struct TranscriptCommand: AsyncParsableCommand {
 
   @MainActor func run() async throws {
     let format = try MeetingTranscriptFormat.named(format)
-    let syncUp = try SyncUpsStore.open().resolve(ref).wrappedValue
+    let syncUp = try await SyncUpsStore.open().resolve(ref).wrappedValue
     let meeting = try syncUp.meeting(meeting)
     output(format.render(meeting, of: syncUp))
   }

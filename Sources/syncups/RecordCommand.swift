@@ -56,9 +56,11 @@ struct RecordCommand: AsyncParsableCommand {
     }
     @Dependency(\.dataDirectory) var dataDirectory
     let audio = meeting.audioFile.map { "; audio in \(dataDirectory.url.appendingPathComponent($0).path)" } ?? ""
+    let count = meeting.segments.count
     print(
       "Saved meeting \(meeting.id.rawValue.uuidString.lowercased().prefix(8)) "
-        + "(\(meeting.segments.count) utterances) in \(dataDirectory.syncUpsFile.path)\(audio)"
+        + "(\(count) \(count == 1 ? "utterance" : "utterances")) in "
+        + "\(dataDirectory.syncUpsFile.path)\(audio)"
     )
   }
 }

@@ -20,9 +20,9 @@ struct CounterTests {
       $0.continuousClock = clock
     }
     await store.send(.toggleTimerButtonTapped) { $0.isTimerRunning = true }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) { $0.count = 1 }
-    await clock.advance(by: .seconds(2))
+    await clock.tick(2)
     await store.receive(\.timerTick) { $0.count = 2 }
     await store.receive(\.timerTick) { $0.count = 3 }
     await store.send(.toggleTimerButtonTapped) { $0.isTimerRunning = false }

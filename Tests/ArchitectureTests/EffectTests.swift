@@ -75,11 +75,11 @@ struct EffectTests {
       $0.continuousClock = clock
     }
     await store.send(.startTwice)
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.logged, "tick") { $0.log = ["tick"] }
     // Sending it again also replaces the running timer instead of adding a second one.
     await store.send(.startOnce)
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.logged, "tick") { $0.log = ["tick", "tick"] }
     await store.send(.cancelTimer)
     await clock.advance(by: .seconds(10))

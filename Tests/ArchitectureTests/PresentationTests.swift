@@ -114,7 +114,7 @@ struct PresentationTests {
     }
     await store.send(.showChildButtonTapped) { $0.destination = .child(Child.State()) }
     await store.send(\.destination.presented.child.onAppear)
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.destination.presented.child.tick) {
       $0.destination = .child(Child.State(ticks: 1))
       $0.log = ["tick 1"]

@@ -114,7 +114,7 @@ struct StackNavigationTests {
     }
     #expect(store.state.path.ids == [0, 1])
     await store.send(\.path[id: 0].timer.start)
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.path[id: 0].timer.tick) {
       $0.path[id: 0] = .timer(Ticker.State(ticks: 1))
     }

@@ -124,7 +124,7 @@ struct TestStoreFailureTests {
     }
     store.exhaustivity = .off
     await store.send(.toggleTimerButtonTapped)
-    await clock.advance(by: .seconds(3))
+    await clock.tick(3)
     await store.receive(\.timerTick)
     await store.receive(\.timerTick) { $0.count = 2 }
     // The third tick and the running timer are left unasserted, which `.off` allows.

@@ -62,7 +62,8 @@ struct ScreenTests {
   }
 
   @Test func listAsksBeforeDeleting() {
-    let lines = plain(ListScreen(state: list([Self.syncUp]), confirmingDelete: Self.syncUp.id).lines)
+    let asking = list([Self.syncUp], destination: .alert(.deleteSyncUps([Self.syncUp])))
+    let lines = plain(ListScreen(state: asking).lines)
     #expect(lines.contains(" Delete 'Morning Sync' and all its meetings?"))
     #expect(lines.contains(" [y] Yes   [n] No"))
   }

@@ -128,5 +128,51 @@ struct RecordCommandTests {
     let meeting = try #require(try savedMeetings(home).first)
     #expect(meeting["transcript"] as? String == "")
     #expect(meeting["audioFile"] == nil)
+    // A silent meeting's length is how long it ran, not the end of its last word.
+    #expect(meeting["length"] as? Double == 2)
+    let meetings = try await syncups(["meetings", "Morning Sync"], home: home)
+    #expect(meetings.stdout.split(separator: "\n").last?.contains("  00:02  ") == true, "\(meetings.stdout)")
+  }
+
+  /// A file named `audio` where the audio folder goes: one line says so, the meeting goes on
+  /// and is saved with its transcript, without audio.
+  @Test func unwritableAudioFolderIsOneLineAndTheMeetingGoesOn() async throws {
+    let home = try dataDirectory()
+    try Data("not a folder".utf8).write(to: home.appendingPathComponent("audio"))
+    let run = try await syncups(
+      ["record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path, "--fast"],
+      home: home
+    )
+    #expect(run.status == 0, "\(run.stderr)")
+    let lines = run.stderr.split(separator: "\n")
+    #expect(lines.count == 1, "\(run.stderr)")
+    #expect(run.stderr.hasPrefix("syncups: cannot keep the meeting's audio: "))
+    #expect(run.stderr.hasSuffix("; the meeting goes on without it\n"))
+    #expect(!run.stderr.contains("NSCocoaErrorDomain") && !run.stderr.contains("CodingKeys"))
+    let meeting = try #require(try savedMeetings(home).first)
+    #expect(meeting["transcript"] as? String == (try committedTranscript("standup")))
+    #expect(meeting["audioFile"] == nil)
+  }
+
+  /// SIGTERM during a fast file recording stops it at once (not when the whole file is
+  /// decoded) and saves what was heard, exactly once, whatever else arrives.
+  @Test func sigtermStopsAFastRecordingAndSavesItOnce() async throws {
+    let home = try dataDirectory()
+    let record = try SyncUpsProcess(
+      ["record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path, "--fast"],
+      home: home
+    )
+    #expect(await record.wait { utteranceLines($0.stdout).count >= 1 })
+    record.signal(SIGTERM)
+    record.signal(SIGTERM)
+    record.signal(SIGINT)
+    #expect(await record.finish() == 0)
+    let meetings = try savedMeetings(home)
+    #expect(meetings.count == 1)
+    let saved = segments(try #require(meetings.first))
+    #expect(saved.count == utteranceLines(record.stdout).count)
+    // The file holds eight utterances; it stopped well before the end.
+    #expect(saved.count < 8)
+    #expect(record.stdout.contains("Saved meeting"))
   }
 }

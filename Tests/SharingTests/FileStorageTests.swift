@@ -125,7 +125,7 @@ private func json(_ value: some Encodable) throws -> Data { try JSONEncoder().en
     } operation: {
       @Shared(.items) var items
       fileSystem.write(Data("garbage".utf8), to: itemsURL)
-      #expect(await waitUntil(timeout: .seconds(10)) { $items.loadError != nil })
+      #expect(await waitUntil { $items.loadError != nil })
       let error = try #require($items.loadError as? SharedFileError)
       #expect(try fileSystem.read(try #require(error.preservedURL)) == Data("garbage".utf8))
       #expect(items.map(\.title) == ["A"], "the value in memory is kept")

@@ -1,3 +1,4 @@
+import AudioFilesClient
 import AudioCaptureClient
 import Foundation
 import SyncUpsFeatures
@@ -27,12 +28,16 @@ struct RecordedMeetingTests {
       let syncUp = try #require(Shared($syncUps[id: SyncUp.ID(id)]))
       let store = Store(
         initialState: RecordMeeting.State(
-          syncUp: syncUp, options: .init(keepsAudio: false, followsAudioTime: true)
+          meetingID: Meeting.ID(UUID(0)), syncUp: syncUp,
+          input: .file(
+            repositoryRoot.appendingPathComponent("Samples/standup.wav"), pace: .fast,
+            keeping: .transcript
+          )
         )
       ) {
         RecordMeeting()
       } withDependencies: {
-        $0.audioCapture = .replaying(repositoryRoot.appendingPathComponent("Samples/standup.wav"))
+        $0.audioFiles = .liveValue
         $0.transcription = .live()
         $0.continuousClock = TestClock()  // Never advanced: audio time drives the meeting.
         $0.date.now = date

@@ -68,11 +68,11 @@ struct AppFeatureTests {
       return
     }
     await store.send(\.path[id: 1].record.onTask)
-    await clock.advance(by: .seconds(6))
+    await clock.tick(6)
     await store.receive(\.path.popFrom, 1) {
       $0.path.pop(from: 1)
     }
-    let meeting = Meeting(id: Meeting.ID(UUID(2)), date: now, transcript: "")
+    let meeting = Meeting(id: Meeting.ID(UUID(2)), date: now, transcript: "", length: 6)
     #expect(store.state.syncUpsList.syncUps[0].meetings == [meeting])
 
     try store.state.syncUpsList.$syncUps.save()
@@ -83,5 +83,37 @@ struct AppFeatureTests {
     let savedMeetings = try #require(saved["meetings"] as? [[String: Any]])
     #expect(savedMeetings.count == 1)
     #expect(savedMeetings.first?["id"] as? String == UUID(2).uuidString)
+  }
+
+  /// The parent acts on the element that sent the delegate action, not on the top of the stack.
+  @Test func aMeetingOpensFromTheDetailThatAskedEvenWhenAnotherIsOnTop() async throws {
+    let meeting = Meeting(id: Meeting.ID(UUID(50)), date: Date(timeIntervalSince1970: 0), transcript: "hi")
+    var first = SyncUp.mock
+    first.meetings = [meeting]
+    var second = SyncUp.mock
+    second = SyncUp(id: SyncUp.ID(UUID(60)), attendees: second.attendees, title: "Other")
+    @Shared(.syncUps) var syncUps = [first, second]
+    let firstShared = try #require(Shared($syncUps[id: first.id]))
+    let secondShared = try #require(Shared($syncUps[id: second.id]))
+    let store = TestStore(
+      initialState: AppFeature.State(
+        path: StackState([
+          .detail(SyncUpDetail.State(syncUp: firstShared)),
+          .detail(SyncUpDetail.State(syncUp: secondShared)),
+        ])
+      )
+    ) {
+      AppFeature()
+    }
+    // Only the pushed screen matters here (stack ids are covered by the navigation tests).
+    store.exhaustivity = .off
+    await store.send(\.path[id: 0].detail.meetingTapped, meeting.id)
+    await store.receive(\.path[id: 0].detail.delegate.showMeeting)
+    #expect(store.state.path.count == 3)
+    guard case let .meeting(shown)? = store.state.path.last else {
+      Issue.record("the meeting is not shown")
+      return
+    }
+    #expect(shown == MeetingFeature.State(meeting: meeting, syncUp: first))
   }
 }

@@ -19,8 +19,8 @@ struct PersistenceTests {
     try await withDependencies {
       $0.defaultFileStorage = .fileSystem
       $0.dataDirectory = dataDirectory
-      $0.audioCapture = .replaying(SampleMeetingTests.samples.appendingPathComponent("hello.wav"))
       $0.audioFiles = .liveValue
+      $0.recordingStore = .journal(in: directory.appendingPathComponent("journal"))
       $0.transcription = .live()
       $0.continuousClock = TestClock()
       $0.date.now = now
@@ -37,7 +37,10 @@ struct PersistenceTests {
       let derived = try #require(Shared($syncUps[id: syncUp.id]))
 
       let store = Store(
-        initialState: RecordMeeting.State(syncUp: derived, options: .init(followsAudioTime: true))
+        initialState: RecordMeeting.State(
+          meetingID: Meeting.ID(UUID(0)), syncUp: derived,
+          input: .file(SampleMeetingTests.samples.appendingPathComponent("hello.wav"), pace: .fast)
+        )
       ) {
         RecordMeeting()
       }
@@ -75,8 +78,14 @@ struct PersistenceTests {
     let info = try AudioFilesClient.liveValue.info(directory.appendingPathComponent(audioFile))
     #expect(info.sampleRate == 16_000)
     #expect(info.duration > 3)
-    // Only the filed audio is left: the in-progress recording was renamed, not copied.
+    // The audio was written under the meeting's id from the start: nothing else is left.
     let audioFiles = try FileManager.default.contentsOfDirectory(atPath: dataDirectory.audioDirectory.path)
     #expect(audioFiles == ["\(UUID(0).uuidString.lowercased()).flac"])
+    // A normal save drops the meeting's journal.
+    let journals = try FileManager.default.contentsOfDirectory(
+      atPath: directory.appendingPathComponent("journal").path
+    )
+    #expect(journals.isEmpty)
+    #expect(try #require(meeting.length) >= info.duration - 1)
   }
 }

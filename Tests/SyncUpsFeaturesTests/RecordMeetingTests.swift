@@ -18,6 +18,7 @@ final class ScriptedAudio: Sendable {
 
   func install(_ dependencies: inout DependencyValues) {
     dependencies.audioCapture.start = { _ in self.chunks }
+    dependencies.transcription.checkModel = {}
     dependencies.audioCapture.stop = { self.chunkFeed.finish() }
     dependencies.transcription.transcribe = { input in
       Task {
@@ -39,6 +40,15 @@ struct CaptureFailure: Error, CustomStringConvertible {
 }
 
 private let now = Date(timeIntervalSince1970: 1_234_567_890)
+private let meetingID = Meeting.ID(UUID(0))
+
+/// What `onTask` records about the meeting before anything else.
+private func started(audio: Bool = false, syncUp: SyncUp = .mock) -> MeetingRecording {
+  MeetingRecording(
+    meetingID: meetingID, syncUpID: syncUp.id, started: now,
+    audioFile: audio ? DataDirectory.audioFile(of: meetingID) : nil
+  )
+}
 
 @MainActor
 struct RecordMeetingTests {
@@ -46,7 +56,7 @@ struct RecordMeetingTests {
     let clock = TestClock()
     let syncUp = Shared(value: SyncUp.mock)
     let store = TestStore(
-      initialState: RecordMeeting.State(syncUp: syncUp, options: .init(recordsAudio: false))
+      initialState: RecordMeeting.State(meetingID: meetingID, syncUp: syncUp, input: .none)
     ) {
       RecordMeeting()
     } withDependencies: {
@@ -54,40 +64,41 @@ struct RecordMeetingTests {
       $0.date.now = now
       $0.uuid = .incrementing
     }
-    await store.send(.onTask)
-    await clock.advance(by: .seconds(1))
+    await store.send(.onTask) { $0.recording = started() }
+    await clock.tick()
     await store.receive(\.timerTick) {
-      $0.recordingSeconds = 1
+      $0.timeline.seconds = 1
       $0.secondsElapsed = 1
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
-      $0.recordingSeconds = 2
+      $0.timeline.seconds = 2
       $0.secondsElapsed = 2
       $0.speakerIndex = 1
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
-      $0.recordingSeconds = 3
+      $0.timeline.seconds = 3
       $0.secondsElapsed = 3
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
-      $0.recordingSeconds = 4
+      $0.timeline.seconds = 4
       $0.secondsElapsed = 4
       $0.speakerIndex = 2
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
-      $0.recordingSeconds = 5
+      $0.timeline.seconds = 5
       $0.secondsElapsed = 5
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
-      $0.recordingSeconds = 6
+      $0.timeline.seconds = 6
       $0.secondsElapsed = 6
+      $0.status = .ended
       $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: Meeting.ID(UUID(0)), date: now, transcript: "")]
+        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 6)]
       }
     }
     await store.finish()
@@ -100,7 +111,8 @@ struct RecordMeetingTests {
     let audio = ScriptedAudio()
     let store = TestStore(
       initialState: RecordMeeting.State(
-        syncUp: Shared(value: .mock), options: .init(keepsAudio: false)
+        meetingID: meetingID, syncUp: Shared(value: .mock),
+        input: .microphone(nil, keeping: .transcript)
       )
     ) {
       RecordMeeting()
@@ -110,7 +122,10 @@ struct RecordMeetingTests {
       $0.uuid = .incrementing
       audio.install(&$0)
     }
-    await store.send(.onTask) { $0.isRecording = true }
+    await store.send(.onTask) {
+      $0.recording = started()
+      $0.status = .recording
+    }
     audio.eventFeed.yield(.partial("i finished"))
     await store.receive(\.speechResult) { $0.partial = "i finished" }
     let first = Utterance(start: 0.4, end: 1.6, text: "i finished the parser", words: [
@@ -136,19 +151,18 @@ struct RecordMeetingTests {
     }
     await store.send(.endMeetingButtonTapped) {
       $0.alert = .endMeeting(isDiscardable: true)
-      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
+      $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
     }
     await store.send(\.alert.presented.confirmSave) {
       $0.alert = nil
-      $0.isFinishing = true
+      $0.status = .ending
     }
     await store.receive(\.recordingFinished) {
-      $0.isRecording = false
-      $0.isFinishing = false
+      $0.status = .ended
       $0.$syncUp.withLock {
         $0.meetings = [
           Meeting(
-            id: Meeting.ID(UUID(0)), date: now,
+            id: meetingID, date: now,
             transcript: "i finished the parser reviews today",
             segments: [
               Meeting.Segment(
@@ -156,7 +170,8 @@ struct RecordMeetingTests {
                 words: [Meeting.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)]
               ),
               Meeting.Segment(speaker: "Blob Jr", start: 2.3, end: 3.1, text: "reviews today"),
-            ]
+            ],
+            length: 3.1
           )
         ]
       }
@@ -169,19 +184,29 @@ struct RecordMeetingTests {
     let clock = TestClock()
     let audio = ScriptedAudio()
     let store = TestStore(
-      initialState: RecordMeeting.State(syncUp: Shared(value: .mock), options: .init(keepsAudio: false))
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock),
+        input: .microphone(nil, keeping: .transcript)
+      )
     ) {
       RecordMeeting()
     } withDependencies: {
       $0.continuousClock = clock
+      $0.date.now = now
       audio.install(&$0)
     }
-    await store.send(.onTask) { $0.isRecording = true }
+    await store.send(.onTask) {
+      $0.recording = started()
+      $0.status = .recording
+    }
     await store.send(.endMeetingButtonTapped) {
       $0.alert = .endMeeting(isDiscardable: true)
-      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
+      $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
     }
-    await store.send(\.alert.presented.confirmDiscard) { $0.alert = nil }
+    await store.send(\.alert.presented.confirmDiscard) {
+      $0.alert = nil
+      $0.status = .ended
+    }
     await store.finish()
     #expect(store.isDismissed)
     #expect(store.state.syncUp.meetings.isEmpty)
@@ -190,34 +215,38 @@ struct RecordMeetingTests {
   @Test func endMeetingResumeGoesOn() async {
     let clock = TestClock()
     let store = TestStore(
-      initialState: RecordMeeting.State(syncUp: Shared(value: .mock), options: .init(recordsAudio: false))
+      initialState: RecordMeeting.State(meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
     ) {
       RecordMeeting()
     } withDependencies: {
       $0.continuousClock = clock
+      $0.date.now = now
     }
-    await store.send(.onTask)
+    await store.send(.onTask) { $0.recording = started() }
     await store.send(.endMeetingButtonTapped) {
       $0.alert = .endMeeting(isDiscardable: true)
-      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
+      $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
     }
     // Ticks do nothing to the meeting while the alert is up.
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.timerTick) { $0.recordingSeconds = 1 }
+    await clock.tick()
+    await store.receive(\.timerTick) { $0.timeline.seconds = 1 }
     await store.send(\.alert.dismiss) {
       $0.alert = nil
-      $0.timeline.append(.init(recordingSeconds: 1, meetingSeconds: 0))
+      $0.timeline.anchors.append(.init(recordingSeconds: 1, meetingSeconds: 0))
     }
-    await clock.advance(by: .seconds(1))
+    await clock.tick()
     await store.receive(\.timerTick) {
-      $0.recordingSeconds = 2
+      $0.timeline.seconds = 2
       $0.secondsElapsed = 1
     }
     await store.send(.endMeetingButtonTapped) {
       $0.alert = .endMeeting(isDiscardable: true)
-      $0.timeline.append(.init(recordingSeconds: 2, meetingSeconds: 1, isPaused: true))
+      $0.timeline.anchors.append(.init(recordingSeconds: 2, meetingSeconds: 1, isPaused: true))
     }
-    await store.send(\.alert.presented.confirmDiscard) { $0.alert = nil }
+    await store.send(\.alert.presented.confirmDiscard) {
+      $0.alert = nil
+      $0.status = .ended
+    }
     await store.finish()
     #expect(store.isDismissed)
   }
@@ -225,7 +254,7 @@ struct RecordMeetingTests {
   @Test func nextSpeakerToTheEndAsksToSave() async {
     let clock = TestClock()
     let store = TestStore(
-      initialState: RecordMeeting.State(syncUp: Shared(value: .mock), options: .init(recordsAudio: false))
+      initialState: RecordMeeting.State(meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
     ) {
       RecordMeeting()
     } withDependencies: {
@@ -233,27 +262,28 @@ struct RecordMeetingTests {
       $0.date.now = now
       $0.uuid = .incrementing
     }
-    await store.send(.onTask)
+    await store.send(.onTask) { $0.recording = started() }
     await store.send(.nextButtonTapped) {
       $0.speakerIndex = 1
       $0.secondsElapsed = 2
-      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 2, speakerIndex: 1))
+      $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 2, speakerIndex: 1))
     }
     await store.send(.nextButtonTapped) {
       $0.speakerIndex = 2
       $0.secondsElapsed = 4
-      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 4, speakerIndex: 2))
+      $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 4, speakerIndex: 2))
     }
     await store.send(.nextButtonTapped) {
       $0.alert = .endMeeting(isDiscardable: false)
-      $0.timeline.append(
+      $0.timeline.anchors.append(
         .init(recordingSeconds: 0, meetingSeconds: 4, speakerIndex: 2, isPaused: true)
       )
     }
     await store.send(\.alert.presented.confirmSave) {
       $0.alert = nil
+      $0.status = .ended
       $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: Meeting.ID(UUID(0)), date: now, transcript: "")]
+        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 0)]
       }
     }
     await store.finish()
@@ -264,7 +294,10 @@ struct RecordMeetingTests {
     let clock = TestClock()
     let audio = ScriptedAudio()
     let store = TestStore(
-      initialState: RecordMeeting.State(syncUp: Shared(value: .mock), options: .init(keepsAudio: false))
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock),
+        input: .microphone(nil, keeping: .transcript)
+      )
     ) {
       RecordMeeting()
     } withDependencies: {
@@ -273,33 +306,36 @@ struct RecordMeetingTests {
       $0.uuid = .incrementing
       audio.install(&$0)
     }
-    await store.send(.onTask) { $0.isRecording = true }
+    await store.send(.onTask) {
+      $0.recording = started()
+      $0.status = .recording
+    }
     audio.eventFeed.yield(.final(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
     await store.receive(\.speechResult) {
       $0.segments = [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")]
     }
     audio.chunkFeed.finish(throwing: CaptureFailure())
+    // The meeting goes on (its clock too) while the alert says what happened.
     await store.receive(\.recordingFailed) {
-      $0.isRecording = false
+      $0.status = .timing
+      $0.notice = "PulseAudio is not running: connection refused.; the meeting goes on without recording"
       $0.alert = .recordingFailed("PulseAudio is not running: connection refused.")
-      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
     }
-    await store.send(\.alert.presented.continueMeeting) {
-      $0.alert = nil
-      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0))
-    }
+    await store.send(\.alert.presented.continueMeeting) { $0.alert = nil }
     for second in 1...6 {
-      await clock.advance(by: .seconds(1))
+      await clock.tick()
       await store.receive(\.timerTick) {
-        $0.recordingSeconds = second
+        $0.timeline.seconds = second
         $0.secondsElapsed = second
         $0.speakerIndex = min(2, second / 2)
         if second == 6 {
+          $0.status = .ended
           $0.$syncUp.withLock {
             $0.meetings = [
               Meeting(
-                id: Meeting.ID(UUID(0)), date: now, transcript: "hello",
-                segments: [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")]
+                id: meetingID, date: now, transcript: "hello",
+                segments: [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")],
+                length: 6
               )
             ]
           }
@@ -314,21 +350,32 @@ struct RecordMeetingTests {
     let clock = TestClock()
     let audio = ScriptedAudio()
     let store = TestStore(
-      initialState: RecordMeeting.State(syncUp: Shared(value: .mock), options: .init(keepsAudio: false))
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock),
+        input: .microphone(nil, keeping: .transcript)
+      )
     ) {
       RecordMeeting()
     } withDependencies: {
       $0.continuousClock = clock
+      $0.date.now = now
       audio.install(&$0)
     }
-    await store.send(.onTask) { $0.isRecording = true }
-    audio.chunkFeed.finish(throwing: CaptureFailure())
-    await store.receive(\.recordingFailed) {
-      $0.isRecording = false
-      $0.alert = .recordingFailed("PulseAudio is not running: connection refused.")
-      $0.timeline.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
+    await store.send(.onTask) {
+      $0.recording = started()
+      $0.status = .recording
     }
-    await store.send(\.alert.presented.confirmDiscard) { $0.alert = nil }
+    audio.chunkFeed.finish(throwing: CaptureFailure())
+    // The meeting goes on (its clock too) while the alert says what happened.
+    await store.receive(\.recordingFailed) {
+      $0.status = .timing
+      $0.notice = "PulseAudio is not running: connection refused.; the meeting goes on without recording"
+      $0.alert = .recordingFailed("PulseAudio is not running: connection refused.")
+    }
+    await store.send(\.alert.presented.confirmDiscard) {
+      $0.alert = nil
+      $0.status = .ended
+    }
     await store.finish()
     #expect(store.isDismissed)
     #expect(store.state.syncUp.meetings.isEmpty)
@@ -337,8 +384,9 @@ struct RecordMeetingTests {
   @Test(arguments: [
     (attendees: 3, seconds: 10, speakerChanges: [4: 1, 7: 2]),
     (attendees: 4, seconds: 7, speakerChanges: [2: 1, 4: 2, 6: 3]),
-    // The original never ends when a slot is shorter than a second.
-    (attendees: 7, seconds: 5, speakerChanges: [1: 1, 2: 2, 3: 4, 4: 5, 5: 6]),
+    // The original never ends when a slot is shorter than a second. No speaker is skipped:
+    // each gets at least a second, and those whose slot would start after the end never come.
+    (attendees: 7, seconds: 5, speakerChanges: [1: 1, 2: 2, 3: 3, 4: 4]),
   ])
   func unevenDurationsStillEnd(
     attendees: Int, seconds: Int, speakerChanges: [Int: Int]
@@ -349,7 +397,7 @@ struct RecordMeetingTests {
       syncUp.attendees.append(Attendee(id: Attendee.ID(UUID(index + 10)), name: "A\(index)"))
     }
     let store = TestStore(
-      initialState: RecordMeeting.State(syncUp: Shared(value: syncUp), options: .init(recordsAudio: false))
+      initialState: RecordMeeting.State(meetingID: meetingID, syncUp: Shared(value: syncUp), input: .none)
     ) {
       RecordMeeting()
     } withDependencies: {
@@ -357,17 +405,20 @@ struct RecordMeetingTests {
       $0.date.now = now
       $0.uuid = .incrementing
     }
-    await store.send(.onTask)
+    await store.send(.onTask) { $0.recording = started() }
     var speaker = 0
     for second in 1...seconds {
-      await clock.advance(by: .seconds(1))
+      await clock.tick()
       speaker = speakerChanges[second] ?? speaker
       await store.receive(\.timerTick) {
-        $0.recordingSeconds = second
+        $0.timeline.seconds = second
         $0.secondsElapsed = second
         if second == seconds {
+          $0.status = .ended
           $0.$syncUp.withLock {
-            $0.meetings = [Meeting(id: Meeting.ID(UUID(0)), date: now, transcript: "")]
+            $0.meetings = [
+              Meeting(id: meetingID, date: now, transcript: "", length: Double(seconds))
+            ]
           }
         } else {
           $0.speakerIndex = speaker

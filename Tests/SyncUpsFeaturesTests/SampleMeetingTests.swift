@@ -1,5 +1,6 @@
 import AudioCaptureClient
 import AudioCore
+import AudioFilesClient
 import Foundation
 import SyncUpsFeatures
 import Testing
@@ -33,12 +34,15 @@ struct SampleMeetingTests {
     let now = Date(timeIntervalSince1970: 1_234_567_890)
     let store = Store(
       initialState: RecordMeeting.State(
-        syncUp: syncUp, options: .init(keepsAudio: false, followsAudioTime: true)
+        meetingID: Meeting.ID(UUID(0)), syncUp: syncUp,
+        input: .file(
+          Self.samples.appendingPathComponent("standup.wav"), pace: .fast, keeping: .transcript
+        )
       )
     ) {
       RecordMeeting()
     } withDependencies: {
-      $0.audioCapture = .replaying(Self.samples.appendingPathComponent("standup.wav"))
+      $0.audioFiles = .liveValue
       $0.transcription = .live()
       $0.continuousClock = TestClock()  // Never advanced: audio time drives the meeting.
       $0.date.now = now

@@ -37,7 +37,7 @@ struct SyncUpsListTests {
     syncUp.title = "unused"
   }
 
-  @Test func addValidatedDropsBlankAttendeesAndKeepsOne() async {
+  @Test func addRefusesASyncUpWithoutANamedAttendee() async {
     let store = TestStore(initialState: SyncUpsList.State()) {
       SyncUpsList()
     } withDependencies: {
@@ -61,13 +61,47 @@ struct SyncUpsListTests {
     await store.send(.destination(.presented(.add(.binding(.set(\.syncUp, blankAttendees)))))) {
       $0.destination = .add(SyncUpForm.State(syncUp: blankAttendees))
     }
+    // Blank rows are dropped on save; with none left, the form stays and says why.
+    await store.send(.confirmAddSyncUpButtonTapped) {
+      var form = SyncUpForm.State(syncUp: blankAttendees)
+      form.problem = .noAttendees
+      $0.destination = .add(form)
+    }
+    #expect(store.state.syncUps.isEmpty)
+    #expect("\(SyncUpProblem.noAttendees)" == "a sync-up needs at least one attendee")
+  }
+
+  @Test func addDropsBlankAttendeeRowsAndTrims() async {
+    let store = TestStore(initialState: SyncUpsList.State()) {
+      SyncUpsList()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    await store.send(.addSyncUpButtonTapped) {
+      $0.destination = .add(
+        SyncUpForm.State(
+          syncUp: SyncUp(id: SyncUp.ID(UUID(0)), attendees: [Attendee(id: Attendee.ID(UUID(1)))])
+        )
+      )
+    }
+    let typed = SyncUp(
+      id: SyncUp.ID(UUID(0)),
+      attendees: [
+        Attendee(id: Attendee.ID(UUID(1)), name: " Blob "),
+        Attendee(id: Attendee.ID(UUID(2)), name: "    "),
+      ],
+      title: "  Design "
+    )
+    await store.send(.destination(.presented(.add(.binding(.set(\.syncUp, typed)))))) {
+      $0.destination = .add(SyncUpForm.State(syncUp: typed))
+    }
     await store.send(.confirmAddSyncUpButtonTapped) {
       $0.destination = nil
       $0.$syncUps.withLock {
         $0 = [
           SyncUp(
             id: SyncUp.ID(UUID(0)),
-            attendees: [Attendee(id: Attendee.ID(UUID(1)))],
+            attendees: [Attendee(id: Attendee.ID(UUID(1)), name: "Blob")],
             title: "Design"
           )
         ]
@@ -95,7 +129,19 @@ struct SyncUpsListTests {
   @Test func deleteSyncUp() async {
     @Shared(.syncUps) var syncUps = [.mock]
     let store = TestStore(initialState: SyncUpsList.State()) { SyncUpsList() }
-    await store.send(.onDelete([0])) { $0.$syncUps.withLock { $0 = [] } }
+    await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([.mock])) }
+    await store.send(\.destination.presented.alert.confirmDeletion, [SyncUp.mock.id]) {
+      $0.destination = nil
+      $0.$syncUps.withLock { $0 = [] }
+    }
+  }
+
+  @Test func deleteAsksFirstAndNoKeepsTheSyncUp() async {
+    @Shared(.syncUps) var syncUps = [.mock]
+    let store = TestStore(initialState: SyncUpsList.State()) { SyncUpsList() }
+    await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([.mock])) }
+    await store.send(.destination(.dismiss)) { $0.destination = nil }
+    #expect(store.state.syncUps == [.mock])
   }
 
   @Test func unreadableFileIsReportedAndKept() async throws {

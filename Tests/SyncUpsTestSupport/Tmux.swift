@@ -1,8 +1,12 @@
 import Foundation
 import Glibc
 
-/// The `syncups` binary built beside the test bundle.
+/// The `syncups` binary built beside the test bundle; `SYNCUPS_BINARY` overrides it (how
+/// `make test-release` runs these tests against the optimized build).
 public let syncupsBinary: URL = {
+  if let override = ProcessInfo.processInfo.environment["SYNCUPS_BINARY"], !override.isEmpty {
+    return URL(fileURLWithPath: override)
+  }
   let candidates = [
     Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("syncups"),
     repositoryRoot.appendingPathComponent(".build/debug/syncups"),

@@ -46,8 +46,12 @@ public struct FormScreen {
     for (index, attendee) in syncUp.attendees.enumerated() {
       lines.append(row(.attendee(attendee.id), "\(index + 1).", attendee.name, editable: true))
     }
+    lines.append("")
+    if let problem = state.problem {
+      // The rules' own words, on one line: why enter did not save.
+      lines.append(ANSI.yellow + " ⚠ Cannot save: \(problem)" + ANSI.reset)
+    }
     lines += [
-      "",
       Text.hint("↑↓ field · type to edit · ←→ length/theme · ^N add · ^D remove attendee", width: width),
       Text.hint("enter save · esc cancel", width: width),
     ]

@@ -26,20 +26,14 @@ extension InteractiveApp {
         done: { send(.confirmAddSyncUpButtonTapped) }, cancel: { send(.dismissAddSyncUpButtonTapped) }
       )
     case let .alert(alert)?:
-      // The list's alerts only inform: every button dismisses them.
-      if pick(key, in: alert) != nil { send(.destination(.dismiss)) }
-      return
+      if let button = pick(key, in: alert) {
+        send(.destination(button.action.map { .presented(.alert($0)) } ?? .dismiss))
+      }
+      return clampListSelection()
     case nil:
       break
     }
     let syncUps = list.syncUps
-    if let pending = confirmingDelete {
-      if key == .character("y"), let index = syncUps.index(id: pending) {
-        send(.onDelete(IndexSet(integer: index)))
-      }
-      if [.character("y"), .character("n"), .escape].contains(key) { confirmingDelete = nil }
-      return clampListSelection()
-    }
     switch key {
     case .up, .character("k"): listSelection = max(listSelection - 1, 0)
     case .down, .character("j"): listSelection = min(listSelection + 1, max(syncUps.count - 1, 0))
@@ -51,8 +45,7 @@ extension InteractiveApp {
       formField = .title
       send(.addSyncUpButtonTapped)
     case .character("d"):
-      guard syncUps.indices.contains(listSelection) else { return }
-      confirmingDelete = syncUps[listSelection].id
+      send(.onDelete(IndexSet(integer: listSelection)))
     case .character("q"): isDone = true
     default: break
     }
@@ -132,19 +125,9 @@ extension InteractiveApp {
     switch key {
     case .character("n"): send(.nextButtonTapped)
     case .character("e"): send(.endMeetingButtonTapped)
-    case .character("q"): endAndSave(id)
+    case .character("q"): send(.endAndSaveRequested)
     default: break
     }
-  }
-
-  /// Ends the meeting as "End meeting → Save and end" would.
-  func endAndSave(_ id: StackElementID) {
-    guard case let .record(record)? = store.state.path[id: id], !record.isFinishing else { return }
-    let send = { (action: RecordMeeting.Action) -> Void in
-      _ = self.store.send(.path(.element(id: id, action: .record(action))))
-    }
-    if record.alert == nil { send(.endMeetingButtonTapped) }
-    send(.alert(.presented(.confirmSave)))
   }
 
   // MARK: Alerts and the form
@@ -180,7 +163,8 @@ extension InteractiveApp {
       let minutes = max(Int((form.syncUp.duration.seconds / 60).rounded()) - 1, 1)
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.right, .duration), (.character("+"), .duration):
-      let minutes = Int((form.syncUp.duration.seconds / 60).rounded()) + 1
+      let longest = Int(SyncUp.durationRange.upperBound.seconds / 60)
+      let minutes = min(Int((form.syncUp.duration.seconds / 60).rounded()) + 1, longest)
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.left, .theme), (.right, .theme), (.character(" "), .theme):
       let themes = Theme.allCases

@@ -21,16 +21,14 @@ public final class InteractiveApp {
   var meetingSelection = 0
   var meetingOffset = 0
   var formField = FormField.title
-  var confirmingDelete: SyncUp.ID?
   var startedRecordings: Set<StackElementID> = []
-  var journals: [StackElementID: MeetingJournal] = [:]
   var quitsAfterRecording = false
   var drawnSize = Terminal.size
   var isDone = false
 
   /// Opens the data first, so an unreadable file is one line before the screen changes.
   public init() throws(CLIError) {
-    let syncUps = try SyncUpsStore.open()
+    let syncUps = try SyncUpsStore.load()
     let meter = LevelMeter()
     self.syncUps = syncUps
     self.meter = meter
@@ -44,6 +42,11 @@ public final class InteractiveApp {
   /// Runs until the user quits from the list or a signal arrives; saves on the way out and
   /// always gives the terminal back as it was.
   public func run() async throws(CLIError) {
+    // Meetings a dead recording left are recovered before the screen changes.
+    @Dependency(\.recordingStore) var recordingStore
+    for line in await recordingStore.recoverUnfinishedMeetings(into: syncUps.syncUps) {
+      FileHandle.standardError.write(Data("syncups: \(line)\n".utf8))
+    }
     let session = Terminal.Session()
     defer { session.restore() }
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
@@ -76,7 +79,7 @@ public final class InteractiveApp {
       case .signal: handleSignal()
       case .changed, .tick: break
       }
-      try followRecordings()
+      startRecordings()
       if quitsAfterRecording, !isRecording { isDone = true }
       if isDone { break }
       // Ticks redraw the recording screen (its level meter) and a resized terminal.
@@ -96,7 +99,7 @@ public final class InteractiveApp {
       return
     }
     quitsAfterRecording = true
-    endAndSave(id)
+    store.send(.path(.element(id: id, action: .record(.endAndSaveRequested))))
   }
 
   var isRecording: Bool {
@@ -104,24 +107,13 @@ public final class InteractiveApp {
     return false
   }
 
-  /// Starts each recording pushed on the stack, and journals its final utterances before they
-  /// are shown, as `syncups record` does, so a crash loses nothing said.
-  private func followRecordings() throws(CLIError) {
+  /// Starts each recording pushed on the stack; the feature does the rest.
+  private func startRecordings() {
     let path = store.state.path
     for (id, element) in zip(path.ids, path) {
-      guard case let .record(record) = element else { continue }
-      if !startedRecordings.contains(id) {
-        startedRecordings.insert(id)
-        journals[id] = try MeetingJournal.start(for: record.syncUp.id)
-        store.send(.path(.element(id: id, action: .record(.onTask))))
-      }
-      try journals[id]?.record(record.segments)
-    }
-    // A recording that left the stack saved its meeting (or was discarded): save, drop the journal.
-    for (id, journal) in journals where path[id: id] == nil {
-      try syncUps.save()
-      journal.remove()
-      journals[id] = nil
+      guard case .record = element, !startedRecordings.contains(id) else { continue }
+      startedRecordings.insert(id)
+      store.send(.path(.element(id: id, action: .record(.onTask))))
     }
   }
 
@@ -134,7 +126,7 @@ public final class InteractiveApp {
         return FormScreen(heading: "New sync-up", state: form, field: formField, width: width, height: height).lines
       }
       return ListScreen(
-        state: state.syncUpsList, selection: listSelection, confirmingDelete: confirmingDelete,
+        state: state.syncUpsList, selection: listSelection,
         width: width, height: height
       ).lines
     }

@@ -6,18 +6,14 @@ import SyncUpsFeatures
 public struct ListScreen {
   public var state: SyncUpsList.State
   public var selection: Int
-  /// The sync-up the user asked to delete, waiting for y/n.
-  public var confirmingDelete: SyncUp.ID?
   public var width: Int
   public var height: Int
 
   public init(
-    state: SyncUpsList.State, selection: Int = 0, confirmingDelete: SyncUp.ID? = nil,
-    width: Int = 80, height: Int = 24
+    state: SyncUpsList.State, selection: Int = 0, width: Int = 80, height: Int = 24
   ) {
     self.state = state
     self.selection = selection
-    self.confirmingDelete = confirmingDelete
     self.width = max(width, 40)
     self.height = max(height, 10)
   }
@@ -45,9 +41,6 @@ public struct ListScreen {
     lines.append("")
     if case let .alert(alert)? = state.destination {
       lines += AlertView.lines(alert, width: width)
-    } else if let id = confirmingDelete, let syncUp = syncUps[id: id] {
-      lines.append(ANSI.bold + " Delete '\(syncUp.title)' and all its meetings?" + ANSI.reset)
-      lines.append(" [y] Yes   [n] No")
     } else {
       lines.append(Text.hint("↑↓ select · enter open · a add · d delete · q quit", width: width))
     }

@@ -1,0 +1,98 @@
+import Foundation
+import SyncUpsFeatures
+import Testing
+
+/// The same rules, with the same words, as the app's forms (`SyncUpRulesTests`): `add` and
+/// `edit` refuse each one in one line and change nothing.
+@Suite("syncups add and edit: the sync-up rules")
+struct RulesTests {
+  /// A rule broken on the command line: `add`'s options, `edit`'s options, and the words.
+  struct Case: Sendable, CustomTestStringConvertible {
+    var name: String
+    var add: [String]
+    var edit: [String]
+    var words: String
+    var testDescription: String { name }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      name: "blank title", add: ["--title", "  ", "--attendee", "Ana"], edit: ["--title", " "],
+      words: "the title cannot be blank"),
+    Case(
+      name: "title on two lines", add: ["--title", "De\nsign", "--attendee", "Ana"],
+      edit: ["--title", "De\nsign"], words: "the title must be one line"),
+    Case(
+      name: "escape in title", add: ["--title", "\u{1B}[31mDesign", "--attendee", "Ana"],
+      edit: ["--title", "\u{1B}[31mDesign"],
+      words: "the title cannot contain control characters (such as escape sequences)"),
+    Case(
+      name: "no named attendee", add: ["--title", "T", "--attendee", " "],
+      edit: ["--remove-attendee", "ana", "--remove-attendee", "ben"],
+      words: "a sync-up needs at least one attendee"),
+    Case(
+      name: "name on two lines", add: ["--title", "T", "--attendee", "Bl\nob"],
+      edit: ["--add-attendee", "Bl\nob"], words: #"the attendee name "Bl\nob" must be one line"#),
+    Case(
+      name: "escape in name", add: ["--title", "T", "--attendee", "\u{1B}[2JBlob"],
+      edit: ["--add-attendee", "\u{1B}[2JBlob"],
+      words: #"the attendee name "\u{1B}[2JBlob" cannot contain control characters (such as escape sequences)"#),
+    Case(
+      name: "same name twice", add: ["--title", "T", "--attendee", "Ana", "--attendee", "ANA"],
+      edit: ["--add-attendee", "ANA"],
+      words: "two attendees are named 'ANA': give each a different name"),
+    Case(
+      name: "no time", add: ["--title", "T", "--attendee", "Ana", "--duration", "0"],
+      edit: ["--duration", "0"], words: "a sync-up lasts between 1s and 24h"),
+    Case(
+      name: "over a day", add: ["--title", "T", "--attendee", "Ana", "--duration", "24h1s"],
+      edit: ["--duration", "24h1s"], words: "a sync-up lasts between 1s and 24h"),
+  ]
+
+  func homeWithOneSyncUp() throws -> (Home, SyncUp) {
+    let home = try Home()
+    let syncUp = SyncUp(
+      id: SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!),
+      attendees: [
+        Attendee(id: Attendee.ID(UUID()), name: "Ana"),
+        Attendee(id: Attendee.ID(UUID()), name: "Ben"),
+      ],
+      title: "Morning Sync"
+    )
+    try home.update { $0 = [syncUp] }
+    return (home, syncUp)
+  }
+
+  @Test(arguments: cases)
+  func addAndEditRefuseWithTheFormsWords(_ rule: Case) throws {
+    let (home, syncUp) = try homeWithOneSyncUp()
+    let before = try Data(contentsOf: home.dataFile)
+    expectOneLineFailure(try home.run(["add"] + rule.add), containing: [rule.words])
+    expectOneLineFailure(try home.run(["edit", "morning sync"] + rule.edit), containing: [rule.words])
+    #expect(try Data(contentsOf: home.dataFile) == before)
+    #expect(try home.load() == [syncUp])
+  }
+
+  /// Issue 12: a sync-up saved by the old form with a blank attendee row could not be edited
+  /// at all ("cannot remove every attendee"); blank rows are now dropped on save.
+  @Test func editingTheDurationOfASyncUpWithABlankRowWorks() throws {
+    let home = try Home()
+    let id = SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!)
+    try home.update {
+      $0 = [
+        SyncUp(
+          id: id,
+          attendees: [
+            Attendee(id: Attendee.ID(UUID()), name: "Ana"), Attendee(id: Attendee.ID(UUID()), name: ""),
+          ],
+          title: "Morning Sync"
+        )
+      ]
+    }
+    let run = try home.run("edit", "morning sync", "--duration", "2m")
+    #expect(run.status == 0, "\(run)")
+    let edited = try #require(try home.load()[id: id])
+    #expect(edited.duration == .seconds(120))
+    #expect(edited.attendees.map(\.name) == ["Ana"])
+  }
+}

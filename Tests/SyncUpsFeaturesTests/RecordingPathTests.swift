@@ -1,0 +1,300 @@
+import AudioCore
+import ConcurrencyExtras
+import Foundation
+import SyncUpsFeatures
+import Testing
+
+private let now = Date(timeIntervalSince1970: 1_234_567_890)
+private let meetingID = Meeting.ID(UUID(0))
+
+private func started(audio: Bool, syncUp: SyncUp = .mock) -> MeetingRecording {
+  MeetingRecording(
+    meetingID: meetingID, syncUpID: syncUp.id, started: now,
+    audioFile: audio ? DataDirectory.audioFile(of: meetingID) : nil
+  )
+}
+
+struct DiskFull: Error, CustomStringConvertible {
+  var description: String { "no space left on device" }
+}
+
+/// Every call the feature makes to the recording store, in order.
+private func loggingStore(_ log: LockIsolated<[String]>) -> RecordingStore {
+  RecordingStore(
+    begin: { recording in log.withValue { $0.append("begin \(recording.meetingID)") } },
+    append: { segment, _ in log.withValue { $0.append("append \(segment.text)") } },
+    finish: { _ in log.withValue { $0.append("finish") } },
+    discard: { _ in log.withValue { $0.append("discard") } },
+    unfinished: { [] }
+  )
+}
+
+/// One recording path: end and save (Ctrl-C, SIGTERM, `q`) saves exactly once, failures end
+/// the recording cleanly, every utterance reaches the recording store.
+@MainActor
+struct RecordingPathTests {
+  @Test func endAndSaveSavesOnceAndTheStoreSeesEveryStep() async {
+    let audio = ScriptedAudio()
+    let flush = AsyncStream.makeStream(of: Void.self)
+    let log = LockIsolated<[String]>([])
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock),
+        input: .microphone(nil, keeping: .transcript)
+      )
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = TestClock()
+      $0.date.now = now
+      $0.recordingStore = loggingStore(log)
+      audio.install(&$0)
+      // The decoder's last pass waits for the test.
+      $0.transcription.transcribe = { input in
+        Task {
+          for try await _ in input {}
+          for await _ in flush.stream { break }
+          audio.eventFeed.finish()
+        }
+        return audio.events
+      }
+    }
+    await store.send(.onTask) {
+      $0.recording = started(audio: false)
+      $0.status = .recording
+    }
+    audio.eventFeed.yield(.final(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
+    await store.receive(\.speechResult) {
+      $0.segments = [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")]
+    }
+    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    // A second signal while the last words are transcribed changes nothing.
+    await store.send(.endAndSaveRequested)
+    flush.continuation.yield()
+    await store.receive(\.recordingFinished) {
+      $0.status = .ended
+      $0.$syncUp.withLock {
+        $0.meetings = [
+          Meeting(
+            id: meetingID, date: now, transcript: "hello",
+            segments: [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")],
+            length: 0.9
+          )
+        ]
+      }
+    }
+    await store.send(.endAndSaveRequested)
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(store.state.syncUp.meetings.count == 1)
+    #expect(log.value == ["begin \(meetingID)", "append hello", "finish"])
+  }
+
+  @Test func endAndSaveWhileAnAlertIsShownSavesAtOnce() async {
+    let store = TestStore(
+      initialState: RecordMeeting.State(meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = TestClock()
+      $0.date.now = now
+    }
+    await store.send(.onTask) { $0.recording = started(audio: false) }
+    await store.send(.endMeetingButtonTapped) {
+      $0.alert = .endMeeting(isDiscardable: true)
+      $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
+    }
+    await store.send(.endAndSaveRequested) {
+      $0.alert = nil
+      $0.status = .ended
+      $0.$syncUp.withLock {
+        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 0)]
+      }
+    }
+    await store.send(.endAndSaveRequested)
+    await store.finish()
+    #expect(store.isDismissed)
+  }
+
+  @Test func anAudioWriteErrorDropsTheAudioAndTheMeetingGoesOn() async {
+    let clock = TestClock()
+    let audio = ScriptedAudio()
+    let deleted = LockIsolated<[URL]>([])
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock), input: .microphone(nil)
+      )
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.date.now = now
+      $0.audioFiles.append = { _, _ in throw DiskFull() }
+      $0.audioFiles.close = { _ in }
+      $0.audioFiles.delete = { url in deleted.withValue { $0.append(url) } }
+      audio.install(&$0)
+    }
+    await store.send(.onTask) {
+      $0.recording = started(audio: true)
+      $0.status = .recording
+    }
+    audio.chunkFeed.yield(AudioChunk(samples: [0, 1, 2], startSample: 0))
+    await store.receive(\.audioFailed) {
+      $0.recording?.audioFile = nil
+      $0.notice =
+        "cannot keep the meeting's audio: no space left on device; the meeting goes on without it"
+    }
+    // Transcription and the meeting clock go on.
+    audio.eventFeed.yield(.final(Utterance(start: 0.2, end: 0.9, text: "still here", words: [])))
+    await store.receive(\.speechResult) {
+      $0.segments = [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "still here")]
+    }
+    await clock.tick()
+    await store.receive(\.timerTick) {
+      $0.timeline.seconds = 1
+      $0.secondsElapsed = 1
+    }
+    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    await store.receive(\.recordingFinished) {
+      $0.status = .ended
+      $0.$syncUp.withLock {
+        $0.meetings = [
+          Meeting(
+            id: meetingID, date: now, transcript: "still here",
+            segments: [
+              Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "still here")
+            ],
+            length: 1
+          )
+        ]
+      }
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(deleted.value.count == 1)
+  }
+
+  @Test func noPulseAudioWithANamedSourceEndsWithoutSaving() async {
+    let log = LockIsolated<[String]>([])
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock), input: .microphone("virtmic")
+      )
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = TestClock()
+      $0.date.now = now
+      $0.recordingStore = loggingStore(log)
+      $0.transcription.checkModel = {}
+      $0.audioCapture.start = { _ in throw CaptureFailure() }
+    }
+    await store.send(.onTask) {
+      $0.recording = started(audio: true)
+      $0.status = .recording
+    }
+    await store.receive(\.startFailed) {
+      $0.status = .ended
+      $0.failure = "PulseAudio is not running: connection refused."
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(store.state.syncUp.meetings.isEmpty)
+    #expect(log.value == ["begin \(meetingID)", "discard"])
+  }
+
+  @Test func noPulseAudioWithTheDefaultSourceIsTimedWithoutRecording() async {
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock), input: .microphone(nil)
+      )
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.date.now = now
+      $0.transcription.checkModel = {}
+      $0.audioCapture.start = { _ in throw CaptureFailure() }
+    }
+    await store.send(.onTask) {
+      $0.recording = started(audio: true)
+      $0.status = .recording
+    }
+    await store.receive(\.captureUnavailable) {
+      $0.status = .timing
+      $0.recording?.audioFile = nil
+      $0.notice = "PulseAudio is not running: connection refused.; "
+        + "the meeting is timed without recording or transcription"
+    }
+    await store.send(.endAndSaveRequested) {
+      $0.status = .ended
+      $0.$syncUp.withLock {
+        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 0)]
+      }
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+  }
+
+  /// Seven attendees in five seconds: words are only ever given to a speaker who was announced.
+  @Test func slotsShorterThanASecondNeverAttributeWordsToAnUnannouncedSpeaker() async {
+    var syncUp = SyncUp(id: SyncUp.ID(UUID(0)), duration: .seconds(5))
+    for index in 0..<7 {
+      syncUp.attendees.append(Attendee(id: Attendee.ID(UUID(index + 10)), name: "A\(index)"))
+    }
+    let state = RecordMeeting.State(meetingID: meetingID, syncUp: Shared(value: syncUp), input: .none)
+    #expect((0..<5).map { state.slot(atMeetingSeconds: Double($0) + 0.5) } == [0, 1, 2, 3, 4])
+    #expect(state.slot(atMeetingSeconds: 4.99) == 4)
+  }
+
+  @Test func recoveryBuildsTheMeetingAsASaveDoes() async throws {
+    let started = started(audio: true)
+    let segments = [Meeting.Segment(speaker: "Blob", start: 0.2, end: 4.5, text: "hello")]
+    let orphan = MeetingRecording(
+      meetingID: Meeting.ID(UUID(9)), syncUpID: SyncUp.ID(UUID(8)), started: now, audioFile: nil
+    )
+    let kept = LockIsolated<[Meeting.ID: UnfinishedRecording]>([
+      meetingID: UnfinishedRecording(recording: started, segments: segments, location: "here"),
+      orphan.meetingID: UnfinishedRecording(recording: orphan, segments: [], location: "there"),
+    ])
+    let syncUps = Shared(value: IdentifiedArrayOf<SyncUp>([.mock]))
+    let report = await RecordingStore.inMemory(kept).recoverUnfinishedMeetings(into: syncUps)
+    let meeting = Meeting.recorded(started, segments: segments, length: nil)
+    #expect(syncUps.wrappedValue[id: SyncUp.mock.id]?.meetings == [meeting])
+    #expect(meeting.date == now)
+    #expect(meeting.length == 4.5)
+    #expect(meeting.audioFile == "audio/\(UUID(0).uuidString.lowercased()).flac")
+    #expect(Set(report) == [
+      "recovered an unfinished meeting of 'Morning Sync' (00000000) started "
+        + "\(now.formatted(date: .abbreviated, time: .shortened)) (1 utterance)",
+      "an unfinished meeting in there belongs to a deleted sync-up; it was left there",
+    ])
+    #expect(Array(kept.value.keys) == [orphan.meetingID])
+  }
+
+  @Test func theJournalKeepsWhatARecordingLeftAndNeverARunningOne() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("syncups-journal-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let journal = RecordingStore.journal(in: directory.appendingPathComponent("journal"))
+    let running = started(audio: false)
+    try await journal.begin(running)
+    let segment = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")
+    try await journal.append(segment, meetingID)
+    // Locked by this recording: not a dead one.
+    #expect(try await journal.unfinished().isEmpty)
+
+    // Another process's store sees it once this one is gone (its lock with it).
+    let file = directory.appendingPathComponent("journal/\(UUID(0).uuidString.lowercased()).jsonl")
+    let copy = directory.appendingPathComponent("journal/copy.jsonl")
+    try FileManager.default.copyItem(at: file, to: copy)
+    let dead = try await journal.unfinished()
+    #expect(dead.map(\.recording) == [running])
+    #expect(dead.map(\.segments) == [[segment]])
+
+    try await journal.finish(meetingID)
+    try FileManager.default.removeItem(at: copy)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path).isEmpty)
+  }
+}
