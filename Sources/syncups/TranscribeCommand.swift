@@ -40,8 +40,9 @@ struct TranscribeCommand: ParsableCommand {
   @Flag(help: "Let the decoder log to stderr.")
   var verbose = false
 
+  // Files are decoded as the second pass of a meeting is: whole sentences.
   @Option(help: .hidden)
-  var endSilenceFrames: Int = DecoderOptions().endSilenceFrames
+  var endSilenceFrames: Int = DecoderOptions.sentenceEndSilenceFrames
 
   @Option(help: .hidden)
   var maxActiveHmms: Int = DecoderOptions().maxActiveHMMs

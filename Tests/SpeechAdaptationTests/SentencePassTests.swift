@@ -4,8 +4,8 @@ import Foundation
 import Testing
 import TranscriptionClient
 
-/// One sentence spoken by flite in two breaths: about 0.6 s of silence between its halves
-/// (0.2 s of pause plus flite's own padding).
+/// One sentence spoken by flite in two breaths: about 0.4 s of silence between its halves
+/// (flite's own padding at the end and start of each half).
 func twoSentences() throws -> String {
   let first = try flite("Yesterday Priya fixed the webhook retries")
   let second = try flite("and today she will deploy them to staging.")
@@ -15,7 +15,7 @@ func twoSentences() throws -> String {
   let pause = path + ".pause.wav"
   defer { unlink(pause) }
   try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", pause, "trim", "0", "0.2"])
-  try runTool("sox", [pause, first, pause, second, pause, pause, pause, "-r", "16000", path])
+  try runTool("sox", [pause, first, second, pause, pause, pause, pause, "-r", "16000", path])
   return path
 }
 

@@ -53,8 +53,9 @@ final class LockedData: @unchecked Sendable {
   func set(_ data: Data) { lock.withLock { self.data = data } }
 }
 
+/// What `syncups transcribe` (whole-sentence endpointing) hears in a sample (Samples/make-samples).
 func committed(_ name: String) throws -> String {
-  try String(contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8)
+  try String(contentsOf: samples.appendingPathComponent("\(name).sentences.txt"), encoding: .utf8)
     .trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
