@@ -59,7 +59,8 @@ public enum DecoderAdaptation {
       let current = ps_get_lm(decoder, currentName),
       let general = ngram_model_set_lookup(current, "default")
     else {
-      throw AdaptationError("the decoder has no n-gram language model to adapt; check the model folder")
+      throw AdaptationError(
+        "the decoder has no n-gram language model to adapt; check the model folder")
     }
 
     // 1. The language model set, interpolated.
@@ -110,7 +111,8 @@ public enum DecoderAdaptation {
     }
     defer { ngram_model_free(set) }
     guard ps_set_lm(decoder, searchName, set) == 0, ps_set_search(decoder, searchName) == 0 else {
-      throw AdaptationError("PocketSphinx could not start a search with the combined language model")
+      throw AdaptationError(
+        "PocketSphinx could not start a search with the combined language model")
     }
     if currentName != searchName { _ = ps_unset_search(decoder, currentName) }
 
@@ -172,12 +174,15 @@ public enum DecoderAdaptation {
       .appendingPathComponent("syncups-vocabulary-\(getpid())-\(UUID().uuidString).lm")
     defer { unlink(path) }
     do {
-      try VocabularyLanguageModel.arpa(vocabulary).write(toFile: path, atomically: false, encoding: .utf8)
+      try VocabularyLanguageModel.arpa(vocabulary)
+        .write(toFile: path, atomically: false, encoding: .utf8)
     } catch {
-      throw AdaptationError("cannot write the vocabulary model in \(NSTemporaryDirectory()); check TMPDIR")
+      throw AdaptationError(
+        "cannot write the vocabulary model in \(NSTemporaryDirectory()); check TMPDIR")
     }
     guard let model = ngram_model_read(config, path, NGRAM_ARPA, logmath) else {
-      throw AdaptationError("PocketSphinx rejected the vocabulary model (\(vocabulary.terms.count) terms)")
+      throw AdaptationError(
+        "PocketSphinx rejected the vocabulary model (\(vocabulary.terms.count) terms)")
     }
     return model
   }

@@ -27,7 +27,9 @@ public struct StandupModel: Sendable, Equatable {
   ) -> StandupModel? {
     var folders: [String] = []
     if let explicit, !explicit.isEmpty { return load(folder: explicit) }
-    if let folder = environment[environmentVariable], !folder.isEmpty { return load(folder: folder) }
+    if let folder = environment[environmentVariable], !folder.isEmpty {
+      return load(folder: folder)
+    }
     folders.append((currentDirectory as NSString).appendingPathComponent("Models/standup"))
     if let executable {
       var folder = (executable as NSString).resolvingSymlinksInPath

@@ -40,7 +40,8 @@ public struct Vocabulary: Sendable, Hashable, Codable {
   /// Every distinct word of every term, in order.
   public var words: [String] {
     var seen = Set<String>()
-    return terms.flatMap { $0.split(separator: " ").map(String.init) }.filter { seen.insert($0).inserted }
+    return terms.flatMap { $0.split(separator: " ").map(String.init) }
+      .filter { seen.insert($0).inserted }
   }
 
   /// The terms of more than one word, as word lists.
@@ -66,7 +67,8 @@ public struct Vocabulary: Sendable, Hashable, Codable {
 
   /// The spoken form of a term: lower case ASCII letters and apostrophes, one space between words.
   public static func normalize(_ term: String) -> Result<String, TermProblem> {
-    let folded = term.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+    let folded = term
+      .folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
       .lowercased()
     let spaced = folded.map { "-/_".contains($0) ? " " : $0 }
     var words: [String] = []

@@ -31,7 +31,8 @@ extension Vocabulary {
     do {
       data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
     } catch {
-      throw VocabularyFileError("cannot read vocabulary file \(path); check that it is a regular file")
+      throw VocabularyFileError(
+        "cannot read vocabulary file \(path); check that it is a regular file")
     }
     guard data.count <= maximumFileBytes else {
       throw VocabularyFileError(
@@ -39,7 +40,8 @@ extension Vocabulary {
     }
     guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
       throw VocabularyFileError(
-        "vocabulary file \(path) is not UTF-8 text; save it as plain text, one word or phrase per line")
+        "vocabulary file \(path) is not UTF-8 text; save it as plain text, one word or phrase "
+          + "per line")
     }
     return try parse(text, name: path)
   }

@@ -78,8 +78,8 @@ struct TranscribeCommand: ParsableCommand {
     let batch = BatchTranscriber(
       jobs: jobs, options: DecoderOptions(
         modelDirectory: modelDir, verbose: verbose, partials: false,
-        endSilenceFrames: endSilenceFrames, maxActiveHMMs: maxActiveHmms, extraArguments: decoderArgument,
-        vocabulary: terms, standupWeight: standupWeight, vocabularyWeight: vocabularyWeight))
+        endSilenceFrames: endSilenceFrames, maxActiveHMMs: maxActiveHmms,
+        extraArguments: decoderArgument, vocabulary: terms, standupWeight: standupWeight, vocabularyWeight: vocabularyWeight))
     let failures = Counter()
     let progress = ProgressBar.forStandardError()
     let format = self.format

@@ -24,7 +24,9 @@ func transcribe(_ path: String, vocabulary: [String] = []) throws -> Transcript 
   return try decoder.transcribe(AudioFileReader(path: path))
 }
 
-func words(_ transcript: Transcript) -> [String] { transcript.text.split(separator: " ").map(String.init) }
+func words(_ transcript: Transcript) -> [String] {
+  transcript.text.split(separator: " ").map(String.init)
+}
 
 @Suite("Vocabulary in the decoder")
 struct DecoderVocabularyTests {
@@ -35,7 +37,8 @@ struct DecoderVocabularyTests {
   }
 
   @Test func anOutOfDictionaryNameIsRecognisedWithTheVocabularyAndNotWithout() throws {
-    let sample = try flite("Yesterday I paired with Priya on the dashboards. Today Tomasz will review the change.")
+    let sample = try flite(
+      "Yesterday I paired with Priya on the dashboards. Today Tomasz will review the change.")
     defer { unlink(sample) }
     let without = words(try transcribe(sample))
     let with = words(try transcribe(sample, vocabulary: ["Priya", "Tomasz"]))
@@ -56,6 +59,7 @@ struct DecoderVocabularyTests {
 
   @Test func theVocabularyModelIsAValidARPAModelOfItsTerms() throws {
     // Loaded by a real decoder: a malformed model fails decoder start.
-    _ = try SpeechDecoder(options: DecoderOptions(partials: false, vocabulary: ["staging server", "on call", "Priya"]))
+    let vocabulary = ["staging server", "on call", "Priya"]
+    _ = try SpeechDecoder(options: DecoderOptions(partials: false, vocabulary: vocabulary))
   }
 }

@@ -89,7 +89,8 @@ struct SentencePassTests {
     ]
     let pass = TranscriptionClient.replayingSentences(said)
     let audio = AsyncThrowingStream<AudioChunk, any Error> { continuation in
-      continuation.yield(AudioChunk(samples: [Int16](repeating: 0, count: 16_000 * 5), startSample: 0))
+      let silence = [Int16](repeating: 0, count: 16_000 * 5)
+      continuation.yield(AudioChunk(samples: silence, startSample: 0))
       continuation.finish()
     }
     #expect(try await pass(audio, TranscriptionOptions()) == [said[0]])
