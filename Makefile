@@ -11,7 +11,7 @@ RELEASE_BINARY = .build-release/release/syncups
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests
 
-.PHONY: setup build release install demo test test-debug test-release bench latency pulse
+.PHONY: setup build release install demo test test-debug test-release bench bench-store latency pulse
 
 setup:
 	@.ci/setup
@@ -46,10 +46,19 @@ test-release: release
 	@$(PULSE) && $(SWIFT) build --build-tests && \
 	  SYNCUPS_BINARY="$(CURDIR)/$(RELEASE_BINARY)" $(SWIFT) test --skip-build --filter '$(END_TO_END)'
 
-# Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench.
+# Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench. Then the
+# lag of a 1 s timer while two decoders run (Sources/TimerLag), against in-run baselines.
 bench: release
 	.ci/bench .build-release/release/syncups
+	$(SWIFT) build -c release --scratch-path .build-release --product timer-lag
+	.build-release/release/timer-lag
 
 # Latency from the end of each utterance to its final result, through a virtual microphone.
 latency: setup
 	@$(PULSE) && $(SWIFT) test --filter microphoneTranscriptEqualsFileTranscript 2>&1 | grep -E "latency|passed|failed"
+
+# The database at 10 and 250 meetings (release build; a command, not a test): times of list,
+# show, meetings, transcript, search and a meeting's save, peak memory, 250/10 ratios.
+bench-store: setup
+	$(SWIFT) build -c release --scratch-path .build-release --product StoreBenchmark
+	.build-release/release/StoreBenchmark

@@ -28,12 +28,17 @@ let package = Package(
   products: [
     .library(name: "Architecture", targets: ["Architecture"]),
     .library(name: "Sharing", targets: ["Sharing"]),
+    .library(name: "SharingGRDB", targets: ["SharingGRDB"]),
     .library(name: "AudioCore", targets: ["AudioCore"]),
     .library(name: "WorkerThreads", targets: ["WorkerThreads"]),
     .library(name: "AudioFilesClient", targets: ["AudioFilesClient"]),
     .library(name: "AudioCaptureClient", targets: ["AudioCaptureClient"]),
     .library(name: "TranscriptionClient", targets: ["TranscriptionClient"]),
+    .library(name: "AudioFilesClientLive", targets: ["AudioFilesClientLive"]),
+    .library(name: "AudioCaptureClientLive", targets: ["AudioCaptureClientLive"]),
+    .library(name: "TranscriptionClientLive", targets: ["TranscriptionClientLive"]),
     .executable(name: "syncups", targets: ["syncups"]),
+    .executable(name: "timer-lag", targets: ["timer-lag"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
@@ -45,6 +50,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     // MARK: Architecture core and shared state
@@ -73,6 +79,12 @@ let package = Package(
       dependencies: ["Sharing", "Architecture", "SharingProbe"] + pointfree + testSupport
     ),
 
+    // `@Shared` over a GRDB database: fetch keys, keys that write what changed, app storage.
+    .target(
+      name: "SharingGRDB",
+      dependencies: ["Sharing", .product(name: "GRDB", package: "GRDB.swift")] + pointfree
+    ),
+
     // MARK: Audio and speech (C libraries behind client modules)
     .systemLibrary(
       name: "CPocketSphinx", path: "Sources/CPocketSphinx", pkgConfig: "pocketsphinx",
@@ -93,16 +105,24 @@ let package = Package(
       providers: [.apt(["libsamplerate0-dev"])]
     ),
     .target(name: "AudioCore"),
+    .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
     // A thread of its own for blocking work, so the cooperative pool never waits on C or disk.
     .target(name: "WorkerThreads"),
     .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
+    // Each client: an interface module (types, `@DependencyClient`, test value; no C) that
+    // features depend on, and a live module that imports the C library and adds `liveValue`.
+    .target(name: "AudioFilesClient", dependencies: ["AudioCore"] + dependencyClient),
     .target(
-      name: "AudioFilesClient",
-      dependencies: ["AudioCore", "CSndfile", "CSampleRate"] + dependencyClient
+      name: "AudioFilesClientLive",
+      dependencies: ["AudioCore", "AudioFilesClient", "CSndfile", "CSampleRate", "WorkerThreads"]
+        + dependencyClient
     ),
+    .target(name: "AudioCaptureClient", dependencies: ["AudioCore"] + dependencyClient),
     .target(
-      name: "AudioCaptureClient",
-      dependencies: ["AudioCore", "AudioFilesClient", "CPulse"] + dependencyClient
+      name: "AudioCaptureClientLive",
+      dependencies: [
+        "AudioCore", "AudioCaptureClient", "AudioFilesClientLive", "CPulse", "WorkerThreads",
+      ] + dependencyClient
     ),
     // Vocabulary and language models (issue 11): a team's words, flite's letter-to-sound rules,
     // the stand-up model interpolated with the general one.
@@ -112,39 +132,57 @@ let package = Package(
     .testTarget(
       name: "SpeechAdaptationTests",
       dependencies: [
-        "SpeechAdaptation", "SpeechVocabulary", "TranscriptionClient", "AudioCore", "AudioFilesClient",
+        "SpeechAdaptation", "SpeechVocabulary", "TranscriptionClient", "TranscriptionClientLive",
+        "AudioCore", "AudioFilesClient", "AudioFilesClientLive",
       ] + dependencyClient
     ),
+    .target(name: "TranscriptionClient", dependencies: ["AudioCore"] + dependencyClient),
     .target(
-      name: "TranscriptionClient",
+      name: "TranscriptionClientLive",
       dependencies: [
-        "AudioCore", "AudioFilesClient", "CPocketSphinx", "SpeechAdaptation", "SpeechVocabulary",
-        "WorkerThreads",
+        "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
+        "CPocketSphinx", "WorkerThreads", "SpeechAdaptation", "SpeechVocabulary",
       ] + dependencyClient
     ),
     .target(
       name: "BatchTranscriber",
-      dependencies: ["AudioCore", "AudioFilesClient", "TranscriptionClient"]
+      dependencies: [
+        "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
+        "TranscriptionClientLive", "WorkerThreads",
+      ]
     ),
     .testTarget(
       name: "AudioFilesClientTests",
-      dependencies: ["AudioCore", "AudioFilesClient", "SyncUpsTestSupport"] + dependencyClient
+      dependencies: [
+        "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "SyncUpsTestSupport",
+      ] + dependencyClient
     ),
     .testTarget(
       name: "AudioCaptureClientTests",
       dependencies: [
-        "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
-        "SyncUpsTestSupport",
+        "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive", "AudioFilesClientLive",
+        "TranscriptionClient", "TranscriptionClientLive", "SyncUpsTestSupport",
       ] + dependencyClient
     ),
     .testTarget(
       name: "TranscriptionClientTests",
-      dependencies: ["SyncUpsTestSupport", "AudioCore", "AudioFilesClient", "AudioCaptureClient", "TranscriptionClient", "BatchTranscriber"]
-        + dependencyClient
+      dependencies: [
+        "SyncUpsTestSupport", "AudioCore", "AudioFilesClient", "AudioFilesClientLive",
+        "AudioCaptureClient", "AudioCaptureClientLive", "TranscriptionClient",
+        "TranscriptionClientLive", "BatchTranscriber",
+      ] + dependencyClient
     ),
     .testTarget(
       name: "TranscribeCommandTests",
-      dependencies: ["syncups"]
+      dependencies: ["syncups", "AudioCore"]
+    ),
+    // The lag of a 1 s timer while two decoders run as fast as they can (`make bench`).
+    .executableTarget(
+      name: "timer-lag",
+      dependencies: [
+        "AudioCore", "TranscriptionClient", "TranscriptionClientLive", "AudioFilesClientLive",
+      ],
+      path: "Sources/TimerLag"
     ),
 
     // MARK: Features and the app
@@ -152,37 +190,66 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
-        "WorkerThreads",
+        "SharingGRDB", "WorkerThreads",
         .product(name: "Tagged", package: "swift-tagged"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
+    // A child program the database tests spawn, kill (at each step of a save) and run two at once.
+    .executableTarget(
+      name: "DatabaseProbe",
+      dependencies: ["SyncUpsFeatures", "SharingGRDB"]
+    ),
+    .testTarget(
+      name: "DatabaseTests",
+      dependencies: ["SyncUpsFeatures", "SharingGRDB", "DatabaseProbe", "WorkerThreads"] + pointfree
+        + testSupport
+    ),
+    // `make bench-store`: the database at 10 and 250 meetings (a command, not a test).
+    .executableTarget(
+      name: "StoreBenchmark",
+      dependencies: ["SyncUpsFeatures", "SharingGRDB"]
+    ),
+    // Interface modules only: no C library is built or linked for the features' tests.
     .testTarget(
       name: "SyncUpsFeaturesTests",
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
       ] + testSupport
     ),
+    // The features with the live clients: real decoding, real files.
+    .testTarget(
+      name: "SyncUpsFeaturesLiveTests",
+      dependencies: [
+        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
+      ] + testSupport
+    ),
     .target(
       name: "SyncUpsCLI",
       dependencies: [
-        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
       ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
     // microphones.
     .target(
       name: "SyncUpsTestSupport",
-      dependencies: ["AudioCore"],
+      dependencies: ["AudioCore", "WorkerThreads"],
       path: "Tests/SyncUpsTestSupport"
     ),
     .testTarget(
       name: "RecordCommandTests",
-      dependencies: ["syncups", "SyncUpsTestSupport", "AudioFilesClient"]
+      dependencies: ["syncups", "SyncUpsTestSupport", "AudioFilesClient", "AudioFilesClientLive"]
     ),
     .executableTarget(
       name: "syncups",
       dependencies: [
         "AudioCaptureClient",
+        "AudioCaptureClientLive",
+        "AudioFilesClientLive",
+        "TranscriptionClientLive",
         "BatchTranscriber",
         "SpeechVocabulary",
         "SyncUpsCLI",
@@ -199,8 +266,8 @@ let package = Package(
     .testTarget(
       name: "SyncUpsCLITests",
       dependencies: [
-        "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioFilesClient",
-        "TranscriptionClient",
+        "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioCaptureClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
       ]
     ),
   ],

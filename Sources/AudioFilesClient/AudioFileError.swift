@@ -4,10 +4,14 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
   case notFound(path: String)
   case empty(path: String)
   case notAudio(path: String, reason: String)
+  /// A FIFO, a device, a socket: `kind` says which.
+  case notRegularFile(path: String, kind: String)
   case truncated(path: String)
   case unreadable(path: String, reason: String)
   case unsupportedFormat(path: String)
   case writeFailed(path: String, reason: String)
+  /// A folder, move, delete or sync that failed; `reason` says what and why.
+  case fileOperationFailed(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -17,6 +21,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
       "\(path): the file is empty (no audio to read)"
     case let .notAudio(path, reason):
       "\(path): not an audio file libsndfile can read (\(reason)); give a WAV, FLAC or OGG file"
+    case let .notRegularFile(path, kind):
+      "\(path): not a regular file (it is \(kind)); give a WAV, FLAC or OGG file"
     case let .truncated(path):
       "\(path): the audio file is truncated (it ends before its header says); re-export or re-copy it"
     case let .unreadable(path, reason):
@@ -25,6 +31,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
       "\(path): cannot write this kind of file; name it .flac, .wav or .ogg"
     case let .writeFailed(path, reason):
       "\(path): cannot write audio (\(reason))"
+    case let .fileOperationFailed(path, reason):
+      "\(path): \(reason)"
     }
   }
 }

@@ -2,14 +2,19 @@ import AudioCore
 import AudioFilesClient
 import Foundation
 import TranscriptionClient
+import TranscriptionClientLive
+import WorkerThreads
 
-/// Transcribes many files on `jobs` worker threads, each with its own warm decoder, and hands
-/// the results back in input order as soon as each is next in line.
+/// Transcribes many files on `jobs` worker threads (never the cooperative pool), each with its
+/// own warm decoder, and hands the results back in input order as soon as each is next in line.
 public struct BatchTranscriber: Sendable {
   public var jobs: Int
   public var options: DecoderOptions
 
-  public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, options: DecoderOptions = DecoderOptions(partials: false)) {
+  public init(
+    jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+    options: DecoderOptions = DecoderOptions(partials: false)
+  ) {
     self.jobs = max(1, jobs)
     self.options = options
   }
@@ -40,9 +45,11 @@ public struct BatchTranscriber: Sendable {
     let state = BatchState(total: files.count)
     let options = self.options
     let group = DispatchGroup()
-    for _ in 0..<workers {
+    for number in 1...workers {
+      // Each worker's thread keeps running its one job after this value is gone.
+      let worker = WorkerThread(name: "syncups.batch-\(number)", stackSize: SpeechDecoder.stackSize)
       group.enter()
-      let thread = Thread {
+      worker.submit {
         defer { group.leave() }
         let transcriber: FileTranscriber
         do throws(TranscriptionError) {
@@ -59,12 +66,10 @@ public struct BatchTranscriber: Sendable {
           } catch {
             outcome = .failure(FileFailure(error.description))
           }
-          state.finish(Result(index: index, file: file, outcome: outcome), emit: emit, progress: progress)
+          state.finish(
+            Result(index: index, file: file, outcome: outcome), emit: emit, progress: progress)
         }
       }
-      // Decoders recurse deeply in places; give them room.
-      thread.stackSize = 8 << 20
-      thread.start()
     }
     group.wait()
     if let error = state.setupError, state.finished < files.count { throw error }

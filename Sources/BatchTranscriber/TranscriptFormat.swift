@@ -10,8 +10,8 @@ public enum TranscriptFormat: String, CaseIterable, Sendable {
     switch self {
     case .txt: transcript.text + "\n"
     case .json: Self.json(transcript, file: file) + "\n"
-    case .srt: Self.subtitles(transcript, header: nil, separator: ",", numbered: true)
-    case .vtt: Self.subtitles(transcript, header: "WEBVTT", separator: ".", numbered: false)
+    case .srt: TranscriptText.subtitles(Self.cues(transcript), format: .srt)
+    case .vtt: TranscriptText.subtitles(Self.cues(transcript), format: .vtt)
     }
   }
 
@@ -26,17 +26,8 @@ public enum TranscriptFormat: String, CaseIterable, Sendable {
   }
 
   /// SRT and WebVTT: one cue per utterance.
-  static func subtitles(_ transcript: Transcript, header: String?, separator: Character, numbered: Bool) -> String {
-    var lines: [String] = []
-    if let header { lines += [header, ""] }
-    for (index, utterance) in transcript.utterances.enumerated() {
-      if numbered { lines.append(String(index + 1)) }
-      let end = max(utterance.end, utterance.start + 0.001)
-      lines.append("\(TranscriptText.subtitleTime(utterance.start, separator: separator)) --> \(TranscriptText.subtitleTime(end, separator: separator))")
-      lines.append(utterance.text)
-      lines.append("")
-    }
-    return lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
+  static func cues(_ transcript: Transcript) -> [TranscriptText.Cue] {
+    transcript.utterances.map { TranscriptText.Cue(start: $0.start, end: $0.end, text: $0.text) }
   }
 
   static func number(_ value: Double) -> String {
@@ -44,5 +35,4 @@ public enum TranscriptFormat: String, CaseIterable, Sendable {
     let rounded = (value * 10_000).rounded() / 10_000
     return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
   }
-
 }

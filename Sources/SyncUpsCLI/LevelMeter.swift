@@ -74,7 +74,7 @@ extension AudioFilesClient {
     var client = self
     let read = self.read
     client.read = { url in
-      let chunks = MeteredChunks(try read(url), meter: meter)
+      let chunks = MeteredChunks(try await read(url), meter: meter)
       return AsyncThrowingStream { try await chunks.next() }
     }
     return client

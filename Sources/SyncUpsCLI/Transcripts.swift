@@ -49,23 +49,13 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
         })),
       ]).rendered + "\n"
 
-    case .srt:
-      return meeting.segments.enumerated().map { index, segment in
-        "\(index + 1)\n\(cueTimes(segment, separator: ","))\n\(segment.label): \(segment.oneLine)\n\n"
-      }.joined()
-
-    case .vtt:
-      return "WEBVTT\n\n" + meeting.segments.map { segment in
-        "\(cueTimes(segment, separator: "."))\n\(segment.label): \(segment.oneLine)\n\n"
-      }.joined()
+    case .srt, .vtt:
+      let cues = meeting.segments.map { segment in
+        TranscriptText.Cue(
+          start: segment.start, end: segment.end, text: "\(segment.label): \(segment.oneLine)")
+      }
+      return TranscriptText.subtitles(cues, format: self == .srt ? .srt : .vtt)
     }
-  }
-
-  private func cueTimes(_ segment: Meeting.Segment, separator: Character) -> String {
-    // A cue must end after it starts.
-    let end = max(segment.end, segment.start + 0.001)
-    return TranscriptText.subtitleTime(segment.start, separator: separator) + " --> "
-      + TranscriptText.subtitleTime(end, separator: separator)
   }
 }
 

@@ -472,7 +472,7 @@ public struct RecordMeeting: Reducer {
             chunks = try await audioCapture.start(source)
             stop.onFire { Task { await audioCapture.stop() } }
           case let .file(url, _, _):
-            chunks = try audioFiles.read(url)
+            chunks = try await audioFiles.read(url)
           }
         } catch {
           if case .microphone(nil, _) = input {
@@ -493,13 +493,13 @@ public struct RecordMeeting: Reducer {
           } else {
             for try await _ in fed {}
           }
-          let kept = feed.closeAudio()
-          if Task.isCancelled { return feed.deleteAudio() }
+          let kept = await feed.closeAudio()
+          if Task.isCancelled { return await feed.deleteAudio() }
           await send(.recordingFinished(keptAudio: kept))
         } catch {
           // Whatever was recorded before the failure is kept: finish the audio file.
-          let kept = feed.closeAudio()
-          if Task.isCancelled { return feed.deleteAudio() }
+          let kept = await feed.closeAudio()
+          if Task.isCancelled { return await feed.deleteAudio() }
           await send(.recordingFailed(Self.describe(error), keptAudio: kept))
         }
       }
@@ -616,10 +616,10 @@ private final class Feed: @unchecked Sendable {
     }
     if let url = audioURL {
       do {
-        try audioFiles.append(chunk.samples, url)
+        try await audioFiles.append(chunk.samples, url)
         wroteAudio = true
       } catch {
-        deleteAudio()
+        await deleteAudio()
         await send(
           .audioFailed(
             "cannot keep the meeting's audio: \(RecordMeeting.describe(error)); "
@@ -632,24 +632,24 @@ private final class Feed: @unchecked Sendable {
   }
 
   /// Finishes the audio file; whether there is audio to keep.
-  func closeAudio() -> Bool {
+  func closeAudio() async -> Bool {
     guard let url = audioURL, wroteAudio else { return false }
     do {
-      try audioFiles.close(url)
+      try await audioFiles.close(url)
       return true
     } catch {
-      deleteAudio()
+      await deleteAudio()
       return false
     }
   }
 
   /// The meeting was discarded, or its audio could not be kept: the file goes.
-  func deleteAudio() {
+  func deleteAudio() async {
     guard let url = audioURL else { return }
     audioURL = nil
-    try? audioFiles.close(url)
+    try? await audioFiles.close(url)
     // Even a first write that failed may have left a file behind.
-    try? audioFiles.delete(url)
+    try? await audioFiles.delete(url)
     wroteAudio = false
   }
 }

@@ -1,8 +1,11 @@
 import ArgumentParser
 import AudioCaptureClient
+import AudioCaptureClientLive
+import AudioFilesClientLive
 import Foundation
 import SyncUpsCLI
 import SyncUpsFeatures
+import TranscriptionClientLive
 
 /// `syncups`: the root command. Later features add their subcommands to the list.
 @main

@@ -25,7 +25,8 @@ struct TranscribeCommand: ParsableCommand {
   @Option(help: "Write one file per input into this folder instead of printing.")
   var output: String?
 
-  @Option(help: "Speech model folder (default: $SYNCUPS_MODEL_DIR, then Models/, then Debian's en-us).")
+  @Option(
+    help: "Speech model folder (default: $SYNCUPS_MODEL_DIR, then Models/, then Debian's en-us).")
   var modelDir: String?
 
   @Option(help: "A text file of words and phrases to expect (names, product words), one per line.")
@@ -63,23 +64,14 @@ struct TranscribeCommand: ParsableCommand {
         fail(error.description)
       }
     }
-    if let output {
-      var isDirectory: ObjCBool = false
-      if !FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
-        do {
-          try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        } catch {
-          fail("cannot create output folder \(output); check the path and permissions")
-        }
-      } else if !isDirectory.boolValue {
-        fail("--output \(output) is a file, not a folder")
-      }
-    }
+    if let output { prepare(output) }
     let batch = BatchTranscriber(
-      jobs: jobs, options: DecoderOptions(
+      jobs: jobs,
+      options: DecoderOptions(
         modelDirectory: modelDir, verbose: verbose, partials: false,
         endSilenceFrames: endSilenceFrames, maxActiveHMMs: maxActiveHmms,
-        extraArguments: decoderArgument, vocabulary: terms, standupWeight: standupWeight, vocabularyWeight: vocabularyWeight))
+        extraArguments: decoderArgument, vocabulary: terms, standupWeight: standupWeight,
+        vocabularyWeight: vocabularyWeight))
     let failures = Counter()
     let progress = ProgressBar.forStandardError()
     let format = self.format
@@ -87,29 +79,28 @@ struct TranscribeCommand: ParsableCommand {
     var onProgress: (@Sendable (Int, Int) -> Void)?
     if let progress { onProgress = { done, total in progress.update(done, total) } }
     let emit: @Sendable (BatchTranscriber.Result) -> Void = { result in
-          switch result.outcome {
-          case let .success(transcript):
-            let text = format.render(transcript, file: result.file)
-            if let output {
-              let name = ((result.file as NSString).lastPathComponent as NSString).deletingPathExtension
-              let path = (output as NSString).appendingPathComponent("\(name).\(format.rawValue)")
-              do {
-                try text.write(toFile: path, atomically: true, encoding: .utf8)
-              } catch {
-                progress?.clear()
-                printError("syncups: cannot write \(path); check the folder's permissions")
-                failures.increment()
-              }
-            } else {
-              progress?.clear()
-              FileHandle.standardOutput.write(Data(text.utf8))
-            }
-          case let .failure(failure):
+      switch result.outcome {
+      case let .success(transcript):
+        let text = format.render(transcript, file: result.file)
+        if let output {
+          let path = Self.outputPath(for: result.file, in: output, format: format)
+          do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+          } catch {
             progress?.clear()
-            printError("syncups: \(failure)")
+            printError("syncups: cannot write \(path); check the folder's permissions")
             failures.increment()
           }
+        } else {
+          progress?.clear()
+          FileHandle.standardOutput.write(Data(text.utf8))
         }
+      case let .failure(failure):
+        progress?.clear()
+        printError("syncups: \(failure)")
+        failures.increment()
+      }
+    }
     do throws(TranscriptionError) {
       try batch.run(files: files, progress: onProgress, emit: emit)
     } catch {
@@ -118,6 +109,39 @@ struct TranscribeCommand: ParsableCommand {
     }
     progress?.finish()
     if failures.value > 0 { throw ExitCode(1) }
+  }
+
+  /// Refuses inputs that would overwrite each other's transcript, before anything is decoded
+  /// or made, then makes the output folder.
+  private func prepare(_ output: String) {
+    var inputs: [String: String] = [:]
+    for file in files {
+      let path = Self.outputPath(for: file, in: output, format: format)
+      if let first = inputs[path] {
+        fail(
+          "\(first) and \(file) would both be written to \(path); "
+            + "transcribe them into different --output folders")
+      }
+      inputs[path] = file
+    }
+    var isDirectory: ObjCBool = false
+    if !FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
+      do {
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+      } catch {
+        fail("cannot create output folder \(output); check the path and permissions")
+      }
+    } else if !isDirectory.boolValue {
+      fail("--output \(output) is a file, not a folder")
+    }
+  }
+}
+
+extension TranscribeCommand {
+  /// Where `--output folder` puts the transcript of `file`: its name, the format's extension.
+  static func outputPath(for file: String, in folder: String, format: TranscriptFormat) -> String {
+    let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+    return (folder as NSString).appendingPathComponent("\(name).\(format.rawValue)")
   }
 }
 

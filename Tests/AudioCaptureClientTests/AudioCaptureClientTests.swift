@@ -1,11 +1,13 @@
 import SyncUpsTestSupport
 import AudioCaptureClient
+import AudioCaptureClientLive
 import AudioCore
-import AudioFilesClient
+import AudioFilesClientLive
 import Dependencies
 import Foundation
 import Testing
 import TranscriptionClient
+import TranscriptionClientLive
 
 @Suite("Audio capture client", .serialized)
 struct AudioCaptureClientTests {

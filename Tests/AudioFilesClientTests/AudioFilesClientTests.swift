@@ -1,6 +1,7 @@
 import SyncUpsTestSupport
 import AudioCore
 import AudioFilesClient
+import AudioFilesClientLive
 import Dependencies
 import Foundation
 import Testing
@@ -14,7 +15,7 @@ struct AudioFilesClientTests {
     #expect(info.sampleRate == 16_000 && info.channels == 1)
     let client = AudioFilesClient.liveValue
     var chunks: [AudioChunk] = []
-    for try await chunk in try client.read(hello) { chunks.append(chunk) }
+    for try await chunk in try await client.read(hello) { chunks.append(chunk) }
     #expect(chunks.dropLast().allSatisfy { $0.samples.count == AudioFormat.chunkSamples })
     #expect(chunks.map(\.samples.count).reduce(0, +) == info.frames)
     // Each chunk starts where the previous one ended.
@@ -88,7 +89,7 @@ struct AudioFilesClientTests {
     let client = AudioFilesClient.liveValue
     for ext in ["flac", "wav"] {
       let whole = folder.appendingPathComponent("whole.\(ext)")
-      try client.write(original, whole)
+      try await client.write(original, whole)
       #expect(try AudioFileReader(path: whole.path).readAll() == original)
 
       // Appended a chunk at a time, as the meeting recorder does.
@@ -96,14 +97,14 @@ struct AudioFilesClientTests {
       var offset = 0
       while offset < original.count {
         let end = min(original.count, offset + 799)
-        try client.append(Array(original[offset..<end]), appended)
+        try await client.append(Array(original[offset..<end]), appended)
         offset = end
       }
-      try client.close(appended)
+      try await client.close(appended)
       #expect(try AudioFileReader(path: appended.path).readAll() == original)
     }
-    #expect(throws: AudioFileError.unsupportedFormat(path: folder.appendingPathComponent("x.mp3").path)) {
-      try client.write(original, folder.appendingPathComponent("x.mp3"))
+    await #expect(throws: AudioFileError.unsupportedFormat(path: folder.appendingPathComponent("x.mp3").path)) {
+      try await client.write(original, folder.appendingPathComponent("x.mp3"))
     }
   }
 

@@ -1,4 +1,5 @@
 import AudioFilesClient
+import AudioFilesClientLive
 import Foundation
 import SyncUpsTestSupport
 import Testing

@@ -1,10 +1,12 @@
 import AudioCore
 import AudioFilesClient
+import AudioFilesClientLive
 import Foundation
 import SpeechAdaptation
 import SpeechVocabulary
 import Testing
 import TranscriptionClient
+import TranscriptionClientLive
 
 /// Speaks `text` with flite (a real synthesiser) into a temporary WAV file.
 func flite(_ text: String, voice: String = "rms") throws -> String {

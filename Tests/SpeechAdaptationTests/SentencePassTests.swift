@@ -1,8 +1,10 @@
 import AudioCore
 import AudioFilesClient
+import AudioFilesClientLive
 import Foundation
 import Testing
 import TranscriptionClient
+import TranscriptionClientLive
 
 /// One sentence spoken by flite in two breaths: about 0.4 s of silence between its halves
 /// (flite's own padding at the end and start of each half).

@@ -1,9 +1,12 @@
 import AudioFilesClient
+import AudioFilesClientLive
 import AudioCaptureClient
+import AudioCaptureClientLive
 import Foundation
 import SyncUpsFeatures
 import Testing
 import TranscriptionClient
+import TranscriptionClientLive
 
 /// A sync-up made with `syncups add`, a meeting recorded into it by the app's own RecordMeeting
 /// feature (the real decoder on the bundled stand-up, replayed), then read back with

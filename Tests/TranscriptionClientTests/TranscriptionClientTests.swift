@@ -1,11 +1,14 @@
 import SyncUpsTestSupport
 import AudioCaptureClient
+import AudioCaptureClientLive
 import AudioCore
 import AudioFilesClient
+import AudioFilesClientLive
 import BatchTranscriber
 import Foundation
 import Testing
 import TranscriptionClient
+import TranscriptionClientLive
 
 /// The real decoder on the bundled samples.
 @Suite("Transcription client")

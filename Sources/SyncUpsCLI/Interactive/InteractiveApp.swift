@@ -1,4 +1,5 @@
 import AudioCaptureClient
+import AudioCaptureClientLive
 import Foundation
 import SyncUpsFeatures
 

@@ -1,23 +1,8 @@
 import AudioCore
+import AudioFilesClient
 import CSampleRate
 import CSndfile
 import Foundation
-
-/// What a file holds, as stored (before conversion to 16 kHz mono).
-public struct AudioFileInfo: Sendable, Equatable {
-  public var sampleRate: Int
-  public var channels: Int
-  /// Frames (samples per channel) the file says it holds.
-  public var frames: Int
-  /// Seconds.
-  public var duration: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
-
-  public init(sampleRate: Int, channels: Int, frames: Int) {
-    self.sampleRate = sampleRate
-    self.channels = channels
-    self.frames = frames
-  }
-}
 
 /// Reads any file libsndfile reads, a block at a time, and hands out 16 kHz mono 16-bit chunks:
 /// down-mixed by averaging the channels, resampled with libsamplerate. Memory stays small
@@ -31,6 +16,8 @@ public final class AudioFileReader {
   private var resampler: OpaquePointer?
   private let ratio: Double
   private var framesRead = 0
+  /// False for a FLAC whose header does not say how long it is.
+  private let lengthIsKnown: Bool
   private var sourceEnded = false
   private var flushed = false
   private var input: [Float]
@@ -43,29 +30,24 @@ public final class AudioFileReader {
   public init(path: String, chunkSamples: Int = AudioFormat.chunkSamples) throws(AudioFileError) {
     self.path = path
     self.chunkSamples = chunkSamples
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw .notFound(path: path)
-    }
-    if isDirectory.boolValue { throw .unreadable(path: path, reason: "it is a directory") }
-    guard FileManager.default.isReadableFile(atPath: path) else {
-      throw .unreadable(path: path, reason: "permission denied")
-    }
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    if size == 0 { throw .empty(path: path) }
+    try Self.checkIsRegularFile(path)
 
     var sfInfo = SF_INFO()
     guard let file = sf_open(path, Int32(SFM_READ), &sfInfo) else {
       throw .notAudio(path: path, reason: String(cString: sf_strerror(nil)))
     }
     self.file = file
+    // A FLAC whose writer was killed says 0 frames: FLAC's "unknown length". It is read whole.
+    let isFLAC = sfInfo.format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_FLAC)
+    lengthIsKnown = !(isFLAC && (sfInfo.frames == 0 || sfInfo.frames == Int64.max))
     info = AudioFileInfo(
-      sampleRate: Int(sfInfo.samplerate), channels: Int(sfInfo.channels), frames: Int(sfInfo.frames))
+      sampleRate: Int(sfInfo.samplerate), channels: Int(sfInfo.channels),
+      frames: lengthIsKnown ? Int(sfInfo.frames) : 0)
     guard info.sampleRate > 0, info.channels > 0 else {
       sf_close(file)
       throw .notAudio(path: path, reason: "no sample rate or channels")
     }
-    if info.frames == 0 {
+    if lengthIsKnown, info.frames == 0 {
       sf_close(file)
       throw .empty(path: path)
     }
@@ -121,8 +103,10 @@ public final class AudioFileReader {
       framesRead += count
       if count == 0 {
         sourceEnded = true
-        let status = sf_error(file)
-        if status != 0 || framesRead < info.frames {
+        if !lengthIsKnown {
+          // Whatever could be decoded is the file; a frame cut short by the kill is not audio.
+          if framesRead == 0 { throw .empty(path: path) }
+        } else if sf_error(file) != 0 || framesRead < info.frames {
           throw .truncated(path: path)
         }
       }
@@ -186,6 +170,31 @@ public final class AudioFileReader {
       let scaled = (sample * 32_768).rounded()
       ready.append(Int16(max(-32_768, min(32_767, scaled))))
     }
+  }
+
+  /// Only regular files are read: a FIFO would block the open, and a device such as /dev/zero
+  /// has no size and no audio header.
+  private static func checkIsRegularFile(_ path: String) throws(AudioFileError) {
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      let error = errno
+      if error == ENOENT || error == ENOTDIR { throw .notFound(path: path) }
+      if error == EACCES { throw .unreadable(path: path, reason: "permission denied") }
+      throw .unreadable(path: path, reason: String(cString: strerror(error)))
+    }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw .unreadable(path: path, reason: "it is a directory")
+    case S_IFIFO: throw .notRegularFile(path: path, kind: "a named pipe (FIFO)")
+    case S_IFCHR: throw .notRegularFile(path: path, kind: "a character device")
+    case S_IFBLK: throw .notRegularFile(path: path, kind: "a block device")
+    case S_IFSOCK: throw .notRegularFile(path: path, kind: "a socket")
+    default: throw .notRegularFile(path: path, kind: "not a file")
+    }
+    guard access(path, R_OK) == 0 else {
+      throw .unreadable(path: path, reason: "permission denied")
+    }
+    if status.st_size == 0 { throw .empty(path: path) }
   }
 
   /// libsndfile's log has "data : 175200 (should be 79956)" when the data chunk is cut short.

@@ -1,3 +1,4 @@
+import AudioCaptureClient
 import CPulse
 import Foundation
 

@@ -1,10 +1,13 @@
 import AudioCaptureClient
+import AudioCaptureClientLive
 import AudioCore
 import AudioFilesClient
+import AudioFilesClientLive
 import Foundation
 import SyncUpsFeatures
 import Testing
 import TranscriptionClient
+import TranscriptionClientLive
 
 /// Records the bundled stand-up with the real PocketSphinx decoder, the capture client replaying
 /// `Samples/standup.wav` as fast as it decodes and the meeting clock following the audio's time,

@@ -1,3 +1,4 @@
+import AudioCaptureClient
 import AudioCore
 import CPulse
 import Foundation

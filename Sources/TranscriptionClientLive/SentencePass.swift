@@ -1,40 +1,7 @@
 import AudioCore
 import Foundation
+import TranscriptionClient
 import WorkerThreads
-
-/// What one transcription is told about its meeting.
-public struct TranscriptionOptions: Sendable, Equatable {
-  /// Words and phrases to expect: the sync-up's attendees' names, then its own words.
-  public var vocabulary: [String]
-
-  public init(vocabulary: [String] = []) {
-    self.vocabulary = vocabulary
-  }
-}
-
-extension DecoderOptions {
-  /// Silence (10 ms frames) that ends an utterance in the second pass: 0.5 s, so a breath inside
-  /// a sentence does not cut it and the language model keeps its context. On the development set
-  /// (Models/README.md) it gave read speech 16.2 % word errors, 0.8 s 17.4 %.
-  public static let sentenceEndSilenceFrames = 50
-
-  /// These options for the second pass: no partials, whole-sentence endpointing, plus the
-  /// meeting's vocabulary.
-  public func sentencePass(_ request: TranscriptionOptions) -> DecoderOptions {
-    var options = self
-    options.partials = false
-    options.endSilenceFrames = Self.sentenceEndSilenceFrames
-    options.vocabulary += request.vocabulary
-    return options
-  }
-
-  /// These options with the meeting's vocabulary added.
-  public func with(_ request: TranscriptionOptions) -> DecoderOptions {
-    var options = self
-    options.vocabulary += request.vocabulary
-    return options
-  }
-}
 
 /// The second pass over a meeting's audio: one decoder on a thread of its own, fed chunks as
 /// they come (so it runs behind the live pass and finishes soon after the audio ends). Word and
@@ -56,7 +23,7 @@ final class SentencePass: @unchecked Sendable {
   static func run(
     _ chunks: AsyncThrowingStream<AudioChunk, any Error>, options: DecoderOptions
   ) async throws -> [Utterance] {
-    let worker = WorkerThread(name: "syncups-sentence-pass")
+    let worker = WorkerThread(name: "syncups.sentence-pass", stackSize: SpeechDecoder.stackSize)
     let pass = try await worker.run {
       SentencePass(decoder: try SpeechDecoder(options: options), worker: worker)
     }
@@ -107,18 +74,3 @@ extension Utterance {
   }
 }
 
-extension TranscriptionClient {
-  /// A second pass for tests and previews: waits for `chunks` to end, then returns the given
-  /// utterances that start before the audio's end (as the real pass would have heard them).
-  public static func replayingSentences(
-    _ utterances: [Utterance]
-  ) -> @Sendable (AsyncThrowingStream<AudioChunk, any Error>, TranscriptionOptions) async throws
-    -> [Utterance]
-  {
-    { chunks, _ in
-      var end = 0.0
-      for try await chunk in chunks { end = max(end, chunk.end) }
-      return utterances.filter { $0.start < end }
-    }
-  }
-}

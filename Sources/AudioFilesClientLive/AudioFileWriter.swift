@@ -1,4 +1,5 @@
 import AudioCore
+import AudioFilesClient
 import CSndfile
 import Foundation
 

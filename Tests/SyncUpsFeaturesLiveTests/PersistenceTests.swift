@@ -1,9 +1,12 @@
 import AudioCaptureClient
+import AudioCaptureClientLive
 import AudioFilesClient
+import AudioFilesClientLive
 import Foundation
 import SyncUpsFeatures
 import Testing
 import TranscriptionClient
+import TranscriptionClientLive
 
 /// The saved meeting reaches `sync-ups.json` in a real (temporary) data directory through the
 /// reference derived from the list's, and the meeting's audio is kept next to it as FLAC.
@@ -45,7 +48,7 @@ struct PersistenceTests {
         RecordMeeting()
       }
       store.send(.onTask)
-      let deadline = ContinuousClock.now + .seconds(20)
+      let deadline = ContinuousClock.now + .seconds(300)  // A safety net only.
       while !store.isDismissed, ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(20))
       }
@@ -75,7 +78,7 @@ struct PersistenceTests {
 
     let audioFile = try #require(meeting.audioFile)
     #expect(audioFile == "audio/\(UUID(0).uuidString.lowercased()).flac")
-    let info = try AudioFilesClient.liveValue.info(directory.appendingPathComponent(audioFile))
+    let info = try await AudioFilesClient.liveValue.info(directory.appendingPathComponent(audioFile))
     #expect(info.sampleRate == 16_000)
     #expect(info.duration > 3)
     // The audio was written under the meeting's id from the start: nothing else is left.

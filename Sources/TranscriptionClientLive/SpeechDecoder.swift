@@ -2,6 +2,7 @@ import AudioCore
 import CPocketSphinx
 import Foundation
 import SpeechAdaptation
+import TranscriptionClient
 
 /// One PocketSphinx decoder, warm for a whole stream: feed it 16 kHz samples, get partial and
 /// final results. Not thread-safe (neither is PocketSphinx): use each decoder from one task or

@@ -1,0 +1,85 @@
+import GRDB
+
+/// The database's schema, one GRDB migration per change. Never edit a shipped migration: add
+/// one. A database that has migrations this list does not know was written by a newer syncups;
+/// it is refused, never written (see `SyncUpsDatabase.open`).
+enum Schema {
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1: sync-ups, meetings, segments, search") { db in
+      try db.execute(sql: v1)
+    }
+    return migrator
+  }
+
+  // Ids are lower-case UUID strings (readable in `sqlite3`); dates are seconds since 1970;
+  // durations and times are seconds. Deleting a sync-up deletes its attendees, meetings,
+  // segments and vocabulary; the search index follows the segments through triggers.
+  private static let v1 = """
+    CREATE TABLE syncUp (
+      id TEXT PRIMARY KEY NOT NULL,
+      position INTEGER NOT NULL,
+      title TEXT NOT NULL,
+      durationMilliseconds INTEGER NOT NULL,
+      theme TEXT NOT NULL
+    );
+    CREATE TABLE attendee (
+      id TEXT PRIMARY KEY NOT NULL,
+      syncUpId TEXT NOT NULL REFERENCES syncUp(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      name TEXT NOT NULL
+    );
+    CREATE INDEX attendee_syncUp ON attendee(syncUpId, position);
+    CREATE TABLE meeting (
+      id TEXT PRIMARY KEY NOT NULL,
+      syncUpId TEXT NOT NULL REFERENCES syncUp(id) ON DELETE CASCADE,
+      date DOUBLE NOT NULL,
+      isFinished BOOLEAN NOT NULL DEFAULT 0,
+      length DOUBLE NOT NULL DEFAULT 0,
+      audioFile TEXT,
+      -- Only when it is not the segments' texts joined by spaces (imported files).
+      transcript TEXT,
+      -- Kept by the segment triggers, so listing meetings never counts segments.
+      segmentCount INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX meeting_syncUp ON meeting(syncUpId, date);
+    CREATE INDEX meeting_unfinished ON meeting(isFinished) WHERE isFinished = 0;
+    CREATE TABLE segment (
+      id INTEGER PRIMARY KEY,
+      meetingId TEXT NOT NULL REFERENCES meeting(id) ON DELETE CASCADE,
+      ordinal INTEGER NOT NULL,
+      speaker TEXT NOT NULL,
+      startTime DOUBLE NOT NULL,
+      endTime DOUBLE NOT NULL,
+      text TEXT NOT NULL,
+      -- JSON array of {word, start, end, confidence}.
+      words BLOB NOT NULL,
+      UNIQUE (meetingId, ordinal)
+    );
+    CREATE TABLE vocabularyWord (
+      syncUpId TEXT NOT NULL REFERENCES syncUp(id) ON DELETE CASCADE,
+      word TEXT NOT NULL,
+      pronunciation TEXT,
+      PRIMARY KEY (syncUpId, word)
+    );
+    CREATE TABLE setting (
+      key TEXT PRIMARY KEY NOT NULL,
+      value
+    );
+    CREATE VIRTUAL TABLE segmentSearch USING fts5(
+      text, content = 'segment', content_rowid = 'id', tokenize = 'porter unicode61'
+    );
+    CREATE TRIGGER segment_insert AFTER INSERT ON segment BEGIN
+      INSERT INTO segmentSearch(rowid, text) VALUES (new.id, new.text);
+      UPDATE meeting SET segmentCount = segmentCount + 1 WHERE id = new.meetingId;
+    END;
+    CREATE TRIGGER segment_delete AFTER DELETE ON segment BEGIN
+      INSERT INTO segmentSearch(segmentSearch, rowid, text) VALUES ('delete', old.id, old.text);
+      UPDATE meeting SET segmentCount = segmentCount - 1 WHERE id = old.meetingId;
+    END;
+    CREATE TRIGGER segment_update AFTER UPDATE OF text ON segment BEGIN
+      INSERT INTO segmentSearch(segmentSearch, rowid, text) VALUES ('delete', old.id, old.text);
+      INSERT INTO segmentSearch(rowid, text) VALUES (new.id, new.text);
+    END;
+    """
+}

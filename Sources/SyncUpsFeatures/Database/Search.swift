@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+
+/// What to look for across every meeting's transcript.
+public struct TranscriptSearch: Equatable, Sendable {
+  /// Words (all must occur), prefixes (`migr*`) and phrases (`"staging server"`).
+  public var text: String
+  public var syncUpID: SyncUp.ID?
+  /// Case-insensitive, the whole name.
+  public var speaker: String?
+  /// Meetings on or after this instant.
+  public var since: Date?
+  /// Meetings before this instant.
+  public var until: Date?
+  public var limit: Int
+
+  public init(
+    _ text: String, syncUpID: SyncUp.ID? = nil, speaker: String? = nil, since: Date? = nil,
+    until: Date? = nil, limit: Int = 100
+  ) {
+    self.text = text
+    self.syncUpID = syncUpID
+    self.speaker = speaker
+    self.since = since
+    self.until = until
+    self.limit = limit
+  }
+
+  /// The text as an FTS5 query in which every word and phrase is quoted, so no input is a
+  /// syntax error; a `*` right after a word or phrase makes its last word a prefix. Nil when
+  /// there is nothing to look for.
+  var matchExpression: String? {
+    var terms: [String] = []
+    var rest = Substring(text)
+    while let first = rest.first {
+      if first.isWhitespace {
+        rest = rest.dropFirst()
+        continue
+      }
+      var term: Substring
+      if first == "\"" {
+        let body = rest.dropFirst()
+        let close = body.firstIndex(of: "\"") ?? body.endIndex
+        term = body[..<close]
+        rest = close == body.endIndex ? body[close...] : body[body.index(after: close)...]
+      } else {
+        let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+        term = rest[..<end]
+        rest = rest[end...]
+      }
+      var prefix = false
+      if term.hasSuffix("*") {
+        prefix = true
+        term = term.dropLast()
+      } else if rest.first == "*" {
+        prefix = true
+        rest = rest.dropFirst()
+      }
+      let words = term.filter { $0 != "\"" && $0 != "*" }
+      guard words.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
+      terms.append("\"\(words)\"" + (prefix ? "*" : ""))
+    }
+    return terms.isEmpty ? nil : terms.joined(separator: " ")
+  }
+}
+
+/// One segment that matches, best matches first.
+public struct TranscriptSearchHit: Equatable, Sendable {
+  public var syncUpID: SyncUp.ID
+  public var syncUpTitle: String
+  public var meetingID: Meeting.ID
+  public var date: Date
+  public var speaker: String
+  public var start: Double
+  public var end: Double
+  /// The segment's text with each match between the marks.
+  public var text: String
+}
+
+extension SyncUpsDatabase {
+  /// Searches every finished meeting's segments (FTS5, best matches first by BM25).
+  public func search(
+    _ query: TranscriptSearch, marks: (open: String, close: String) = ("[", "]")
+  ) throws -> [TranscriptSearchHit] {
+    guard let match = query.matchExpression else { return [] }
+    var filters = ["segmentSearch MATCH ?", "meeting.isFinished = 1"]
+    var arguments: StatementArguments = [marks.open, marks.close, match]
+    if let syncUpID = query.syncUpID {
+      filters.append("meeting.syncUpId = ?")
+      arguments += [syncUpID.rawValue.databaseString]
+    }
+    if let speaker = query.speaker {
+      filters.append("segment.speaker = ? COLLATE NOCASE")
+      arguments += [speaker]
+    }
+    if let since = query.since {
+      filters.append("meeting.date >= ?")
+      arguments += [since.timeIntervalSince1970]
+    }
+    if let until = query.until {
+      filters.append("meeting.date < ?")
+      arguments += [until.timeIntervalSince1970]
+    }
+    arguments += [query.limit]
+    let sql = """
+      SELECT meeting.syncUpId, syncUp.title, segment.meetingId, meeting.date, segment.speaker,
+        segment.startTime, segment.endTime, highlight(segmentSearch, 0, ?, ?) AS marked
+      FROM segmentSearch
+      JOIN segment ON segment.id = segmentSearch.rowid
+      JOIN meeting ON meeting.id = segment.meetingId
+      JOIN syncUp ON syncUp.id = meeting.syncUpId
+      WHERE \(filters.joined(separator: " AND "))
+      ORDER BY bm25(segmentSearch), meeting.date DESC, segment.ordinal
+      LIMIT ?
+      """
+    return try read { db in
+      try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+        TranscriptSearchHit(
+          syncUpID: SyncUp.ID(UUID(databaseString: row["syncUpId"])),
+          syncUpTitle: row["title"],
+          meetingID: Meeting.ID(UUID(databaseString: row["meetingId"])),
+          date: Date(timeIntervalSince1970: row["date"]),
+          speaker: row["speaker"],
+          start: row["startTime"],
+          end: row["endTime"],
+          text: row["marked"]
+        )
+      }
+    }
+  }
+}

@@ -1,0 +1,264 @@
+import Dependencies
+import Foundation
+import GRDB
+@_exported import SharingGRDB
+
+/// The SyncUps database (`syncups.sqlite` in the data directory): sync-ups, attendees,
+/// meetings, their segments and a search index, in one SQLite file (WAL, busy timeout), shared
+/// safely by any number of processes. Every write is one transaction: it happens whole or not
+/// at all.
+public final class SyncUpsDatabase: Sendable {
+  public let writer: any DatabaseWriter
+  /// The data directory, for a database on disk (nil in memory).
+  public let directory: DataDirectory?
+  let locks: RecordingLocks
+
+  init(writer: any DatabaseWriter, directory: DataDirectory?) {
+    self.writer = writer
+    self.directory = directory
+    self.locks = RecordingLocks(directory: directory?.url.appendingPathComponent("locks"))
+  }
+
+  /// How long a writer waits for another process's transaction before failing.
+  static let busyTimeout: TimeInterval = 10
+
+  /// Opens (creating and migrating it if needed) the database of `directory`. An existing file
+  /// is first checked through a read-only connection: one that is not a database, is damaged or
+  /// comes from a newer syncups is never written, moved or deleted; opening throws instead.
+  /// On the first open, an existing `sync-ups.json` is imported (see `importFileOnFirstOpen`).
+  public static func open(_ directory: DataDirectory) throws -> SyncUpsDatabase {
+    let url = directory.databaseFile
+    do {
+      try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+    } catch {
+      throw SyncUpsDatabaseError.cannotOpen(url: url, reason: describe(error))
+    }
+    if FileManager.default.fileExists(atPath: url.path) {
+      guard FileManager.default.isWritableFile(atPath: directory.url.path) else {
+        return try openReadOnly(directory)
+      }
+      try check(url)
+    }
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(busyTimeout)
+    configuration.prepareDatabase { db in
+      // Each commit is on disk before it returns: a meeting's segments survive power loss.
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    let pool: DatabasePool
+    do {
+      pool = try DatabasePool(path: url.path, configuration: configuration)
+      try Schema.migrator.migrate(pool)
+    } catch {
+      throw SyncUpsDatabaseError(error, url: url)
+    }
+    let database = SyncUpsDatabase(writer: pool, directory: directory)
+    try database.importFileOnFirstOpen()
+    return database
+  }
+
+  /// A database in a folder this process cannot write (a read-only mount, another user's
+  /// folder): SQLite cannot keep its WAL index there, so the file is read as immutable (nobody
+  /// can change it either). Every write fails with `SyncUpsDatabaseError.readOnly`.
+  static func openReadOnly(_ directory: DataDirectory) throws -> SyncUpsDatabase {
+    let url = directory.databaseFile
+    var configuration = Configuration()
+    configuration.readonly = true
+    do {
+      var components = URLComponents()
+      components.scheme = "file"
+      components.path = url.path
+      components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+      let queue = try DatabaseQueue(
+        path: components.string ?? url.path, configuration: configuration)
+      let (superseded, complete) = try queue.read { db in
+        _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master")
+        guard try db.tableExists("grdb_migrations") else { return (false, false) }
+        return (
+          try Schema.migrator.hasBeenSuperseded(db), try Schema.migrator.hasCompletedMigrations(db)
+        )
+      }
+      if superseded { throw SyncUpsDatabaseError.newerSchema(url: url) }
+      guard complete else {
+        throw SyncUpsDatabaseError.readOnly(
+          url: url, reason: "its folder is read-only and it needs an upgrade")
+      }
+      return SyncUpsDatabase(writer: queue, directory: directory)
+    } catch {
+      throw SyncUpsDatabaseError(error, url: url)
+    }
+  }
+
+  /// True when this database can only be read (see `openReadOnly`).
+  public var isReadOnly: Bool { writer.configuration.readonly }
+
+  /// An empty database in memory, with the schema: for tests and previews.
+  public static func inMemory() throws -> SyncUpsDatabase {
+    let queue = try DatabaseQueue()
+    try Schema.migrator.migrate(queue)
+    return SyncUpsDatabase(writer: queue, directory: nil)
+  }
+
+  /// Reads the file without any write: it must be an SQLite database whose migrations are all
+  /// known to this version.
+  private static func check(_ url: URL) throws {
+    var configuration = Configuration()
+    configuration.readonly = true
+    configuration.busyMode = .timeout(busyTimeout)
+    do {
+      let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+      let superseded = try queue.read { db -> Bool in
+        _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master")
+        guard try db.tableExists("grdb_migrations") else { return false }
+        return try Schema.migrator.hasBeenSuperseded(db)
+      }
+      if superseded { throw SyncUpsDatabaseError.newerSchema(url: url) }
+    } catch let error as SyncUpsDatabaseError {
+      throw error
+    } catch {
+      throw SyncUpsDatabaseError(error, url: url)
+    }
+  }
+
+  /// Runs `body` in one write transaction; SQLite errors become `SyncUpsDatabaseError`s.
+  func write<T>(_ body: (Database) throws -> T) throws -> T {
+    do {
+      return try writer.write(body)
+    } catch let error as SyncUpsDatabaseError {
+      throw error
+    } catch {
+      throw SyncUpsDatabaseError(error, url: directory?.databaseFile)
+    }
+  }
+
+  func read<T>(_ body: (Database) throws -> T) throws -> T {
+    do {
+      return try writer.read(body)
+    } catch {
+      throw SyncUpsDatabaseError(error, url: directory?.databaseFile)
+    }
+  }
+}
+
+extension DataDirectory {
+  /// The database: every sync-up and meeting.
+  public var databaseFile: URL { url.appendingPathComponent("syncups.sqlite") }
+}
+
+/// What went wrong with the database, as one line a user can act on.
+public enum SyncUpsDatabaseError: Error, Equatable, CustomStringConvertible {
+  /// Not a database, or damaged: left untouched.
+  case corrupt(url: URL, reason: String)
+  /// Written by a newer syncups (a migration this version does not know): left untouched.
+  case newerSchema(url: URL)
+  case diskFull(url: URL?)
+  case readOnly(url: URL?, reason: String)
+  case cannotOpen(url: URL, reason: String)
+  /// Another process held the database longer than the busy timeout.
+  case busy(url: URL?)
+  case importFailed(url: URL, reason: String)
+  case noSuchMeeting(id: Meeting.ID)
+  case noSuchSyncUp(id: SyncUp.ID)
+  case other(reason: String)
+
+  public var description: String {
+    switch self {
+    case .corrupt(let url, let reason):
+      "\(url.path) is damaged or not a SyncUps database (\(reason)); it was left untouched: "
+        + "restore it from a backup, or move it away to start a new one"
+    case .newerSchema(let url):
+      "\(url.path) was written by a newer version of syncups; it was left untouched: "
+        + "update syncups to use it"
+    case .diskFull(let url):
+      "the disk holding \(url?.path ?? "the database") is full; this change was not saved "
+        + "(what was saved before is kept): free some space and try again"
+    case .readOnly(let url, let reason):
+      "cannot write \(url?.path ?? "the database") (\(reason)); nothing was changed: "
+        + "check the permissions of the file and its folder"
+    case .cannotOpen(let url, let reason):
+      "cannot open \(url.path) (\(reason)): check that its folder exists and is writable"
+    case .busy(let url):
+      "\(url?.path ?? "the database") stayed locked by another syncups for "
+        + "\(Int(SyncUpsDatabase.busyTimeout)) s; nothing was changed: try again"
+    case .importFailed(let url, let reason):
+      "cannot import \(url.path) (\(reason)); it was left untouched: fix or move the file"
+    case .noSuchMeeting(let id):
+      "no meeting \(id.rawValue.databaseString) in the database"
+    case .noSuchSyncUp(let id):
+      "no sync-up \(id.rawValue.databaseString) in the database"
+    case .other(let reason):
+      reason
+    }
+  }
+
+  init(_ error: any Error, url: URL?) {
+    if let error = error as? SyncUpsDatabaseError {
+      self = error
+      return
+    }
+    guard let error = error as? DatabaseError else {
+      self = .other(reason: describe(error))
+      return
+    }
+    let reason = error.message ?? "\(error.resultCode)"
+    switch error.resultCode.primaryResultCode {
+    case .SQLITE_FULL:
+      self = .diskFull(url: url)
+    case .SQLITE_READONLY, .SQLITE_PERM:
+      self = .readOnly(url: url, reason: "it can only be read here")
+    case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+      self = url.map { .corrupt(url: $0, reason: reason) } ?? .other(reason: reason)
+    case .SQLITE_CANTOPEN:
+      self = url.map { .cannotOpen(url: $0, reason: reason) } ?? .other(reason: reason)
+    case .SQLITE_BUSY, .SQLITE_LOCKED:
+      self = .busy(url: url)
+    default:
+      self = .other(reason: "database error: \(reason)")
+    }
+  }
+}
+
+/// A reason without Swift's type names.
+func describe(_ error: any Error) -> String {
+  if let error = error as? CocoaError, let underlying = error.underlying {
+    return underlying.localizedDescription
+  }
+  if let error = error as? DecodingError {
+    switch error {
+    case .dataCorrupted(let context), .keyNotFound(_, let context),
+      .typeMismatch(_, let context), .valueNotFound(_, let context):
+      return context.debugDescription
+    @unknown default:
+      return "\(error)"
+    }
+  }
+  if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+  return String(describing: error)
+}
+
+extension CocoaError {
+  fileprivate var underlying: NSError? { userInfo[NSUnderlyingErrorKey] as? NSError }
+}
+
+extension SyncUpsDatabase: DependencyKey {
+  /// The data directory's database, opened on first use. Commands should open it themselves
+  /// (`open`) and report a failure their way; this fallback prints the one line and exits 1.
+  public static var liveValue: SyncUpsDatabase {
+    @Dependency(\.dataDirectory) var directory
+    do {
+      return try open(directory)
+    } catch {
+      FileHandle.standardError.write(Data("syncups: \(error)\n".utf8))
+      exit(1)
+    }
+  }
+  public static var testValue: SyncUpsDatabase { try! inMemory() }
+}
+
+extension DependencyValues {
+  /// The SyncUps database. Tests get an empty one in memory.
+  public var syncUpsDatabase: SyncUpsDatabase {
+    get { self[SyncUpsDatabase.self] }
+    set { self[SyncUpsDatabase.self] = newValue }
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import SyncUpsFeatures
+import Testing
+
+struct ImportExportTests {
+  func format1(_ syncUps: [SyncUp]) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return try encoder.encode(Format1(syncUps: syncUps))
+  }
+
+  let syncUps: [SyncUp] = {
+    var first = makeSyncUp(
+      "Morning Sync",
+      meetings: [
+        makeMeeting(date: Date(timeIntervalSince1970: 1_790_100_000)),
+        makeMeeting(date: Date(timeIntervalSince1970: 1_790_000_000), count: 5),
+      ])
+    // A transcript that is not the segments' texts joined (older files) survives too.
+    first.meetings[1].transcript = "edited by hand"
+    first.meetings[0].audioFile =
+      "audio/\(first.meetings[0].id.rawValue.uuidString.lowercased()).flac"
+    return [first, makeSyncUp("Platform"), makeSyncUp("Empty", meetings: [])]
+  }()
+
+  @Test func theFirstOpenImportsSyncUpsJSONAndKeepsItByteForByte() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let bytes = try format1(syncUps)
+    try bytes.write(to: directory.dataDirectory.syncUpsFile)
+    let database = try SyncUpsDatabase.open(directory.dataDirectory)
+    #expect(try database.exportedSyncUps() == IdentifiedArray(uniqueElements: syncUps))
+    #expect(!FileManager.default.fileExists(atPath: directory.dataDirectory.syncUpsFile.path))
+    #expect(try Data(contentsOf: directory.file("sync-ups.json.imported")) == bytes)
+    // The next open imports nothing again.
+    _ = try SyncUpsDatabase.open(directory.dataDirectory)
+    #expect(try count("syncUp", in: database) == 3)
+  }
+
+  @Test func exportThenImportIntoAnEmptyStoreRoundTrips() throws {
+    let database = try SyncUpsDatabase.inMemory()
+    try insert(syncUps, into: database)
+    let exported = try database.export()
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "export-\(UUID()).json")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try exported.write(to: file)
+    let copy = try SyncUpsDatabase.inMemory()
+    #expect(try copy.importFile(file) == ImportSummary(syncUps: 3, meetings: 2))
+    #expect(try copy.export() == exported)
+    #expect(try copy.exportedSyncUps() == IdentifiedArray(uniqueElements: syncUps))
+  }
+
+  @Test func mergeImportAddsWhatIsMissingAndKeepsWhatIsStored() throws {
+    let database = try SyncUpsDatabase.inMemory()
+    var syncUps = self.syncUps
+    try insert([syncUps[0]], into: database)
+    try writeSync(database) { db in try db.execute(sql: "UPDATE syncUp SET title = 'Renamed here'")
+    }
+    let extra = makeMeeting(date: Date(timeIntervalSince1970: 1_791_000_000))
+    syncUps[0].meetings.insert(extra, at: 0)
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID()).json")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try format1(syncUps).write(to: file)
+    #expect(try database.importFile(file) == ImportSummary(syncUps: 2, meetings: 1))
+    #expect(try database.importFile(file) == ImportSummary())
+    let stored = try database.exportedSyncUps()
+    #expect(stored.map(\.title) == ["Renamed here", "Platform", "Empty"])
+    #expect(stored[0].meetings.ids == syncUps[0].meetings.ids)
+  }
+
+  @Test func aFileFromANewerFormatIsNotImportedAndLeftUntouched() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let bytes = Data(#"{"formatVersion": 2, "syncUps": []}"#.utf8)
+    try bytes.write(to: directory.dataDirectory.syncUpsFile)
+    #expect {
+      try SyncUpsDatabase.open(directory.dataDirectory)
+    } throws: { error in
+      "\(error)".contains("left untouched") && "\(error)".contains("newer")
+    }
+    #expect(try Data(contentsOf: directory.dataDirectory.syncUpsFile) == bytes)
+  }
+}

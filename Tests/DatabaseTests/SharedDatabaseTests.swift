@@ -1,0 +1,230 @@
+import Dependencies
+import Foundation
+import GRDB
+import SharingGRDB
+import SyncUpsFeatures
+import Testing
+
+/// `@Shared(.syncUpsInDatabase)` and the fetch keys over an in-memory database, as the Sharing
+/// tests use an in-memory file system; across processes over a real file.
+@MainActor
+struct SharedDatabaseTests {
+  let database = try! SyncUpsDatabase.inMemory()
+  let newer = makeMeeting(date: Date(timeIntervalSince1970: 1_790_100_000), count: 4)
+  let older = makeMeeting(date: Date(timeIntervalSince1970: 1_790_000_000), count: 3)
+
+  func shared<R>(_ body: () throws -> R) rethrows -> R {
+    try withDependencies {
+      $0.syncUpsDatabase = database
+    } operation: {
+      try body()
+    }
+  }
+
+  /// The statements `body` runs on the database (with their arguments), but for those that
+  /// triggers run: what the strategy itself reads and writes.
+  func statements(_ body: () throws -> Void) throws -> [String] {
+    let log = LockIsolated<[String]>([])
+    try database.writer.writeWithoutTransaction { db in
+      db.trace { event in
+        let sql = event.expandedDescription
+        if !sql.hasPrefix("--") { log.withValue { $0.append(sql) } }
+      }
+    }
+    try body()
+    try database.writer.writeWithoutTransaction { db in db.trace(options: [], nil) }
+    return log.value
+  }
+
+  /// How many of `statements` write (insert, update, delete).
+  func writes(_ statements: [String]) -> [String] {
+    statements.filter { sql in
+      ["INSERT", "UPDATE", "DELETE"].contains { sql.uppercased().hasPrefix($0) }
+    }
+  }
+
+  func changes(_ body: () throws -> Void) throws -> Int {
+    writes(try statements(body)).count
+  }
+
+  @Test func theListHoldsSyncUpsAndMeetingSummariesWithoutTranscripts() throws {
+    let syncUp = makeSyncUp(meetings: [newer, older])
+    try insert([syncUp], into: database)
+    try shared {
+      @Shared(.syncUpsInDatabase) var syncUps
+      #expect(syncUps.ids == [syncUp.id])
+      #expect(syncUps[0].attendees == syncUp.attendees)
+      #expect(syncUps[0].meetings.ids == [newer.id, older.id])
+      #expect(syncUps[0].meetings.allSatisfy { $0.segments.isEmpty && $0.transcript.isEmpty })
+
+      @SharedReader(.meetingTranscript(older.id)) var transcript
+      #expect(transcript == older)
+      @SharedReader(.meetingSummaries(syncUp.id)) var summaries
+      #expect(summaries.map(\.segmentCount) == [4, 3])
+      #expect(summaries.map(\.firstText) == [newer.segments[0].text, older.segments[0].text])
+    }
+  }
+
+  @Test func addingASyncUpWritesItsRowsOnly() throws {
+    try insert([makeSyncUp("Old", meetings: [older])], into: database)
+    let added = makeSyncUp("New")
+    try shared {
+      @Shared(.syncUpsInDatabase) var syncUps
+      let changed = try changes {
+        $syncUps.withLock { _ = $0.append(added) }
+        try $syncUps.save()
+      }
+      #expect(changed == 3)  // the sync-up and its two attendees
+      #expect($syncUps.saveError == nil)
+    }
+    let stored = try readSync(database) { db in try SyncUpsRequest().fetch(db) }
+    #expect(stored.map(\.title) == ["Old", "New"])
+  }
+
+  @Test func savingANewMeetingNeverRewritesOtherMeetingsOrTheirTranscripts() throws {
+    let history = (0..<20).map {
+      makeMeeting(date: Date(timeIntervalSince1970: 1_780_000_000 + Double($0) * 86_400))
+    }
+    let syncUp = makeSyncUp(meetings: history)
+    try insert([syncUp], into: database)
+    let recorded = makeMeeting(date: Date(timeIntervalSince1970: 1_800_000_000), count: 5)
+    try shared {
+      @Shared(.syncUpsInDatabase) var syncUps
+      let detail = try #require(Shared($syncUps[id: syncUp.id]))
+      let ran = try statements {
+        detail.withLock { $0.meetings.insert(recorded, at: 0) }
+        try detail.save()
+      }
+      #expect(writes(ran).count == 1 + 5, "\(writes(ran))")  // the meeting and its segments
+      // No other meeting's row or segments are read or written.
+      let others = history.map { $0.id.rawValue.uuidString.lowercased() }
+      #expect(!ran.contains { sql in others.contains { sql.contains($0) } })
+      #expect(!ran.contains { $0.contains("FROM segment") || $0.contains("FROM \"segment\"") })
+      let renamed = try writes(
+        statements {
+          detail.withLock { $0.title = "Renamed" }
+          try detail.save()
+        })
+      #expect(renamed.count == 1, "\(renamed)")
+    }
+    let transcript = try readSync(database) { db in
+      try MeetingTranscriptRequest(meetingID: recorded.id).fetch(db)
+    }
+    #expect(transcript == recorded)
+    #expect(try count("segment", in: database) == 20 * 3 + 5)
+  }
+
+  @Test func deletingASyncUpOrAMeetingDeletesTheirRows() throws {
+    let kept = makeSyncUp("Kept", meetings: [newer, older])
+    let gone = makeSyncUp("Gone", meetings: [makeMeeting()])
+    try insert([kept, gone], into: database)
+    try shared {
+      @Shared(.syncUpsInDatabase) var syncUps
+      $syncUps.withLock {
+        $0.remove(id: gone.id)
+        $0[id: kept.id]?.meetings.remove(id: older.id)
+      }
+      try $syncUps.save()
+    }
+    #expect(try count("syncUp", in: database) == 1)
+    #expect(try count("meeting", in: database) == 1)
+    #expect(try count("segment", in: database) == newer.segments.count)
+    #expect(try count("attendee", in: database) == 2)
+  }
+
+  @Test func aCommitMadeOutsideTheKeyReachesTheReference() async throws {
+    let syncUp = makeSyncUp()
+    try insert([syncUp], into: database)
+    try await withDependencies {
+      $0.syncUpsDatabase = database
+    } operation: {
+      @Shared(.syncUpsInDatabase) var syncUps
+      let meeting = Meeting(
+        id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_800_000_000), transcript: "")
+      try database.begin(meeting, syncUpID: syncUp.id)
+      try database.append(
+        .init(speaker: "Ana", start: 0, end: 1, text: "hi"), meetingID: meeting.id)
+      try database.finish(meeting.id)
+      #expect(await waitUntil { syncUps[id: syncUp.id]?.meetings.ids == [meeting.id] })
+    }
+  }
+
+  @Test func anotherProcessCommitReachesAnOpenReference() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let database = try SyncUpsDatabase.open(directory.dataDirectory)
+    try await withDependencies {
+      $0.syncUpsDatabase = database
+    } operation: {
+      @Shared(.syncUpsInDatabase) var syncUps
+      #expect(syncUps.isEmpty)
+      let run = try await Probe.run("add", directory.url, ["Elsewhere", "2"])
+      #expect(run.status == 0, "\(run.errors)")
+      #expect(await waitUntil { syncUps.count == 2 })
+      #expect(syncUps.map(\.title) == ["Elsewhere 0", "Elsewhere 1"])
+    }
+  }
+
+  @Test func anEditOfASyncUpDeletedElsewhereDoesNotBringItBack() async throws {
+    let syncUp = makeSyncUp()
+    try insert([syncUp], into: database)
+    try await withDependencies { $0.syncUpsDatabase = database } operation: {
+      @Shared(.syncUpsInDatabase) var syncUps
+      let detail = try #require(Shared($syncUps[id: syncUp.id]))
+      try writeSync(database) { db in try db.execute(sql: "DELETE FROM syncUp") }
+      detail.withLock { $0.title = "Edited" }
+      try $syncUps.save()
+      #expect(try count("syncUp", in: database) == 0)
+      #expect(await waitUntil { syncUps.isEmpty })
+    }
+  }
+
+  @Test func aFailedSaveIsReportedAndWrittenByTheNextSave() throws {
+    let syncUp = makeSyncUp()
+    try insert([syncUp], into: database)
+    try shared {
+      @Shared(.syncUpsInDatabase) var syncUps
+      try writeSync(database) { db in
+        try db.execute(
+          sql: """
+            CREATE TRIGGER refuse BEFORE UPDATE ON syncUp BEGIN SELECT raise(ABORT, 'refused'); END
+            """)
+      }
+      $syncUps.withLock { $0[id: syncUp.id]?.title = "Renamed" }
+      #expect(throws: (any Error).self) { try $syncUps.save() }
+      #expect($syncUps.saveError != nil)
+      #expect(
+        try readSync(database) { db in try String.fetchOne(db, sql: "SELECT title FROM syncUp") }
+          == syncUp.title)
+      try writeSync(database) { db in try db.execute(sql: "DROP TRIGGER refuse") }
+      try $syncUps.save()
+      #expect($syncUps.saveError == nil)
+      #expect(
+        try readSync(database) { db in try String.fetchOne(db, sql: "SELECT title FROM syncUp") }
+          == "Renamed")
+    }
+  }
+
+  /// The sync-up detail, over database-backed state, asserted exhaustively by the TestStore.
+  @Test func theDetailDeletesAMeetingThroughTheDatabaseExhaustively() async throws {
+    let syncUp = makeSyncUp(meetings: [newer, older])
+    try insert([syncUp], into: database)
+    let store = TestStore(initialState: detailState(syncUp.id)) {
+      SyncUpDetail()
+    } withDependencies: {
+      $0.syncUpsDatabase = database
+    }
+    await store.send(.deleteMeetings(atOffsets: [0])) {
+      $0.$syncUp.withLock { _ = $0.meetings.remove(at: 0) }
+    }
+    try store.state.$syncUp.save()
+    #expect(try count("meeting", in: database) == 1)
+    #expect(try count("segment", in: database) == older.segments.count)
+  }
+}
+
+@MainActor
+private func detailState(_ id: SyncUp.ID) -> SyncUpDetail.State {
+  @Shared(.syncUpsInDatabase) var syncUps
+  return SyncUpDetail.State(syncUp: Shared($syncUps[id: id])!)
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// Inputs `syncups transcribe` used to misreport or overwrite.
+@Suite("syncups transcribe: odd inputs")
+struct TranscribeDefectTests {
+  let hello = samples.appendingPathComponent("hello.wav").path
+
+  func folder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("syncups-transcribe-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// Two inputs of the same name would both become D/x.srt: refused before anything is
+  /// decoded or written, in one line, exit 1.
+  @Test func sameNamesIntoOneOutputFolderAreRefused() throws {
+    let root = try folder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let first = root.appendingPathComponent("d1/x.wav")
+    let second = root.appendingPathComponent("d2/x.wav")
+    for url in [first, second] {
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: hello, toPath: url.path)
+    }
+    let output = root.appendingPathComponent("out")
+    let run = try runSyncups([
+      "transcribe", "--format", "srt", "--output", output.path, first.path, second.path,
+    ])
+    #expect(run.status == 1)
+    #expect(
+      run.stderrLines == [
+        "syncups: \(first.path) and \(second.path) would both be written to "
+          + "\(output.path)/x.srt; transcribe them into different --output folders"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+
+    // Distinct names still go into one folder.
+    let renamed = root.appendingPathComponent("d2/y.wav")
+    try FileManager.default.moveItem(at: second, to: renamed)
+    let fine = try runSyncups(["transcribe", "--output", output.path, first.path, renamed.path])
+    #expect(fine.status == 0, "\(fine.stderr)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+    #expect(names == ["x.txt", "y.txt"])
+  }
+
+  /// A FIFO and devices are not "empty files": each says what it is, in one line.
+  @Test func pipesAndDevicesSayWhatTheyAre() throws {
+    let root = try folder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let fifo = root.appendingPathComponent("audio.wav").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let cases = [
+      (fifo, "a named pipe (FIFO)"), ("/dev/zero", "a character device"),
+      ("/dev/urandom", "a character device"),
+    ]
+    for (path, kind) in cases {
+      let run = try runSyncups(["transcribe", path])
+      #expect(run.status == 1)
+      #expect(run.stdout.isEmpty)
+      #expect(
+        run.stderrLines == [
+          "syncups: \(path): not a regular file (it is \(kind)); give a WAV, FLAC or OGG file"
+        ])
+    }
+  }
+
+  /// The FLAC a killed recording leaves (0 samples in its header: unknown length) gives the
+  /// same transcript as the finished file.
+  @Test func flacOfUnknownLengthIsTranscribed() throws {
+    let root = try folder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let flac = root.appendingPathComponent("meeting.flac")
+    let convert = Process()
+    convert.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    convert.arguments = ["sox", samples.appendingPathComponent("standup.wav").path, flac.path]
+    try convert.run()
+    convert.waitUntilExit()
+    #expect(convert.terminationStatus == 0)
+    let whole = try runSyncups(["transcribe", flac.path])
+    var data = try Data(contentsOf: flac)
+    data[21] &= 0xF0
+    for index in 22...25 { data[index] = 0 }
+    try data.write(to: flac)
+    let killed = try runSyncups(["transcribe", flac.path])
+    #expect(killed.status == 0, "\(killed.stderr)")
+    #expect(killed.stderr.isEmpty)
+    #expect(killed.stdout == whole.stdout)
+    #expect(killed.stdout == (try committed("standup")) + "\n")
+  }
+}
