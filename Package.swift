@@ -124,12 +124,24 @@ let package = Package(
         "AudioCore", "AudioCaptureClient", "AudioFilesClientLive", "CPulse", "WorkerThreads",
       ] + dependencyClient
     ),
+    // Vocabulary and language models (issue 11): a team's words, flite's letter-to-sound rules,
+    // the stand-up model interpolated with the general one.
+    .systemLibrary(name: "CFlite", path: "Sources/CFlite", providers: [.apt(["flite1-dev"])]),
+    .target(name: "SpeechVocabulary"),
+    .target(name: "SpeechAdaptation", dependencies: ["SpeechVocabulary", "CFlite", "CPocketSphinx"]),
+    .testTarget(
+      name: "SpeechAdaptationTests",
+      dependencies: [
+        "SpeechAdaptation", "SpeechVocabulary", "TranscriptionClient", "TranscriptionClientLive",
+        "AudioCore", "AudioFilesClient", "AudioFilesClientLive",
+      ] + dependencyClient
+    ),
     .target(name: "TranscriptionClient", dependencies: ["AudioCore"] + dependencyClient),
     .target(
       name: "TranscriptionClientLive",
       dependencies: [
         "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "CPocketSphinx", "WorkerThreads",
+        "CPocketSphinx", "WorkerThreads", "SpeechAdaptation", "SpeechVocabulary",
       ] + dependencyClient
     ),
     .target(
@@ -239,6 +251,7 @@ let package = Package(
         "AudioFilesClientLive",
         "TranscriptionClientLive",
         "BatchTranscriber",
+        "SpeechVocabulary",
         "SyncUpsCLI",
         "SyncUpsFeatures",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -14,6 +14,14 @@ public struct DecoderOptions: Sendable, Equatable {
   public var maxActiveHMMs: Int
   /// Extra PocketSphinx arguments, e.g. ["-fwdflat", "no"], applied last.
   public var extraArguments: [String]
+  /// Words and phrases to expect: a sync-up's attendees' names and its words (see `Vocabulary`).
+  public var vocabulary: [String]
+  /// The stand-up language model's share of the interpolated model (0: general model only).
+  public var standupWeight: Double
+  /// The vocabulary model's share of the interpolated model.
+  public var vocabularyWeight: Double
+  /// The folder of `standup.lm.bin`; nil finds it as `StandupModel.find` says.
+  public var standupModelDirectory: String?
 
   public init(
     modelDirectory: String? = nil,
@@ -21,7 +29,11 @@ public struct DecoderOptions: Sendable, Equatable {
     partials: Bool = true,
     endSilenceFrames: Int = 25,
     maxActiveHMMs: Int = 4_000,
-    extraArguments: [String] = []
+    extraArguments: [String] = [],
+    vocabulary: [String] = [],
+    standupWeight: Double = DecoderOptions.defaultStandupWeight,
+    vocabularyWeight: Double = DecoderOptions.defaultVocabularyWeight,
+    standupModelDirectory: String? = nil
   ) {
     self.modelDirectory = modelDirectory
     self.verbose = verbose
@@ -29,5 +41,9 @@ public struct DecoderOptions: Sendable, Equatable {
     self.endSilenceFrames = endSilenceFrames
     self.maxActiveHMMs = maxActiveHMMs
     self.extraArguments = extraArguments
+    self.vocabulary = vocabulary
+    self.standupWeight = standupWeight
+    self.vocabularyWeight = vocabularyWeight
+    self.standupModelDirectory = standupModelDirectory
   }
 }

@@ -19,6 +19,19 @@ public struct TranscriptionClient: Sendable {
   /// Transcribes a whole audio file (any format the audio files client reads). Cancelling the
   /// calling task stops it within a chunk, with `CancellationError`.
   public var transcribeFile: @Sendable (_ url: URL) async throws -> Transcript
+  /// The live pass of a meeting, as `transcribe`, with the meeting's vocabulary.
+  public var transcribeMeeting:
+    @Sendable (
+      _ chunks: AsyncThrowingStream<AudioChunk, any Error>, _ options: TranscriptionOptions
+    ) async throws -> AsyncThrowingStream<TranscriptionEvent, any Error>
+  /// The second pass of a meeting, for the saved transcript: fed the same chunks as the live
+  /// pass while the meeting runs, it decodes them on a thread of its own with endpointing that
+  /// keeps sentences whole, the stand-up model and the vocabulary. When `chunks` ends it returns
+  /// the utterances, with word times in the chunks' time base (seconds into the meeting).
+  public var transcribeSentences:
+    @Sendable (
+      _ chunks: AsyncThrowingStream<AudioChunk, any Error>, _ options: TranscriptionOptions
+    ) async throws -> [Utterance]
 }
 
 extension TranscriptionClient: TestDependencyKey {

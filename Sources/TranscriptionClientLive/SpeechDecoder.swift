@@ -1,6 +1,7 @@
 import AudioCore
 import CPocketSphinx
 import Foundation
+import SpeechAdaptation
 import TranscriptionClient
 
 /// One PocketSphinx decoder, warm for a whole stream: feed it 16 kHz samples, get partial and
@@ -52,6 +53,12 @@ public final class SpeechDecoder {
         "PocketSphinx could not load the speech model in \(folder): a file is unreadable or damaged "
           + "(run with --verbose to see which; reinstall pocketsphinx-en-us for the system model)"
       )
+    }
+    do throws(AdaptationError) {
+      try DecoderAdaptation.apply(options.languageModelMix(), to: decoder)
+    } catch {
+      ps_free(decoder)
+      throw .decoderFailed(error.description)
     }
     self.decoder = decoder
     if let cmn = ps_get_feat(decoder)?.pointee.cmn_struct {

@@ -53,6 +53,12 @@ extension TranscriptionClient: DependencyKey {
           if stop.isSet { throw CancellationError() }
           return transcript
         }
+      },
+      transcribeMeeting: { chunks, request in
+        try await TranscriptionClient.live(options: options.with(request)).transcribe(chunks)
+      },
+      transcribeSentences: { chunks, request in
+        try await SentencePass.run(chunks, options: options.sentencePass(request))
       }
     )
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BatchTranscriber
 import Foundation
+import SpeechVocabulary
 import TranscriptionClient
 
 extension TranscriptFormat: ExpressibleByArgument {}
@@ -28,11 +29,21 @@ struct TranscribeCommand: ParsableCommand {
     help: "Speech model folder (default: $SYNCUPS_MODEL_DIR, then Models/, then Debian's en-us).")
   var modelDir: String?
 
+  @Option(help: "A text file of words and phrases to expect (names, product words), one per line.")
+  var vocabulary: String?
+
+  @Option(help: .hidden)
+  var standupWeight: Double = DecoderOptions.defaultStandupWeight
+
+  @Option(help: .hidden)
+  var vocabularyWeight: Double = DecoderOptions.defaultVocabularyWeight
+
   @Flag(help: "Let the decoder log to stderr.")
   var verbose = false
 
+  // Files are decoded as the second pass of a meeting is: whole sentences.
   @Option(help: .hidden)
-  var endSilenceFrames: Int = DecoderOptions().endSilenceFrames
+  var endSilenceFrames: Int = DecoderOptions.sentenceEndSilenceFrames
 
   @Option(help: .hidden)
   var maxActiveHmms: Int = DecoderOptions().maxActiveHMMs
@@ -45,13 +56,22 @@ struct TranscribeCommand: ParsableCommand {
   }
 
   func run() throws {
+    var terms: [String] = []
+    if let vocabulary {
+      do throws(VocabularyFileError) {
+        terms = try Vocabulary.read(contentsOf: vocabulary).terms
+      } catch {
+        fail(error.description)
+      }
+    }
     if let output { prepare(output) }
     let batch = BatchTranscriber(
       jobs: jobs,
       options: DecoderOptions(
         modelDirectory: modelDir, verbose: verbose, partials: false,
         endSilenceFrames: endSilenceFrames, maxActiveHMMs: maxActiveHmms,
-        extraArguments: decoderArgument))
+        extraArguments: decoderArgument, vocabulary: terms, standupWeight: standupWeight,
+        vocabularyWeight: vocabularyWeight))
     let failures = Counter()
     let progress = ProgressBar.forStandardError()
     let format = self.format

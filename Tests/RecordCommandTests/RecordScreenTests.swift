@@ -35,6 +35,6 @@ struct RecordScreenTests {
 
     let meeting = try #require(try savedMeetings(home).first)
     #expect(segments(meeting).first?.speaker == "Ana")
-    #expect(segments(meeting).first?.text == "good morning everyone let's start to stand up")
+    #expect(segments(meeting).first?.text == "good morning everyone let's start the stand up")
   }
 }

@@ -68,14 +68,14 @@ struct SampleMeetingTests {
     #expect(store.state.secondsElapsed == 32)
     // Each utterance belongs to the attendee whose 12-second slot it started in.
     let expectedSegments: [(speaker: String, start: Double, text: String)] = [
-      ("Ana", 0.73, "good morning everyone let's start to stand up"),
-      ("Ana", 4.41, "yesterday i finished the lagoon page and fixed it to bugs in the report"),
+      ("Ana", 0.73, "good morning everyone let's start the stand up"),
+      ("Ana", 4.41, "yesterday i finished the lagoon page and fixed two bugs in the report"),
       ("Ana", 9.97, "i worked on the database migration it is almost done"),
-      ("Ben", 14.4, "today i will argue the ball requests and ride the release notes"),
-      ("Ben", 18.44, "today i want to have tests for the new search feature"),
-      ("Ben", 22.91, "i am blocked by the builds up"),
+      ("Ben", 14.4, "today i will argue the pull request and write a release notes"),
+      ("Ben", 18.44, "today i want to add tests for the new search feature"),
+      ("Ben", 22.91, "i am blocked by the build server"),
       ("Cleo", 24.77, "it has been very slow since monday"),
-      ("Cleo", 27.8, "thank you let's talk about the builds ever have turned the meeting"),
+      ("Cleo", 27.8, "thank you let's talk about the build server after the meeting"),
     ]
     #expect(meeting.segments.map(\.speaker) == expectedSegments.map(\.speaker))
     #expect(meeting.segments.map(\.start) == expectedSegments.map(\.start))

@@ -8,9 +8,19 @@ public func temporaryFolder() throws -> URL {
   return url
 }
 
-/// A sample's committed reference transcript (`Samples/NAME.transcript.txt`), trimmed.
+/// What the live pass (as `syncups record` saves today) hears in a sample: `Samples/NAME.transcript.txt`.
 public func committedTranscript(_ name: String) throws -> String {
-  try String(contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8)
+  try committedText(name, "transcript")
+}
+
+/// What `syncups transcribe` (whole-sentence endpointing) hears in a sample, as
+/// `Samples/make-samples` wrote it.
+public func committedSentences(_ name: String) throws -> String {
+  try committedText(name, "sentences")
+}
+
+private func committedText(_ name: String, _ kind: String) throws -> String {
+  try String(contentsOf: samples.appendingPathComponent("\(name).\(kind).txt"), encoding: .utf8)
     .trimmingCharacters(in: .whitespacesAndNewlines)
 }
 

@@ -21,8 +21,8 @@ struct TranscribeCommandTests {
     #expect(objects.map { $0["file"] as? String } == [hello, standup, hello])
     #expect(
       objects.map { $0["text"] as? String } == [
-        try committedTranscript("hello"), try committedTranscript("standup"),
-        try committedTranscript("hello"),
+        try committedSentences("hello"), try committedSentences("standup"),
+        try committedSentences("hello"),
       ])
     // Keys in the documented order.
     #expect(lines[0].hasPrefix(#"{"file":"#))
@@ -38,7 +38,7 @@ struct TranscribeCommandTests {
   @Test func txtPrintsTheText() throws {
     let run = try runSyncups(["transcribe", standup])
     #expect(run.status == 0)
-    #expect(run.stdout == (try committedTranscript("standup")) + "\n")
+    #expect(run.stdout == (try committedSentences("standup")) + "\n")
   }
 
   @Test func subtitlesHaveOneCuePerUtterance() throws {

@@ -82,6 +82,6 @@ struct TranscribeDefectTests {
     #expect(killed.status == 0, "\(killed.stderr)")
     #expect(killed.stderr.isEmpty)
     #expect(killed.stdout == whole.stdout)
-    #expect(killed.stdout == (try committedTranscript("standup")) + "\n")
+    #expect(killed.stdout == (try committedSentences("standup")) + "\n")
   }
 }

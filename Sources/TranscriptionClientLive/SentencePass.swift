@@ -1,0 +1,76 @@
+import AudioCore
+import Foundation
+import TranscriptionClient
+import WorkerThreads
+
+/// The second pass over a meeting's audio: one decoder on a thread of its own, fed chunks as
+/// they come (so it runs behind the live pass and finishes soon after the audio ends). Word and
+/// utterance times are in the chunks' time base (the first chunk's `start` is where the decoder's
+/// stream begins).
+final class SentencePass: @unchecked Sendable {
+  // Everything below is used on `worker` only.
+  private let decoder: SpeechDecoder
+  private var utterances: [Utterance] = []
+  private var origin: Double?
+  private let worker: WorkerThread
+
+  private init(decoder: SpeechDecoder, worker: WorkerThread) {
+    self.decoder = decoder
+    self.worker = worker
+  }
+
+  /// Loads the decoder on its own thread, then decodes `chunks` there until they end.
+  static func run(
+    _ chunks: AsyncThrowingStream<AudioChunk, any Error>, options: DecoderOptions
+  ) async throws -> [Utterance] {
+    let worker = WorkerThread(name: "syncups.sentence-pass", stackSize: SpeechDecoder.stackSize)
+    let pass = try await worker.run {
+      SentencePass(decoder: try SpeechDecoder(options: options), worker: worker)
+    }
+    do {
+      for try await chunk in chunks {
+        worker.submit { pass.process(chunk) }
+      }
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      // The live pass reports the audio's errors; what was heard before still counts here.
+    }
+    return try await worker.run { pass.finish() }
+  }
+
+  private func process(_ chunk: AudioChunk) {
+    if origin == nil { origin = chunk.start }
+    collect(decoder.process(chunk.samples))
+  }
+
+  private func finish() -> [Utterance] {
+    collect(decoder.finish())
+    return utterances
+  }
+
+  private func collect(_ events: [TranscriptionEvent]) {
+    let shift = origin ?? 0
+    for case let .final(utterance) in events {
+      utterances.append(utterance.shifted(by: shift))
+    }
+  }
+}
+
+extension Utterance {
+  /// The same utterance `seconds` later (a stream's times moved to the meeting's).
+  func shifted(by seconds: Double) -> Utterance {
+    guard seconds != 0 else { return self }
+    var moved = self
+    moved.start += seconds
+    moved.end += seconds
+    moved.words = words.map { word in
+      var word = word
+      word.start += seconds
+      word.end += seconds
+      return word
+    }
+    return moved
+  }
+}
+
