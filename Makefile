@@ -28,10 +28,13 @@ demo: release
 release: setup
 	$(SWIFT) build -c release --scratch-path .build-release --product syncups
 
+# The binary, and the stand-up language model where it looks for it ($(PREFIX)/share/syncups).
 install: release
-	install -d "$(PREFIX)/bin"
+	install -d "$(PREFIX)/bin" "$(PREFIX)/share/syncups/standup"
 	install -m 755 $(RELEASE_BINARY) "$(PREFIX)/bin/syncups"
-	@echo "installed $(PREFIX)/bin/syncups"
+	install -m 644 Models/standup/standup.lm.bin Models/standup/standup.dict \
+	  "$(PREFIX)/share/syncups/standup/"
+	@echo "installed $(PREFIX)/bin/syncups and its stand-up model in $(PREFIX)/share/syncups"
 
 pulse: setup
 	@.ci/pulse >/dev/null
