@@ -11,7 +11,7 @@ RELEASE_BINARY = .build-release/release/syncups
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests
 
-.PHONY: setup build release install demo test test-debug test-release bench bench-store latency pulse
+.PHONY: setup build release install demo test test-debug test-release bench bench-store latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -39,8 +39,9 @@ install: release
 pulse: setup
 	@.ci/pulse >/dev/null
 
-# Every test on the debug build, then the end-to-end suites again against the optimized binary.
-test: test-debug test-release
+# The format check, every test on the debug build, then the end-to-end suites again against the
+# optimized binary.
+test: lint test-debug test-release
 
 test-debug: setup
 	@$(PULSE) && $(SWIFT) test
@@ -65,3 +66,12 @@ latency: setup
 bench-store: setup
 	$(SWIFT) build -c release --scratch-path .build-release --product StoreBenchmark
 	.build-release/release/StoreBenchmark
+
+# The code's format (.swift-format: two-space indent, 100 columns); `make test` fails on any
+# difference, so run `make format` before committing.
+FORMATTED = Sources Tests Package.swift
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)

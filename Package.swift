@@ -15,7 +15,7 @@ let pointfree: [Target.Dependency] = [
 
 /// Test targets link this so IssueReporting failures reach swift-testing.
 let testSupport: [Target.Dependency] = [
-  .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+  .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay")
 ]
 
 let dependencyClient: [Target.Dependency] = [
@@ -128,7 +128,8 @@ let package = Package(
     // the stand-up model interpolated with the general one.
     .systemLibrary(name: "CFlite", path: "Sources/CFlite", providers: [.apt(["flite1-dev"])]),
     .target(name: "SpeechVocabulary"),
-    .target(name: "SpeechAdaptation", dependencies: ["SpeechVocabulary", "CFlite", "CPocketSphinx"]),
+    .target(
+      name: "SpeechAdaptation", dependencies: ["SpeechVocabulary", "CFlite", "CPocketSphinx"]),
     .testTarget(
       name: "SpeechAdaptationTests",
       dependencies: [
@@ -189,7 +190,8 @@ let package = Package(
     .target(
       name: "SyncUpsFeatures",
       dependencies: [
-        "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+        "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient",
+        "TranscriptionClient",
         "SharingGRDB", "WorkerThreads",
         .product(name: "Tagged", package: "swift-tagged"),
         .product(name: "GRDB", package: "GRDB.swift"),
@@ -214,7 +216,8 @@ let package = Package(
     .testTarget(
       name: "SyncUpsFeaturesTests",
       dependencies: [
-        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient", "TranscriptionClient",
+        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient",
+        "TranscriptionClient",
       ] + testSupport
     ),
     // The features with the live clients: real decoding, real files.
@@ -222,14 +225,16 @@ let package = Package(
       name: "SyncUpsFeaturesLiveTests",
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
-        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
+        "TranscriptionClientLive",
       ] + testSupport
     ),
     .target(
       name: "SyncUpsCLI",
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
-        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
+        "TranscriptionClientLive",
       ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
@@ -267,7 +272,8 @@ let package = Package(
       name: "SyncUpsCLITests",
       dependencies: [
         "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioCaptureClientLive",
-        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient", "TranscriptionClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
+        "TranscriptionClientLive",
         "SyncUpsTestSupport",
       ]
     ),

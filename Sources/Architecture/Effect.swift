@@ -28,8 +28,6 @@ public struct Effect<Action> {
 
   let operations: [Operation]
 
-  init(operations: [Operation]) { self.operations = operations }
-
   /// An effect that does nothing.
   public static var none: Self { Self(operations: []) }
 
@@ -99,7 +97,7 @@ public struct Effect<Action> {
     let cancelID = CancelID(id: AnyHashableSendable(id), cancelInFlight: cancelInFlight)
     return Self(
       operations: operations.map {
-        guard case var .run(run) = $0 else { return $0 }
+        guard case .run(var run) = $0 else { return $0 }
         run.cancelIDs.append(cancelID)
         return .run(run)
       }
@@ -127,11 +125,11 @@ public struct Effect<Action> {
     Effect<NewAction>(
       operations: operations.map { operation -> Effect<NewAction>.Operation in
         switch operation {
-        case let .send(action):
+        case .send(let action):
           return .send(transform(action))
-        case let .cancel(id):
+        case .cancel(let id):
           return .cancel(id)
-        case let .run(run):
+        case .run(let run):
           let body = run.body
           return .run(
             Effect<NewAction>.Run(

@@ -24,11 +24,11 @@ final class EffectRunner {
     var started: [Int] = []
     for operation in effect.operations {
       switch operation {
-      case let .send(action):
+      case .send(let action):
         sendNow(action)
-      case let .cancel(id):
+      case .cancel(let id):
         cancel(id: id)
-      case let .run(run):
+      case .run(let run):
         for cancelID in run.cancelIDs where cancelID.cancelInFlight {
           cancel(id: cancelID.id)
         }

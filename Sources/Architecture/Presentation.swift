@@ -25,9 +25,9 @@ public struct PresentationState<State> {
       switch (newValue, id) {
       case (nil, _):
         id = nil
-      case let (newValue?, id?) where id.case == caseName(of: newValue):
+      case (let newValue?, let id?) where id.case == caseName(of: newValue):
         break
-      case let (newValue?, _):
+      case (let newValue?, _):
         id = PresentationID(case: caseName(of: newValue))
       }
       value = newValue
@@ -134,7 +134,9 @@ extension Reducer {
     line: UInt = #line
   ) -> _PresentationReducer<Self, DestinationState.StateReducer>
   where DestinationState.StateReducer.Action == DestinationAction {
-    ifLet(toPresentationState, action: toPresentationAction, destination: { DestinationState.StateReducer() },
+    ifLet(
+      toPresentationState, action: toPresentationAction,
+      destination: { DestinationState.StateReducer() },
       fileID: fileID, line: line)
   }
 
@@ -145,7 +147,8 @@ extension Reducer {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> _PresentationReducer<Self, EmptyReducer<DestinationState, DestinationAction>> {
-    ifLet(toPresentationState, action: toPresentationAction, destination: { EmptyReducer() },
+    ifLet(
+      toPresentationState, action: toPresentationAction, destination: { EmptyReducer() },
       fileID: fileID, line: line)
   }
 }
@@ -163,7 +166,7 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
     let presentationAction = toPresentationAction.extract(from: action)
     var childEffect = Effect<Base.Action>.none
 
-    if case let .presented(childAction) = presentationAction {
+    if case .presented(let childAction) = presentationAction {
       if var childState = state[keyPath: toPresentationState].wrappedValue, let initialID {
         let embed = toPresentationAction
         childEffect = destination.reduce(into: &childState, action: childAction)

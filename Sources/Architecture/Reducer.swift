@@ -122,8 +122,8 @@ public enum ReducerBuilder<State, Action> {
     case second(Second)
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
       switch self {
-      case let .first(first): first.reduce(into: &state, action: action)
-      case let .second(second): second.reduce(into: &state, action: action)
+      case .first(let first): first.reduce(into: &state, action: action)
+      case .second(let second): second.reduce(into: &state, action: action)
       }
     }
   }
@@ -133,7 +133,8 @@ extension Reducer {
   /// Runs `reducer` after this one whenever the value at `toValue` changed.
   public func onChange<Value: Equatable, Changed: Reducer<State, Action>>(
     of toValue: @escaping (State) -> Value,
-    @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: Value, _ newValue: Value) -> Changed
+    @ReducerBuilder<State, Action> _ reducer:
+      @escaping (_ oldValue: Value, _ newValue: Value) -> Changed
   ) -> _OnChangeReducer<Self, Value, Changed> {
     _OnChangeReducer(base: self, toValue: toValue, reducer: reducer)
   }

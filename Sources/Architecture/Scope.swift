@@ -48,9 +48,9 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     let effect: Effect<Child.Action>
     switch toChildState {
-    case let .keyPath(keyPath):
+    case .keyPath(let keyPath):
       effect = child.reduce(into: &state[keyPath: keyPath], action: childAction)
-    case let .casePath(casePath):
+    case .casePath(let casePath):
       guard var childState = casePath.extract(from: state) else {
         reportIssue(
           """

@@ -162,7 +162,7 @@ extension Case {
     Case<ElementAction>(
       embed: { self._embed(.element(id: id, action: $0)) },
       extract: { (root: Any) -> ElementAction? in
-        guard case let .element(elementID, action)? = self._extract(from: root), elementID == id
+        guard case .element(let elementID, let action)? = self._extract(from: root), elementID == id
         else { return nil }
         return action
       }
@@ -199,7 +199,8 @@ extension Reducer {
     line: UInt = #line
   ) -> _StackReducer<Self, ElementState.StateReducer>
   where ElementState.StateReducer.Action == ElementAction {
-    forEach(toStackState, action: toStackAction, element: { ElementState.StateReducer() },
+    forEach(
+      toStackState, action: toStackAction, element: { ElementState.StateReducer() },
       fileID: fileID, line: line)
   }
 }
@@ -217,7 +218,7 @@ public struct _StackReducer<Base: Reducer, Element: Reducer>: Reducer {
     let stackAction = toStackAction.extract(from: action)
     var elementEffect = Effect<Base.Action>.none
 
-    if case let .element(id, elementAction) = stackAction {
+    if case .element(let id, let elementAction) = stackAction {
       if var elementState = state[keyPath: toStackState][id: id] {
         let embed = toStackAction
         elementEffect = element.reduce(into: &elementState, action: elementAction)
@@ -240,9 +241,9 @@ public struct _StackReducer<Base: Reducer, Element: Reducer>: Reducer {
     let baseEffect = base.reduce(into: &state, action: action)
 
     switch stackAction {
-    case let .popFrom(id):
+    case .popFrom(let id):
       state[keyPath: toStackState].pop(from: id)
-    case let .push(id, elementState):
+    case .push(let id, let elementState):
       if let last = state[keyPath: toStackState].ids.last, id <= last {
         reportIssue(
           "A \"forEach\" at \"\(fileID):\(line)\" was asked to push id \(id), not above \(last)."

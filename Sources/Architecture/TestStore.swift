@@ -315,8 +315,10 @@ public final class TestStore<State: Equatable, Action> {
     let column: UInt
     let action: String
 
-    init(_ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt,
-      action: String) {
+    init(
+      _ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt,
+      action: String
+    ) {
       self.fileID = fileID
       self.filePath = filePath
       self.line = line
@@ -542,6 +544,8 @@ extension String {
 extension Task where Success == Never, Failure == Never {
   /// Gives effects a chance to start and reach their first suspension point.
   static func megaYield(count: Int = 20) async {
-    for _ in 0..<count { await Task<Void, Never>.detached(priority: .background) { await Task.yield() }.value }
+    for _ in 0..<count {
+      await Task<Void, Never>.detached(priority: .background) { await Task.yield() }.value
+    }
   }
 }

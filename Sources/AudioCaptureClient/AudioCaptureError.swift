@@ -11,13 +11,13 @@ public enum AudioCaptureError: Error, Equatable, Sendable, CustomStringConvertib
 
   public var description: String {
     switch self {
-    case let .serverNotRunning(reason):
+    case .serverNotRunning(let reason):
       "PulseAudio is not running: \(reason) (start it with `pulseaudio --start`, or set PULSE_SERVER)"
-    case let .sourceNotFound(name):
+    case .sourceNotFound(let name):
       "PulseAudio has no source named \(name) (list them with `pactl list short sources`)"
-    case let .connectionLost(reason):
+    case .connectionLost(let reason):
       "PulseAudio stopped while recording: \(reason) (restart it and record again)"
-    case let .failed(reason):
+    case .failed(let reason):
       "PulseAudio refused to record: \(reason)"
     }
   }

@@ -32,7 +32,7 @@ extension AudioCaptureClient: DependencyKey {
         running.add(capture)
         return stream
       },
-      stop: { running.removeAll().forEach { $0.stop() } }
+      stop: { for recording in running.removeAll() { recording.stop() } }
     )
   }
 
@@ -75,7 +75,7 @@ extension AudioCaptureClient: DependencyKey {
           return chunk
         }
       },
-      stop: { running.removeAll().forEach { $0.set() } }
+      stop: { for flag in running.removeAll() { flag.set() } }
     )
   }
 }

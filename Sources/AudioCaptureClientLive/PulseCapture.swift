@@ -36,7 +36,8 @@ final class PulseCapture: @unchecked Sendable {
 
   /// Opens a record stream; used on its own to check that recording would work.
   static func connect(server: String?, source: String?) throws(AudioCaptureError) -> OpaquePointer {
-    var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(AudioFormat.sampleRate), channels: 1)
+    var spec = pa_sample_spec(
+      format: PA_SAMPLE_S16LE, rate: UInt32(AudioFormat.sampleRate), channels: 1)
     var attributes = pa_buffer_attr(
       maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
       fragsize: UInt32(fragmentBytes))
@@ -60,7 +61,9 @@ final class PulseCapture: @unchecked Sendable {
 
   static func free(_ simple: OpaquePointer) { pa_simple_free(simple) }
 
-  private init(simple: OpaquePointer, continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation) {
+  private init(
+    simple: OpaquePointer, continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation
+  ) {
     self.simple = simple
     self.continuation = continuation
   }
@@ -85,7 +88,8 @@ final class PulseCapture: @unchecked Sendable {
       }
       if isStopped { break }
       if status < 0 {
-        continuation.finish(throwing: AudioCaptureError.connectionLost(reason: String(cString: pa_strerror(error))))
+        continuation.finish(
+          throwing: AudioCaptureError.connectionLost(reason: String(cString: pa_strerror(error))))
         return
       }
       continuation.yield(AudioChunk(samples: buffer, startSample: position))

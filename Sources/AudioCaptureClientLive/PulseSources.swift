@@ -29,25 +29,34 @@ enum PulseSources {
       if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
         throw .serverNotRunning(reason: String(cString: pa_strerror(pa_context_errno(context))))
       }
-      if pa_mainloop_iterate(loop, 1, nil) < 0 { throw .serverNotRunning(reason: "main loop failed") }
+      if pa_mainloop_iterate(loop, 1, nil) < 0 {
+        throw .serverNotRunning(reason: "main loop failed")
+      }
     }
     let collected = Collected()
     let box = Unmanaged.passRetained(collected)
     defer { box.release() }
-    let sourcesOperation = pa_context_get_source_info_list(context, { _, info, eol, userdata in
-      let collected = Unmanaged<Collected>.fromOpaque(userdata!).takeUnretainedValue()
-      if eol != 0 {
+    let sourcesOperation = pa_context_get_source_info_list(
+      context,
+      { _, info, eol, userdata in
+        let collected = Unmanaged<Collected>.fromOpaque(userdata!).takeUnretainedValue()
+        if eol != 0 {
+          collected.pending -= 1
+        } else if let info {
+          collected.sources.append(
+            (
+              String(cString: info.pointee.name),
+              info.pointee.description.map { String(cString: $0) } ?? ""
+            ))
+        }
+      }, box.toOpaque())
+    let serverOperation = pa_context_get_server_info(
+      context,
+      { _, info, userdata in
+        let collected = Unmanaged<Collected>.fromOpaque(userdata!).takeUnretainedValue()
+        collected.defaultSource = info?.pointee.default_source_name.map { String(cString: $0) }
         collected.pending -= 1
-      } else if let info {
-        collected.sources.append(
-          (String(cString: info.pointee.name), info.pointee.description.map { String(cString: $0) } ?? ""))
-      }
-    }, box.toOpaque())
-    let serverOperation = pa_context_get_server_info(context, { _, info, userdata in
-      let collected = Unmanaged<Collected>.fromOpaque(userdata!).takeUnretainedValue()
-      collected.defaultSource = info?.pointee.default_source_name.map { String(cString: $0) }
-      collected.pending -= 1
-    }, box.toOpaque())
+      }, box.toOpaque())
     defer {
       if let sourcesOperation { pa_operation_unref(sourcesOperation) }
       if let serverOperation { pa_operation_unref(serverOperation) }
@@ -58,7 +67,8 @@ enum PulseSources {
       }
     }
     return collected.sources.map {
-      AudioSource(name: $0.name, description: $0.description, isDefault: $0.name == collected.defaultSource)
+      AudioSource(
+        name: $0.name, description: $0.description, isDefault: $0.name == collected.defaultSource)
     }
   }
 }

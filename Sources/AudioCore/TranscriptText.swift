@@ -31,7 +31,8 @@ public enum TranscriptText {
     for (index, cue) in cues.enumerated() {
       if format == .srt { out += "\(index + 1)\n" }
       let end = max(cue.end, cue.start + 0.001)
-      out += subtitleTime(cue.start, separator: separator) + " --> "
+      out +=
+        subtitleTime(cue.start, separator: separator) + " --> "
         + subtitleTime(end, separator: separator) + "\n"
       out += cueText(cue.text, format: format) + "\n\n"
     }

@@ -15,23 +15,23 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
 
   public var description: String {
     switch self {
-    case let .notFound(path):
+    case .notFound(let path):
       "\(path): file not found (check the path)"
-    case let .empty(path):
+    case .empty(let path):
       "\(path): the file is empty (no audio to read)"
-    case let .notAudio(path, reason):
+    case .notAudio(let path, let reason):
       "\(path): not an audio file libsndfile can read (\(reason)); give a WAV, FLAC or OGG file"
-    case let .notRegularFile(path, kind):
+    case .notRegularFile(let path, let kind):
       "\(path): not a regular file (it is \(kind)); give a WAV, FLAC or OGG file"
-    case let .truncated(path):
+    case .truncated(let path):
       "\(path): the audio file is truncated (it ends before its header says); re-export or re-copy it"
-    case let .unreadable(path, reason):
+    case .unreadable(let path, let reason):
       "\(path): cannot be read (\(reason))"
-    case let .unsupportedFormat(path):
+    case .unsupportedFormat(let path):
       "\(path): cannot write this kind of file; name it .flac, .wav or .ogg"
-    case let .writeFailed(path, reason):
+    case .writeFailed(let path, let reason):
       "\(path): cannot write audio (\(reason))"
-    case let .fileOperationFailed(path, reason):
+    case .fileOperationFailed(let path, let reason):
       "\(path): \(reason)"
     }
   }

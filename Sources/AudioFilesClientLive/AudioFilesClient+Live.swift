@@ -123,11 +123,13 @@ private final class FileWriterThread: @unchecked Sendable {
 
   func append(_ samples: [Int16]) async throws {
     try await worker.run {
-      let writer = try self.writer ?? {
-        // A meeting's audio goes into the data directory's audio folder, made on first use.
-        try FileOperations.createFolders((self.path as NSString).deletingLastPathComponent)
-        return try AudioFileWriter(path: self.path)
-      }()
+      let writer =
+        try self.writer
+        ?? {
+          // A meeting's audio goes into the data directory's audio folder, made on first use.
+          try FileOperations.createFolders((self.path as NSString).deletingLastPathComponent)
+          return try AudioFileWriter(path: self.path)
+        }()
       self.writer = writer
       try writer.append(samples)
     }

@@ -20,9 +20,11 @@ public enum TranscriptFormat: String, CaseIterable, Sendable {
       let words = utterance.words.map { word in
         #"{"word":\#(TranscriptText.jsonString(word.word)),"start":\#(number(word.start)),"end":\#(number(word.end)),"confidence":\#(number(word.confidence))}"#
       }
-      return #"{"start":\#(number(utterance.start)),"end":\#(number(utterance.end)),"text":\#(TranscriptText.jsonString(utterance.text)),"words":[\#(words.joined(separator: ","))]}"#
+      return
+        #"{"start":\#(number(utterance.start)),"end":\#(number(utterance.end)),"text":\#(TranscriptText.jsonString(utterance.text)),"words":[\#(words.joined(separator: ","))]}"#
     }
-    return #"{"file":\#(TranscriptText.jsonString(file)),"duration":\#(number(transcript.duration)),"text":\#(TranscriptText.jsonString(transcript.text)),"utterances":[\#(utterances.joined(separator: ","))]}"#
+    return
+      #"{"file":\#(TranscriptText.jsonString(file)),"duration":\#(number(transcript.duration)),"text":\#(TranscriptText.jsonString(transcript.text)),"utterances":[\#(utterances.joined(separator: ","))]}"#
   }
 
   /// SRT and WebVTT: one cue per utterance.

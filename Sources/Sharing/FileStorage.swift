@@ -36,7 +36,9 @@ public struct FileStorage: Sendable {
   }
 
   /// A dictionary of files; nothing is written to disk.
-  public static func inMemory(_ fileSystem: InMemoryFileSystem = InMemoryFileSystem()) -> FileStorage {
+  public static func inMemory(_ fileSystem: InMemoryFileSystem = InMemoryFileSystem())
+    -> FileStorage
+  {
     FileStorage(fileSystem: fileSystem, saveInterval: .seconds(1), flushesOnTermination: false)
   }
 

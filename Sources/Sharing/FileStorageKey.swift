@@ -313,10 +313,11 @@ final class FileStorageSession<Value: Sendable>: FlushableSession, @unchecked Se
       let elapsed = ContinuousClock.now - lastWriteAttempt
       if elapsed < interval { return interval - elapsed }
     }
-    guard let value = lock.withLock({ () -> Value? in
-      defer { pending = nil }
-      return pending
-    })
+    guard
+      let value = lock.withLock({ () -> Value? in
+        defer { pending = nil }
+        return pending
+      })
     else { return nil }
     var problem: SharedFileError?
     do {

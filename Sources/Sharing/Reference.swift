@@ -14,8 +14,12 @@ class Reference<Value>: @unchecked Sendable {
   func expectedValue() -> Value { fatalError("abstract") }
   var rootHasSnapshot: Bool { fatalError("abstract") }
   func modify<R>(_ body: (inout Value) throws -> R) rethrows -> R { fatalError("abstract") }
-  func appending<Member>(_ lens: Lens<Value, Member>) -> Reference<Member> { fatalError("abstract") }
-  func observe(_ observer: @escaping (Value) -> Void) -> SharedSubscription { fatalError("abstract") }
+  func appending<Member>(_ lens: Lens<Value, Member>) -> Reference<Member> {
+    fatalError("abstract")
+  }
+  func observe(_ observer: @escaping (Value) -> Void) -> SharedSubscription {
+    fatalError("abstract")
+  }
   var loadError: (any Error)? { fatalError("abstract") }
   var saveError: (any Error)? { fatalError("abstract") }
   func save() throws { fatalError("abstract") }

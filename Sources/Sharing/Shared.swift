@@ -67,7 +67,8 @@ public struct Shared<Value> {
   }
 
   /// A reference to a part of the value: `$signUp.phoneNumber` is a `Shared<String>`.
-  public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Shared<Member> {
+  public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Shared<Member>
+  {
     Shared<Member>(reference: reference.appending(KeyPathLens(keyPath)))
   }
 
@@ -109,7 +110,8 @@ extension Shared {
 
 extension Array {
   /// `Array($syncUps)`: a reference for every element currently in the shared array.
-  public init<ID: Hashable, E>(_ shared: Shared<IdentifiedArray<ID, E>>) where Element == Shared<E> {
+  public init<ID: Hashable, E>(_ shared: Shared<IdentifiedArray<ID, E>>)
+  where Element == Shared<E> {
     // compactMap: an element removed by another thread meanwhile is simply left out.
     self = shared.reference.currentValue().ids.compactMap { id in Shared(shared[id: id]) }
   }

@@ -104,7 +104,7 @@ public enum DecoderAdaptation {
     weights = weights.map { pow($0, languageWeight) }
 
     var cNames: [UnsafeMutablePointer<CChar>?] = names.map { strdup($0) }
-    defer { cNames.forEach { free($0) } }
+    defer { for name in cNames { free(name) } }
     guard let set = ngram_model_set_init(config, &models, &cNames, weights, Int32(models.count))
     else {
       throw AdaptationError("the language models could not be combined (different log bases)")

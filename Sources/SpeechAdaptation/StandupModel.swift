@@ -34,8 +34,9 @@ public struct StandupModel: Sendable, Equatable {
     if let executable {
       var folder = (executable as NSString).resolvingSymlinksInPath
       folder = (folder as NSString).deletingLastPathComponent
-      folders.append(((folder as NSString).deletingLastPathComponent as NSString)
-        .appendingPathComponent("share/syncups/standup"))
+      folders.append(
+        ((folder as NSString).deletingLastPathComponent as NSString)
+          .appendingPathComponent("share/syncups/standup"))
       for _ in 0..<4 {
         folder = (folder as NSString).deletingLastPathComponent
         folders.append((folder as NSString).appendingPathComponent("Models/standup"))

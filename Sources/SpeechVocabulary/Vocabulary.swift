@@ -22,7 +22,7 @@ public struct Vocabulary: Sendable, Hashable, Codable {
   /// Adds a term; returns false when it is invalid or already there.
   @discardableResult
   public mutating func insert(_ term: String) -> Bool {
-    guard case let .success(normalized) = Self.normalize(term), !terms.contains(normalized)
+    guard case .success(let normalized) = Self.normalize(term), !terms.contains(normalized)
     else { return false }
     terms.append(normalized)
     return true
@@ -58,7 +58,7 @@ public struct Vocabulary: Sendable, Hashable, Codable {
     public var description: String {
       switch self {
       case .empty: "it has no letters"
-      case let .notLetters(word):
+      case .notLetters(let word):
         "'\(word)' has characters other than letters; write it as it is said (e.g. 'k eight s')"
       case .tooManyWords: "it has more than \(Vocabulary.maximumWordsPerTerm) words"
       }
@@ -67,7 +67,8 @@ public struct Vocabulary: Sendable, Hashable, Codable {
 
   /// The spoken form of a term: lower case ASCII letters and apostrophes, one space between words.
   public static func normalize(_ term: String) -> Result<String, TermProblem> {
-    let folded = term
+    let folded =
+      term
       .folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
       .lowercased()
     let spaced = folded.map { "-/_".contains($0) ? " " : $0 }

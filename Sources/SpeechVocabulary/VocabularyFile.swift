@@ -55,11 +55,12 @@ extension Vocabulary {
       if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
       switch normalize(trimmed) {
       case .success: vocabulary.insert(trimmed)
-      case let .failure(problem):
+      case .failure(let problem):
         let shown = trimmed.count > 40 ? String(trimmed.prefix(40)) + "…" : trimmed
-        let printable = String(shown.unicodeScalars.map {
-          $0.properties.generalCategory == .control ? "?" : Character($0)
-        })
+        let printable = String(
+          shown.unicodeScalars.map {
+            $0.properties.generalCategory == .control ? "?" : Character($0)
+          })
         throw VocabularyFileError(
           "vocabulary file \(name), line \(index + 1) ('\(printable)'): \(problem)")
       }

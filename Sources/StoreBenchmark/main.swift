@@ -162,34 +162,53 @@ func measure(_ directory: DataDirectory) throws {
   guard let newest else { fail("no meetings") }
   // What each command reads, through the keys the features use.
   let operations: [(String, (SyncUpsDatabase) throws -> Void)] = [
-    ("list", { database in
-      try withDependencies {
-        $0.syncUpsDatabase = database
-        $0.sharedRegistry = SharedRegistry()
-      } operation: {
-        @Shared(.syncUpsInDatabase) var syncUps
-        guard syncUps.count == 5 else { fail("list: \(syncUps.count) sync-ups") }
+    (
+      "list",
+      { database in
+        try withDependencies {
+          $0.syncUpsDatabase = database
+          $0.sharedRegistry = SharedRegistry()
+        } operation: {
+          @Shared(.syncUpsInDatabase) var syncUps
+          guard syncUps.count == 5 else { fail("list: \(syncUps.count) sync-ups") }
+        }
       }
-    }),
-    ("show", { database in
-      _ = try database.writer.read { db in try SyncUpRequest(syncUpID: mainID).fetch(db) }
-    }),
-    ("meetings", { database in
-      _ = try database.writer.read { db in try MeetingSummariesRequest(syncUpID: mainID).fetch(db) }
-    }),
-    ("transcript", { database in
-      _ = try database.writer.read { db in
-        try MeetingTranscriptRequest(meetingID: newest.id).fetch(db)
+    ),
+    (
+      "show",
+      { database in
+        _ = try database.writer.read { db in try SyncUpRequest(syncUpID: mainID).fetch(db) }
       }
-    }),
-    ("search phrase", { database in
-      guard try !database.search(TranscriptSearch("\"staging server\"", limit: 20)).isEmpty
-      else { fail("search found nothing") }
-    }),
-    ("search prefix", { database in
-      guard try !database.search(TranscriptSearch("deploy*", limit: 20)).isEmpty
-      else { fail("search found nothing") }
-    }),
+    ),
+    (
+      "meetings",
+      { database in
+        _ = try database.writer.read { db in try MeetingSummariesRequest(syncUpID: mainID).fetch(db)
+        }
+      }
+    ),
+    (
+      "transcript",
+      { database in
+        _ = try database.writer.read { db in
+          try MeetingTranscriptRequest(meetingID: newest.id).fetch(db)
+        }
+      }
+    ),
+    (
+      "search phrase",
+      { database in
+        guard try !database.search(TranscriptSearch("\"staging server\"", limit: 20)).isEmpty
+        else { fail("search found nothing") }
+      }
+    ),
+    (
+      "search prefix",
+      { database in
+        guard try !database.search(TranscriptSearch("deploy*", limit: 20)).isEmpty
+        else { fail("search found nothing") }
+      }
+    ),
   ]
   // Alone, on an open database; then as a command does it: open the database, then read.
   for (name, operation) in operations {

@@ -26,7 +26,8 @@ public enum Editing {
     }
 
     var isEmpty: Bool {
-      title == nil && addAttendees.isEmpty && removeAttendees.isEmpty && duration == nil && theme == nil
+      title == nil && addAttendees.isEmpty && removeAttendees.isEmpty && duration == nil
+        && theme == nil
     }
   }
 

@@ -106,7 +106,11 @@ public final class RecordSession {
 
   private func handleKeys() async {
     let (keys, continuation) = AsyncStream.makeStream(of: Key.self)
-    Terminal.readKeys { continuation.yield($0) } ended: { continuation.finish() }
+    Terminal.readKeys {
+      continuation.yield($0)
+    } ended: {
+      continuation.finish()
+    }
     for await key in keys {
       if let action = RecordScreen.action(for: key, in: store.state) {
         store.send(action)

@@ -25,7 +25,7 @@ public struct SyncUpsStore: Sendable {
     @Shared(.syncUps) var syncUps
     if let error = $syncUps.loadError {
       switch error as? SharedFileError {
-      case let .corrupt(url, _, _)?:
+      case .corrupt(let url, _, _)?:
         // The original was moved aside, byte for byte; nothing is written in its place here.
         throw CLIError(
           "cannot read your sync-ups: \(error); repair that copy and move it back to \(url.path), "
@@ -80,7 +80,8 @@ public struct SyncUpsStore: Sendable {
   }
 
   private func suggestions(for query: String, in all: IdentifiedArrayOf<SyncUp>) -> String {
-    let close = all
+    let close =
+      all
       .map { (syncUp: $0, distance: editDistance(query, $0.title.lowercased())) }
       .filter {
         $0.distance <= max(2, query.count / 3) || $0.syncUp.title.lowercased().contains(query)

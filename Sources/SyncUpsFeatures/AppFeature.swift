@@ -9,7 +9,9 @@ public struct AppFeature: Reducer {
     public var path = StackState<Path.State>()
     public var syncUpsList = SyncUpsList.State()
 
-    public init(path: StackState<Path.State> = StackState(), syncUpsList: SyncUpsList.State = .init()) {
+    public init(
+      path: StackState<Path.State> = StackState(), syncUpsList: SyncUpsList.State = .init()
+    ) {
       self.path = path
       self.syncUpsList = syncUpsList
     }
@@ -55,9 +57,9 @@ public struct AppFeature: Reducer {
     Scope(state: \.syncUpsList, action: \.syncUpsList) { SyncUpsList() }
     Reduce { state, action in
       switch action {
-      case let .path(.element(id, .detail(.delegate(delegate)))):
+      case .path(.element(let id, .detail(.delegate(let delegate)))):
         switch delegate {
-        case let .startMeeting(syncUp, withAudio):
+        case .startMeeting(let syncUp, let withAudio):
           state.path.append(
             .record(
               RecordMeeting.State(
@@ -66,9 +68,9 @@ public struct AppFeature: Reducer {
               )
             )
           )
-        case let .showMeeting(meeting):
+        case .showMeeting(let meeting):
           // The detail that sent this, wherever it is in the stack.
-          guard case let .detail(detail)? = state.path[id: id] else { return .none }
+          guard case .detail(let detail)? = state.path[id: id] else { return .none }
           state.path.append(.meeting(MeetingFeature.State(meeting: meeting, syncUp: detail.syncUp)))
         }
         return .none
@@ -76,7 +78,7 @@ public struct AppFeature: Reducer {
       case .path:
         return .none
 
-      case let .syncUpTapped(id):
+      case .syncUpTapped(let id):
         guard let syncUp = Shared(state.syncUpsList.$syncUps[id: id]) else { return .none }
         state.path.append(.detail(SyncUpDetail.State(syncUp: syncUp)))
         return .none

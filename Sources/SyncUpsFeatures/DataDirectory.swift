@@ -16,7 +16,8 @@ public struct DataDirectory: Sendable, Equatable {
 
   /// Where a meeting of `syncUp` writes its audio while it is being recorded.
   public func recordingAudio(of syncUp: SyncUp.ID) -> URL {
-    audioDirectory.appendingPathComponent("recording-\(syncUp.rawValue.uuidString.lowercased()).flac")
+    audioDirectory.appendingPathComponent(
+      "recording-\(syncUp.rawValue.uuidString.lowercased()).flac")
   }
 
   /// A saved meeting's audio, relative to the data directory (as `Meeting.audioFile` holds it).
@@ -32,11 +33,14 @@ public struct DataDirectory: Sendable, Equatable {
       return DataDirectory(url: URL(fileURLWithPath: home, isDirectory: true))
     }
     if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-      return DataDirectory(url: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("syncups"))
+      return DataDirectory(
+        url: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("syncups"))
     }
-    let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+    let home =
+      environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
       ?? FileManager.default.homeDirectoryForCurrentUser
-    return DataDirectory(url: home.appendingPathComponent(".local/share/syncups", isDirectory: true))
+    return DataDirectory(
+      url: home.appendingPathComponent(".local/share/syncups", isDirectory: true))
   }
 }
 

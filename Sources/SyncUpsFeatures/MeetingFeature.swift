@@ -21,7 +21,8 @@ public struct MeetingFeature: Reducer {
           turns[turns.count - 1].text += " " + segment.text
         } else {
           turns.append(
-            Turn(speaker: segment.speaker, start: segment.start, end: segment.end, text: segment.text)
+            Turn(
+              speaker: segment.speaker, start: segment.start, end: segment.end, text: segment.text)
           )
         }
       }

@@ -175,10 +175,12 @@ extension SyncUp: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.id = try container.decode(Tagged<Self, UUID>.self, forKey: .id)
-    self.attendees = try container.decodeIfPresent(IdentifiedArrayOf<Attendee>.self, forKey: .attendees) ?? []
+    self.attendees =
+      try container.decodeIfPresent(IdentifiedArrayOf<Attendee>.self, forKey: .attendees) ?? []
     let seconds = try container.decodeIfPresent(Double.self, forKey: .duration) ?? 300
     self.duration = .milliseconds(Int64((seconds * 1000).rounded()))
-    self.meetings = try container.decodeIfPresent(IdentifiedArrayOf<Meeting>.self, forKey: .meetings) ?? []
+    self.meetings =
+      try container.decodeIfPresent(IdentifiedArrayOf<Meeting>.self, forKey: .meetings) ?? []
     self.theme = try container.decodeIfPresent(Theme.self, forKey: .theme) ?? .bubblegum
     self.title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
   }
@@ -267,11 +269,11 @@ public enum SyncUpProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case .controlCharactersInTitle:
       "the title cannot contain control characters (such as escape sequences)"
     case .noAttendees: "a sync-up needs at least one attendee"
-    case let .multilineName(name): "the attendee name \(name.debugDescription) must be one line"
-    case let .controlCharactersInName(name):
+    case .multilineName(let name): "the attendee name \(name.debugDescription) must be one line"
+    case .controlCharactersInName(let name):
       "the attendee name \(name.debugDescription) cannot contain control characters "
         + "(such as escape sequences)"
-    case let .duplicateName(name): "two attendees are named '\(name)': give each a different name"
+    case .duplicateName(let name): "two attendees are named '\(name)': give each a different name"
     case .durationOutOfRange: "a sync-up lasts between 1s and 24h"
     }
   }

@@ -94,7 +94,7 @@ public struct RecordMeeting: Reducer {
     public var keeps: Keep {
       switch self {
       case .none: []
-      case let .microphone(_, keeping), let .file(_, _, keeping): keeping
+      case .microphone(_, let keeping), .file(_, _, let keeping): keeping
       }
     }
 
@@ -244,12 +244,12 @@ public struct RecordMeeting: Reducer {
       case .alert:
         return .none
 
-      case let .audioFailed(message):
+      case .audioFailed(let message):
         state.recording?.audioFile = nil
         state.notice = message
         return .none
 
-      case let .captureUnavailable(message):
+      case .captureUnavailable(let message):
         state.status = .timing
         state.recording?.audioFile = nil
         state.notice = "\(message); the meeting is timed without recording or transcription"
@@ -286,7 +286,7 @@ public struct RecordMeeting: Reducer {
         state.status = .recording
         return state.input.followsAudioTime ? record(state) : .merge(timer(), record(state))
 
-      case let .recordingFailed(message, keptAudio):
+      case .recordingFailed(let message, let keptAudio):
         state.partial = ""
         if !keptAudio { state.recording?.audioFile = nil }
         guard state.status == .recording else { return save(&state) }
@@ -297,13 +297,13 @@ public struct RecordMeeting: Reducer {
         state.alert = .recordingFailed(message)
         return state.input.followsAudioTime ? timer() : .none
 
-      case let .recordingFinished(keptAudio):
+      case .recordingFinished(let keptAudio):
         state.partial = ""
         if !keptAudio { state.recording?.audioFile = nil }
         // The input ended by itself (a file used as the microphone): the meeting is over too.
         return save(&state)
 
-      case let .saveFailed(message):
+      case .saveFailed(let message):
         state.failure = message
         return .none
 
@@ -325,7 +325,7 @@ public struct RecordMeeting: Reducer {
           await send(.storeFailed("cannot keep the transcript safe from a crash: \(error)"))
         }
 
-      case let .startFailed(message):
+      case .startFailed(let message):
         state.status = .ended
         state.failure = message
         return .merge(
@@ -336,7 +336,7 @@ public struct RecordMeeting: Reducer {
           }
         )
 
-      case let .storeFailed(message):
+      case .storeFailed(let message):
         state.notice = message
         return .none
 
@@ -468,10 +468,10 @@ public struct RecordMeeting: Reducer {
           switch input {
           case .none:
             return
-          case let .microphone(source, _):
+          case .microphone(let source, _):
             chunks = try await audioCapture.start(source)
             stop.onFire { Task { await audioCapture.stop() } }
-          case let .file(url, _, _):
+          case .file(let url, _, _):
             chunks = try await audioFiles.read(url)
           }
         } catch {
@@ -509,7 +509,7 @@ public struct RecordMeeting: Reducer {
 
   /// An error in words: Foundation's file errors say what failed and why, never their domain.
   static func describe(_ error: any Error) -> String {
-    if case let .notFound(path)? = error as? AudioFileError {
+    if case .notFound(let path)? = error as? AudioFileError {
       return "cannot read \(path): no such file"
     }
     let ns = error as NSError
@@ -561,7 +561,7 @@ final class StopSignal: Sendable {
         defer { inner.handlers = [] }
         return inner.handlers
       }
-      handlers.forEach { $0() }
+      for handler in handlers { handler() }
     }
   }
 }

@@ -14,8 +14,9 @@ public struct RecordingStore: Sendable {
   /// Starts keeping a meeting: its id, sync-up, start date and audio file are durable from now on.
   public var begin: @Sendable (_ recording: MeetingRecording) async throws -> Void
   /// Adds one final utterance; durable when this returns.
-  public var append: @Sendable (_ segment: Meeting.Segment, _ meetingID: Meeting.ID) async throws
-    -> Void
+  public var append:
+    @Sendable (_ segment: Meeting.Segment, _ meetingID: Meeting.ID) async throws
+      -> Void
   /// The meeting was saved normally: its durable traces go.
   public var finish: @Sendable (_ meetingID: Meeting.ID) async throws -> Void
   /// The meeting was discarded: its durable traces go.

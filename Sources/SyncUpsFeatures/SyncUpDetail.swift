@@ -73,7 +73,7 @@ public struct SyncUpDetail: Reducer {
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
-      case let .audioCaptureUnavailable(reason):
+      case .audioCaptureUnavailable(let reason):
         state.destination = .alert(.audioCaptureUnavailable(reason))
         return .none
 
@@ -88,7 +88,7 @@ public struct SyncUpDetail: Reducer {
         state.destination = .alert(.deleteSyncUp)
         return .none
 
-      case let .deleteMeetings(atOffsets: indices):
+      case .deleteMeetings(atOffsets: let indices):
         state.$syncUp.withLock { $0.meetings.remove(atOffsets: indices) }
         return .none
 
@@ -105,7 +105,7 @@ public struct SyncUpDetail: Reducer {
         return .none
 
       case .doneEditingButtonTapped:
-        guard case var .edit(form) = state.destination else { return .none }
+        guard case .edit(var form) = state.destination else { return .none }
         guard let syncUp = form.validated() else {
           state.destination = .edit(form)
           return .none
@@ -118,7 +118,7 @@ public struct SyncUpDetail: Reducer {
         state.destination = .edit(SyncUpForm.State(syncUp: state.syncUp))
         return .none
 
-      case let .meetingTapped(id):
+      case .meetingTapped(let id):
         guard let meeting = state.syncUp.meetings[id: id] else { return .none }
         return .send(.delegate(.showMeeting(meeting)))
 

@@ -63,7 +63,7 @@ public struct SyncUpForm: Reducer {
       case .binding:
         return .none
 
-      case let .onDeleteAttendees(indices):
+      case .onDeleteAttendees(let indices):
         state.syncUp.attendees.remove(atOffsets: indices)
         if state.syncUp.attendees.isEmpty {
           state.syncUp.attendees.append(Attendee(id: Attendee.ID(uuid())))

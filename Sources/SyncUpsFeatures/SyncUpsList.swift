@@ -63,7 +63,7 @@ public struct SyncUpsList: Reducer {
         return .none
 
       case .confirmAddSyncUpButtonTapped:
-        guard case var .add(form) = state.destination else { return .none }
+        guard case .add(var form) = state.destination else { return .none }
         guard let syncUp = form.validated() else {
           state.destination = .add(form)
           return .none
@@ -72,7 +72,7 @@ public struct SyncUpsList: Reducer {
         state.$syncUps.withLock { _ = $0.append(syncUp) }
         return .none
 
-      case let .destination(.presented(.alert(.confirmDeletion(ids)))):
+      case .destination(.presented(.alert(.confirmDeletion(let ids)))):
         state.$syncUps.withLock { syncUps in
           for id in ids { syncUps.remove(id: id) }
         }
@@ -90,7 +90,7 @@ public struct SyncUpsList: Reducer {
         state.destination = .alert(.loadFailed(error))
         return .none
 
-      case let .onDelete(indexSet):
+      case .onDelete(let indexSet):
         let syncUps = indexSet.filter { state.syncUps.indices.contains($0) }
           .map { state.syncUps[$0] }
         guard !syncUps.isEmpty else { return .none }

@@ -47,7 +47,9 @@ public struct SpeechModel: Sendable, Equatable {
 
   /// Reads a model folder: an acoustic model folder (holding `mdef`), a `*.lm.bin`/`*.lm`/`*.lm.dmp`
   /// language model and a `*.dict` dictionary.
-  public static func load(directory: String, origin: String) throws(TranscriptionError) -> SpeechModel {
+  public static func load(directory: String, origin: String) throws(TranscriptionError)
+    -> SpeechModel
+  {
     let fm = FileManager.default
     var isDirectory: ObjCBool = false
     guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -60,7 +62,8 @@ public struct SpeechModel: Sendable, Equatable {
       return fm.fileExists(atPath: path(name), isDirectory: &isDir) && isDir.boolValue
         && fm.fileExists(atPath: (path(name) as NSString).appendingPathComponent("mdef"))
     }
-    let lm = entries.first { $0.hasSuffix(".lm.bin") && !$0.contains("phone") }
+    let lm =
+      entries.first { $0.hasSuffix(".lm.bin") && !$0.contains("phone") }
       ?? entries.first { $0.hasSuffix(".lm") || $0.hasSuffix(".lm.dmp") || $0.hasSuffix(".DMP") }
     let dict = entries.first { $0.hasSuffix(".dict") }
     var missing: [String] = []
@@ -72,6 +75,7 @@ public struct SpeechModel: Sendable, Equatable {
         "model folder \(directory) (from \(origin)) lacks \(missing.joined(separator: ", "))"
       )
     }
-    return SpeechModel(acousticModel: path(acoustic), languageModel: path(lm), dictionary: path(dict))
+    return SpeechModel(
+      acousticModel: path(acoustic), languageModel: path(lm), dictionary: path(dict))
   }
 }

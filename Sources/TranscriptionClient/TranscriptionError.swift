@@ -5,7 +5,7 @@ public enum TranscriptionError: Error, Equatable, Sendable, CustomStringConverti
 
   public var detail: String {
     switch self {
-    case let .modelNotFound(message), let .decoderFailed(message): message
+    case .modelNotFound(let message), .decoderFailed(let message): message
     }
   }
 

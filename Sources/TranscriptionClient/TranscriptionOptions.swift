@@ -46,7 +46,8 @@ extension TranscriptionClient {
   /// utterances that start before the audio's end (as the real pass would have heard them).
   public static func replayingSentences(
     _ utterances: [Utterance]
-  ) -> @Sendable (AsyncThrowingStream<AudioChunk, any Error>, TranscriptionOptions) async throws
+  )
+    -> @Sendable (AsyncThrowingStream<AudioChunk, any Error>, TranscriptionOptions) async throws
     -> [Utterance]
   {
     { chunks, _ in

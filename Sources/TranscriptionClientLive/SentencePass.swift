@@ -51,7 +51,7 @@ final class SentencePass: @unchecked Sendable {
 
   private func collect(_ events: [TranscriptionEvent]) {
     let shift = origin ?? 0
-    for case let .final(utterance) in events {
+    for case .final(let utterance) in events {
       utterances.append(utterance.shifted(by: shift))
     }
   }
@@ -73,4 +73,3 @@ extension Utterance {
     return moved
   }
 }
-

@@ -12,7 +12,7 @@ extension SpeechDecoder {
     startStream()
     var utterances: [Utterance] = []
     func collect(_ events: [TranscriptionEvent]) {
-      for case let .final(utterance) in events { utterances.append(utterance) }
+      for case .final(let utterance) in events { utterances.append(utterance) }
     }
     while stop?.isSet != true, let chunk = try reader.next() {
       collect(process(chunk.samples))

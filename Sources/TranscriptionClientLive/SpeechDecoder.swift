@@ -41,10 +41,11 @@ public final class SpeechDecoder {
     // decoders (other threads) are writing to, which corrupts the heap. See setLogging.
     arguments += options.extraArguments
     var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-    defer { cArguments.forEach { free($0) } }
+    defer { for argument in cArguments { free(argument) } }
     guard let config = cmd_ln_parse_r(nil, ps_args(), Int32(cArguments.count), &cArguments, 1)
     else {
-      throw .decoderFailed("PocketSphinx rejected its arguments \(arguments.dropFirst().joined(separator: " "))")
+      throw .decoderFailed(
+        "PocketSphinx rejected its arguments \(arguments.dropFirst().joined(separator: " "))")
     }
     defer { cmd_ln_free_r(config) }
     guard let decoder = ps_init(config) else {

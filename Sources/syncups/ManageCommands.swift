@@ -11,7 +11,8 @@ struct ListCommand: AsyncParsableCommand {
     commandName: "list", abstract: "List the sync-ups."
   )
 
-  @Flag(help: "Print JSON: an array of {id, title, theme, duration (seconds), attendees, meetings}.")
+  @Flag(
+    help: "Print JSON: an array of {id, title, theme, duration (seconds), attendees, meetings}.")
   var json = false
 
   @MainActor func run() async throws {
@@ -46,7 +47,9 @@ struct AddCommand: AsyncParsableCommand {
   @Option(help: "The title.")
   var title: String
 
-  @Option(name: .customLong("attendee"), help: ArgumentHelp("An attendee's name (repeat for each).", valueName: "name"))
+  @Option(
+    name: .customLong("attendee"),
+    help: ArgumentHelp("An attendee's name (repeat for each).", valueName: "name"))
   var attendees: [String] = []
 
   @Option(help: "How long the meeting lasts: 5m, 90s, 1m30s or seconds (default 5m).")
@@ -80,7 +83,8 @@ struct EditCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Add an attendee (repeatable).", valueName: "name"))
   var addAttendee: [String] = []
 
-  @Option(help: ArgumentHelp("Remove an attendee by name, any case (repeatable).", valueName: "name"))
+  @Option(
+    help: ArgumentHelp("Remove an attendee by name, any case (repeatable).", valueName: "name"))
   var removeAttendee: [String] = []
 
   @Option(help: "A new duration: 5m, 90s, 1m30s or seconds.")
@@ -121,9 +125,11 @@ struct DeleteCommand: AsyncParsableCommand {
     let meetings = syncUp.wrappedValue.meetings.count
     if !yes {
       guard isatty(STDIN_FILENO) == 1 else {
-        throw CLIError("not deleting \(label) without confirmation: there is no terminal to ask on; add --yes")
+        throw CLIError(
+          "not deleting \(label) without confirmation: there is no terminal to ask on; add --yes")
       }
-      let what = meetings == 0 ? "" : meetings == 1 ? " and its meeting" : " and its \(meetings) meetings"
+      let what =
+        meetings == 0 ? "" : meetings == 1 ? " and its meeting" : " and its \(meetings) meetings"
       FileHandle.standardError.write(Data("Delete \(label)\(what)? [y/N] ".utf8))
       let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
       guard answer == "y" || answer == "yes" else {

@@ -23,13 +23,17 @@ struct MeetingsCommand: AsyncParsableCommand {
 
 struct TranscriptCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "transcript", abstract: "Print a meeting's transcript, labelled by speaker with times."
+    commandName: "transcript",
+    abstract: "Print a meeting's transcript, labelled by speaker with times."
   )
 
   @Argument(help: "The sync-up: the start of its id, or its title (any case).")
   var ref: String
 
-  @Option(help: "The meeting: its number in 'syncups meetings' (1 = newest) or the start of its id (default: the newest).")
+  @Option(
+    help:
+      "The meeting: its number in 'syncups meetings' (1 = newest) or the start of its id (default: the newest)."
+  )
   var meeting: String?
 
   @Option(help: "txt, md, json ({syncUp, meeting, date, text, segments}), srt or vtt.")
@@ -45,7 +49,8 @@ struct TranscriptCommand: AsyncParsableCommand {
 
 struct SourcesCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "sources", abstract: "List the PulseAudio sources to record from; * marks the default."
+    commandName: "sources",
+    abstract: "List the PulseAudio sources to record from; * marks the default."
   )
 
   @MainActor func run() async throws {
@@ -61,9 +66,11 @@ struct SourcesCommand: AsyncParsableCommand {
       return
     }
     let width = sources.map(\.name.count).max() ?? 0
-    output(sources.map { source in
-      (source.isDefault ? "* " : "  ") + source.name
-        + String(repeating: " ", count: width - source.name.count) + "  " + source.description + "\n"
-    }.joined())
+    output(
+      sources.map { source in
+        (source.isDefault ? "* " : "  ") + source.name
+          + String(repeating: " ", count: width - source.name.count) + "  " + source.description
+          + "\n"
+      }.joined())
   }
 }

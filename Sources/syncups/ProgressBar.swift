@@ -13,7 +13,8 @@ final class ProgressBar: @unchecked Sendable {
     lock.withLock {
       let width = 30
       let filled = total > 0 ? width * done / total : width
-      let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+      let bar =
+        String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
       write("\r[\(bar)] \(done)/\(total) files")
       shown = true
     }

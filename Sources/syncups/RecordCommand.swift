@@ -55,7 +55,9 @@ struct RecordCommand: AsyncParsableCommand {
       return
     }
     @Dependency(\.dataDirectory) var dataDirectory
-    let audio = meeting.audioFile.map { "; audio in \(dataDirectory.url.appendingPathComponent($0).path)" } ?? ""
+    let audio =
+      meeting.audioFile.map { "; audio in \(dataDirectory.url.appendingPathComponent($0).path)" }
+      ?? ""
     print(
       "Saved meeting \(meeting.id.rawValue.uuidString.lowercased().prefix(8)) "
         + "(\(Format.count(meeting.segments.count, "utterance"))) in "

@@ -85,7 +85,8 @@ struct SyncUpsCommand: AsyncParsableCommand {
   private static func usageHint(for error: any Error) -> String {
     guard error is ExitCode == false else { return "" }
     let words = CommandLine.arguments.dropFirst().prefix { !$0.hasPrefix("-") }
-    guard let name = words.first, configuration.subcommands.contains(where: { $0._commandName == name })
+    guard let name = words.first,
+      configuration.subcommands.contains(where: { $0._commandName == name })
     else { return " (see 'syncups --help')" }
     return " (see 'syncups \(name) --help')"
   }

@@ -80,7 +80,7 @@ struct TranscribeCommand: ParsableCommand {
     if let progress { onProgress = { done, total in progress.update(done, total) } }
     let emit: @Sendable (BatchTranscriber.Result) -> Void = { result in
       switch result.outcome {
-      case let .success(transcript):
+      case .success(let transcript):
         let text = format.render(transcript, file: result.file)
         if let output {
           let path = Self.outputPath(for: result.file, in: output, format: format)
@@ -95,7 +95,7 @@ struct TranscribeCommand: ParsableCommand {
           progress?.clear()
           FileHandle.standardOutput.write(Data(text.utf8))
         }
-      case let .failure(failure):
+      case .failure(let failure):
         progress?.clear()
         printError("syncups: \(failure)")
         failures.increment()

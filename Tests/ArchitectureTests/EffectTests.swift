@@ -39,7 +39,11 @@ private struct Effects: Reducer {
       return .send(.logged("now"))
     case .failing:
       struct Failure: Error {}
-      return .run { _ in throw Failure() } catch: { _, send in await send(.logged("caught")) }
+      return .run { _ in
+        throw Failure()
+      } catch: { _, send in
+        await send(.logged("caught"))
+      }
     case .failingUnhandled:
       struct Failure: Error {}
       return .run { _ in throw Failure() }
@@ -49,7 +53,7 @@ private struct Effects: Reducer {
         @Dependency(\.uuid) var uuid
         await send(.logged(uuid().uuidString))
       }
-    case let .logged(entry):
+    case .logged(let entry):
       state.log.append(entry)
       return .none
     }

@@ -78,7 +78,7 @@ private struct Parent: Reducer {
         return .none
       case .destination(.presented(.child(.tick))):
         // The child runs first: its tick count is already updated here.
-        if case let .child(child) = state.destination { state.log.append("tick \(child.ticks)") }
+        if case .child(let child) = state.destination { state.log.append("tick \(child.ticks)") }
         return .none
       case .destination:
         return .none

@@ -34,7 +34,7 @@ private struct Navigation: Reducer {
   var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
-      case let .path(.popFrom(id)):
+      case .path(.popFrom(let id)):
         state.popped.append(id)
         return .none
       case .path:

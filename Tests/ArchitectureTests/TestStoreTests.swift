@@ -25,7 +25,7 @@ private struct Stamper: Reducer {
       return .none
     case .addLaterButtonTapped:
       return .run { [uuid] send in await send(.added(uuid())) }
-    case let .added(id):
+    case .added(let id):
       state.items.append(id)
       return .none
     }

@@ -1,10 +1,10 @@
-import SyncUpsTestSupport
 import AudioCaptureClient
 import AudioCaptureClientLive
 import AudioCore
 import AudioFilesClientLive
 import Dependencies
 import Foundation
+import SyncUpsTestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -16,7 +16,9 @@ struct AudioCaptureClientTests {
     await #expect {
       try await capture.checkAvailability(nil)
     } throws: { error in
-      guard let error = error as? AudioCaptureError, case .serverNotRunning = error else { return false }
+      guard let error = error as? AudioCaptureError, case .serverNotRunning = error else {
+        return false
+      }
       let line = error.description
       return line.hasPrefix("PulseAudio is not running: ") && !line.contains("\n")
     }
@@ -58,7 +60,10 @@ struct AudioCaptureClientTests {
     let pulse = DisposablePulse()
     try pulse.start()
     let microphone = try VirtualMicrophone(environment: pulse.environment)
-    defer { microphone.remove(); pulse.remove() }
+    defer {
+      microphone.remove()
+      pulse.remove()
+    }
     let capture = AudioCaptureClient.live(server: pulse.server)
     let chunks = try await capture.start(microphone.name)
     let feeding = Flag()
@@ -90,7 +95,8 @@ struct AudioCaptureClientTests {
   /// gives exactly the file path's transcript; the captured audio holds the played samples.
   @Test func microphoneTranscriptEqualsFileTranscript() async throws {
     let url = samples.appendingPathComponent("standup.wav")
-    let played = try AudioFileReader(path: url.path).readAll() + [Int16](repeating: 0, count: 16_000)
+    let played =
+      try AudioFileReader(path: url.path).readAll() + [Int16](repeating: 0, count: 16_000)
     let fileTranscript = try await TranscriptionClient.live().transcribeFile(url)
 
     let microphone = try VirtualMicrophone()
@@ -125,7 +131,7 @@ struct AudioCaptureClientTests {
     let clock = ContinuousClock()
     var finals: [(Utterance, ContinuousClock.Instant)] = []
     for try await event in events {
-      if case let .final(utterance) = event { finals.append((utterance, clock.now)) }
+      if case .final(let utterance) = event { finals.append((utterance, clock.now)) }
     }
     _ = await forward.result
     try await stopper.value
@@ -150,7 +156,9 @@ struct AudioCaptureClientTests {
       return Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18
     }
     let report = latencies.map { String(format: "%.3f", $0) }.joined(separator: " ")
-    print("microphone latency per utterance (s): \(report); max \(String(format: "%.3f", latencies.max() ?? 0))")
+    print(
+      "microphone latency per utterance (s): \(report); max \(String(format: "%.3f", latencies.max() ?? 0))"
+    )
     #expect(!latencies.isEmpty)
   }
 }

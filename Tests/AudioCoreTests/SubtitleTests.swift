@@ -48,9 +48,10 @@ struct SubtitleTests {
     // No markup is left in the cue text: every "<" and "&" is an escape's.
     for line in lines where !line.contains("-->") {
       #expect(!line.contains("<"))
-      #expect(line.split(separator: "&").dropFirst().allSatisfy {
-        $0.hasPrefix("amp;") || $0.hasPrefix("lt;") || $0.hasPrefix("gt;")
-      })
+      #expect(
+        line.split(separator: "&").dropFirst().allSatisfy {
+          $0.hasPrefix("amp;") || $0.hasPrefix("lt;") || $0.hasPrefix("gt;")
+        })
     }
   }
 

@@ -1,9 +1,9 @@
-import SyncUpsTestSupport
 import AudioCore
 import AudioFilesClient
 import AudioFilesClientLive
 import Dependencies
 import Foundation
+import SyncUpsTestSupport
 import Testing
 
 @Suite("Audio files client")
@@ -19,7 +19,10 @@ struct AudioFilesClientTests {
     #expect(chunks.dropLast().allSatisfy { $0.samples.count == AudioFormat.chunkSamples })
     #expect(chunks.map(\.samples.count).reduce(0, +) == info.frames)
     // Each chunk starts where the previous one ended.
-    #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.startSample + $0.samples.count == $1.startSample })
+    #expect(
+      zip(chunks, chunks.dropFirst()).allSatisfy {
+        $0.startSample + $0.samples.count == $1.startSample
+      })
     // The samples are the file's own: compare with the raw data sox extracts.
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -50,11 +53,12 @@ struct AudioFilesClientTests {
     let n = min(original.count, converted.count)
     let error = zip(original.prefix(n), converted.prefix(n)).map { abs(Double($0) - Double($1)) }
     let meanError = error.reduce(0, +) / Double(n)
-    let tolerance: Double = switch (options.first, ext) {
-    case ("-b", "wav") where options.contains("8"): 200
-    case (_, "ogg"): 400
-    default: 0.5
-    }
+    let tolerance: Double =
+      switch (options.first, ext) {
+      case ("-b", "wav") where options.contains("8"): 200
+      case (_, "ogg"): 400
+      default: 0.5
+      }
     #expect(meanError <= tolerance, "mean error \(meanError)")
   }
 
@@ -70,13 +74,20 @@ struct AudioFilesClientTests {
       let reader = try AudioFileReader(path: url.path)
       #expect(reader.info.sampleRate != 16_000)
       let converted = try reader.readAll()
-      #expect(abs(converted.count - original.count) <= 16, "\(url.lastPathComponent): \(converted.count) vs \(original.count)")
+      #expect(
+        abs(converted.count - original.count) <= 16,
+        "\(url.lastPathComponent): \(converted.count) vs \(original.count)")
       // Same signal: the normalised correlation with the original is close to 1.
       let n = min(original.count, converted.count)
-      var dot = 0.0, a = 0.0, b = 0.0
+      var dot = 0.0
+      var a = 0.0
+      var b = 0.0
       for i in 0..<n {
-        let x = Double(original[i]), y = Double(converted[i])
-        dot += x * y; a += x * x; b += y * y
+        let x = Double(original[i])
+        let y = Double(converted[i])
+        dot += x * y
+        a += x * x
+        b += y * y
       }
       #expect(dot / (a * b).squareRoot() > 0.98, "\(url.lastPathComponent)")
     }
@@ -103,7 +114,9 @@ struct AudioFilesClientTests {
       try await client.close(appended)
       #expect(try AudioFileReader(path: appended.path).readAll() == original)
     }
-    await #expect(throws: AudioFileError.unsupportedFormat(path: folder.appendingPathComponent("x.mp3").path)) {
+    await #expect(
+      throws: AudioFileError.unsupportedFormat(path: folder.appendingPathComponent("x.mp3").path)
+    ) {
       try await client.write(original, folder.appendingPathComponent("x.mp3"))
     }
   }

@@ -50,7 +50,9 @@ struct RecordingTests {
     try database.begin(
       Meeting(id: meeting.id, date: meeting.date, transcript: ""), syncUpID: syncUp.id)
     for segment in meeting.segments { try database.append(segment, meetingID: meeting.id) }
-    try withDependencies { $0.syncUpsDatabase = database } operation: {
+    try withDependencies {
+      $0.syncUpsDatabase = database
+    } operation: {
       @Shared(.syncUpsInDatabase) var syncUps
       let detail = try #require(Shared($syncUps[id: syncUp.id]))
       detail.withLock { $0.meetings.insert(meeting, at: 0) }

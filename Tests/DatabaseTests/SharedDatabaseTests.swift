@@ -168,7 +168,9 @@ struct SharedDatabaseTests {
   @Test func anEditOfASyncUpDeletedElsewhereDoesNotBringItBack() async throws {
     let syncUp = makeSyncUp()
     try insert([syncUp], into: database)
-    try await withDependencies { $0.syncUpsDatabase = database } operation: {
+    try await withDependencies {
+      $0.syncUpsDatabase = database
+    } operation: {
       @Shared(.syncUpsInDatabase) var syncUps
       let detail = try #require(Shared($syncUps[id: syncUp.id]))
       try writeSync(database) { db in try db.execute(sql: "DELETE FROM syncUp") }

@@ -15,8 +15,11 @@ struct LiveMicrophoneTests {
     defer { microphone.remove() }
     let home = try dataDirectory()
     let add = try await syncups(
-      ["add", "--title", "Live Sync", "--attendee", "Ana", "--attendee", "Ben", "--attendee", "Cleo",
-       "--duration", "2m"],
+      [
+        "add", "--title", "Live Sync", "--attendee", "Ana", "--attendee", "Ben", "--attendee",
+        "Cleo",
+        "--duration", "2m",
+      ],
       home: home
     )
     #expect(add.status == 0, "\(add.stderr)")
@@ -24,7 +27,8 @@ struct LiveMicrophoneTests {
 
     let record = try SyncUpsProcess(["record", id, "--source", microphone.name], home: home)
     #expect(await record.wait { $0.stdout.contains("Recording 'Live Sync'") })
-    let played = try AudioFileReader(path: samples.appendingPathComponent("standup.wav").path).readAll()
+    let played = try AudioFileReader(path: samples.appendingPathComponent("standup.wav").path)
+      .readAll()
     let done = Flag()
     let player = Task { try await microphone.play(played) { done.isSet } }
     // Let the last utterance be finalized after the played audio, then end with Ctrl-C.
@@ -53,7 +57,8 @@ struct LiveMicrophoneTests {
 
     // The file path (`--input … --fast`) gives the same transcript within 2% word error rate.
     let fast = try await syncups(
-      ["record", id, "--input", samples.appendingPathComponent("standup.wav").path, "--fast"], home: home
+      ["record", id, "--input", samples.appendingPathComponent("standup.wav").path, "--fast"],
+      home: home
     )
     #expect(fast.status == 0, "\(fast.stderr)")
     let meetings = try savedMeetings(home, title: "Live Sync")

@@ -7,13 +7,19 @@ struct RecordCommandTests {
   @Test func fastFileInputSavesTheSampleMeetingWithItsAudio() async throws {
     let home = try dataDirectory()
     let run = try await syncups(
-      ["record", "morning sync", "--input", samples.appendingPathComponent("standup.wav").path, "--fast"],
+      [
+        "record", "morning sync", "--input", samples.appendingPathComponent("standup.wav").path,
+        "--fast",
+      ],
       home: home
     )
     #expect(run.status == 0, "\(run.stderr)")
     let meeting = try #require(try savedMeetings(home).first)
     #expect(meeting["transcript"] as? String == (try committedTranscript("standup")))
-    #expect(segments(meeting).map(\.speaker) == ["Ana", "Ana", "Ana", "Ben", "Ben", "Ben", "Cleo", "Cleo"])
+    #expect(
+      segments(meeting).map(\.speaker) == [
+        "Ana", "Ana", "Ana", "Ben", "Ben", "Ben", "Cleo", "Cleo",
+      ])
     // Every utterance was printed as it came, labelled by speaker.
     #expect(utteranceLines(run.stdout).count == 8)
     let audio = try #require(meeting["audioFile"] as? String)
@@ -21,7 +27,8 @@ struct RecordCommandTests {
     #expect(run.stdout.contains("Saved meeting"))
     #expect(run.stdout.contains(home.appendingPathComponent("sync-ups.json").path))
     // A normal save leaves no journal behind.
-    let journals = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("journal").path)
+    let journals = try FileManager.default.contentsOfDirectory(
+      atPath: home.appendingPathComponent("journal").path)
     #expect(journals.isEmpty)
   }
 
@@ -80,11 +87,15 @@ struct RecordCommandTests {
 
   @Test func missingOrUnreadableInputIsOneLine() async throws {
     let home = try dataDirectory()
-    let missing = try await syncups(["record", "Morning Sync", "--input", "/nonexistent/meeting.wav"], home: home)
+    let missing = try await syncups(
+      ["record", "Morning Sync", "--input", "/nonexistent/meeting.wav"], home: home)
     #expect(missing.status == 1)
     #expect(missing.stderr == "syncups: cannot read /nonexistent/meeting.wav: no such file\n")
     let text = try await syncups(
-      ["record", "Morning Sync", "--input", repositoryRoot.appendingPathComponent("README.md").path],
+      [
+        "record", "Morning Sync", "--input",
+        repositoryRoot.appendingPathComponent("README.md").path,
+      ],
       home: home
     )
     #expect(text.status == 1)
@@ -103,7 +114,9 @@ struct RecordCommandTests {
     #expect(run.stderr.split(separator: "\n").count == 1)
     #expect(run.stderr.hasPrefix("syncups: cannot read your sync-ups: corrupt sync-ups.json"))
     let preserved = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: home.path).first { $0.hasPrefix("sync-ups.json.corrupt-") }
+      try FileManager.default.contentsOfDirectory(atPath: home.path).first {
+        $0.hasPrefix("sync-ups.json.corrupt-")
+      }
     )
     #expect(run.stderr.contains(home.appendingPathComponent(preserved).path))
     #expect(try Data(contentsOf: home.appendingPathComponent(preserved)) == corrupt)
@@ -123,7 +136,8 @@ struct RecordCommandTests {
   @Test func noPulseAudioOtherwiseTimesTheMeetingWithoutRecording() async throws {
     let home = try dataDirectory(seconds: 2)
     let run = try await syncups(
-      ["record", "Morning Sync"], home: home, environment: ["PULSE_SERVER": "unix:/nonexistent/pulse"]
+      ["record", "Morning Sync"], home: home,
+      environment: ["PULSE_SERVER": "unix:/nonexistent/pulse"]
     )
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stderr.hasPrefix("syncups: PulseAudio is not running"))
@@ -134,7 +148,9 @@ struct RecordCommandTests {
     // A silent meeting's length is how long it ran, not the end of its last word.
     #expect(meeting["length"] as? Double == 2)
     let meetings = try await syncups(["meetings", "Morning Sync"], home: home)
-    #expect(meetings.stdout.split(separator: "\n").last?.contains("  00:02  ") == true, "\(meetings.stdout)")
+    #expect(
+      meetings.stdout.split(separator: "\n").last?.contains("  00:02  ") == true,
+      "\(meetings.stdout)")
   }
 
   /// A file named `audio` where the audio folder goes: one line says so, the meeting goes on
@@ -143,7 +159,10 @@ struct RecordCommandTests {
     let home = try dataDirectory()
     try Data("not a folder".utf8).write(to: home.appendingPathComponent("audio"))
     let run = try await syncups(
-      ["record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path, "--fast"],
+      [
+        "record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path,
+        "--fast",
+      ],
       home: home
     )
     #expect(run.status == 0, "\(run.stderr)")
@@ -162,7 +181,10 @@ struct RecordCommandTests {
   @Test func sigtermStopsAFastRecordingAndSavesItOnce() async throws {
     let home = try dataDirectory()
     let record = try SyncUpsProcess(
-      ["record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path, "--fast"],
+      [
+        "record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path,
+        "--fast",
+      ],
       home: home
     )
     #expect(await record.wait { utteranceLines($0.stdout).count >= 1 })

@@ -21,14 +21,19 @@ struct RecordScreenTests {
     defer { terminal.kill() }
 
     #expect(
-      try await terminal.waitForScreen { $0.contains("Speaker 1 of 3: Ana") && $0.contains("● REC") },
+      try await terminal.waitForScreen {
+        $0.contains("Speaker 1 of 3: Ana") && $0.contains("● REC")
+      },
       "\((try? terminal.screen()) ?? "")"
     )
     #expect(try await terminal.waitForScreen { $0.contains("Ana: good morning everyone") })
     try terminal.keys("n")
     #expect(try await terminal.waitForScreen { $0.contains("Speaker 2 of 3: Ben") })
     try terminal.keys("e")
-    #expect(try await terminal.waitForScreen { $0.contains("End meeting?") && $0.contains("[s] Save and end") })
+    #expect(
+      try await terminal.waitForScreen {
+        $0.contains("End meeting?") && $0.contains("[s] Save and end")
+      })
     try terminal.keys("s")
     #expect(try await terminal.waitForScreen { $0.contains("EXIT=0") })
     #expect(try terminal.screen().contains("Saved meeting"))

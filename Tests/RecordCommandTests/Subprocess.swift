@@ -37,7 +37,8 @@ final class SyncUpsProcess: @unchecked Sendable {
   var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
 
   /// Waits until `condition` holds on the output so far; false on timeout or exit.
-  func wait(for condition: (SyncUpsProcess) -> Bool, timeout: Duration = .seconds(60)) async -> Bool {
+  func wait(for condition: (SyncUpsProcess) -> Bool, timeout: Duration = .seconds(60)) async -> Bool
+  {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
       if condition(self) { return true }
@@ -92,7 +93,8 @@ func dataDirectory(
       ]
     ],
   ]
-  try JSONSerialization.data(withJSONObject: file).write(to: home.appendingPathComponent("sync-ups.json"))
+  try JSONSerialization.data(withJSONObject: file).write(
+    to: home.appendingPathComponent("sync-ups.json"))
   return home
 }
 

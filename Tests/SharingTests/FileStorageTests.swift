@@ -32,7 +32,9 @@ private func json(_ value: some Encodable) throws -> Data { try JSONEncoder().en
 
       $items.withLock { $0.append(Item(id: 1, title: "A")) }
       let saved = await waitUntil {
-        (try? fileSystem.read(itemsURL)).flatMap { try? JSONDecoder().decode([Item].self, from: $0) }
+        (try? fileSystem.read(itemsURL)).flatMap {
+          try? JSONDecoder().decode([Item].self, from: $0)
+        }
           == [Item(id: 1, title: "A")]
       }
       #expect(saved, "the first change is written promptly")
@@ -46,7 +48,8 @@ private func json(_ value: some Encodable) throws -> Data { try JSONEncoder().en
       let decoded = try JSONDecoder().decode(
         [Item].self, from: try #require(try fileSystem.read(itemsURL))
       )
-      #expect(decoded == [Item(id: 1, title: "B")], "a derived write is persisted by the root's key")
+      #expect(
+        decoded == [Item(id: 1, title: "B")], "a derived write is persisted by the root's key")
     }
   }
 
@@ -62,7 +65,8 @@ private func json(_ value: some Encodable) throws -> Data { try JSONEncoder().en
       detail.$item.withLock { $0.tags.insert("new", at: 0) }
       #expect(list.items[id: 3]?.tags == ["new"])
       try list.$items.save()
-      let saved = try JSONDecoder().decode([Item].self, from: try #require(try fileSystem.read(itemsURL)))
+      let saved = try JSONDecoder().decode(
+        [Item].self, from: try #require(try fileSystem.read(itemsURL)))
       #expect(saved.first?.tags == ["new"])
     }
   }
@@ -157,7 +161,8 @@ private func json(_ value: some Encodable) throws -> Data { try JSONEncoder().en
       }
       #expect(preserved.lastPathComponent.hasPrefix("items.json.conflict-"))
       #expect(try fileSystem.read(preserved) == theirs, "their version is kept byte for byte")
-      let saved = try JSONDecoder().decode([Item].self, from: try #require(try fileSystem.read(itemsURL)))
+      let saved = try JSONDecoder().decode(
+        [Item].self, from: try #require(try fileSystem.read(itemsURL)))
       #expect(saved.first?.title == "Ours 2")
     }
   }
@@ -181,7 +186,8 @@ private func json(_ value: some Encodable) throws -> Data { try JSONEncoder().en
         return
       }
       #expect(try memory.read(preserved) == Data("half-written garbage".utf8))
-      let saved = try JSONDecoder().decode([Item].self, from: try #require(try memory.read(itemsURL)))
+      let saved = try JSONDecoder().decode(
+        [Item].self, from: try #require(try memory.read(itemsURL)))
       #expect(saved.first?.title == "Ours")
     }
   }

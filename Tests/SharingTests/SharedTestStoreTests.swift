@@ -45,7 +45,7 @@ private struct ItemEditor: Reducer {
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
-    case let .rename(title):
+    case .rename(let title):
       state.$item.withLock { $0.title = title }
       return .none
     }
@@ -97,7 +97,9 @@ struct SharedTestStoreTests {
 
   @Test func changeMadeByAnEffectAndNotAssertedFailsAtTheEndOfTheTest() async {
     await withKnownIssue {
-      let store = TestStore(initialState: SharedCounter.State(count: Shared(wrappedValue: 0, .inMemory("count")))) {
+      let store = TestStore(
+        initialState: SharedCounter.State(count: Shared(wrappedValue: 0, .inMemory("count")))
+      ) {
         SharedCounter()
       }
       await store.send(.incrementLaterButtonTapped)
@@ -110,7 +112,9 @@ struct SharedTestStoreTests {
 
   @Test func sharedStateDeclaredInTheTestIsWhatTheFeatureSees() async {
     @Shared(.inMemory("count")) var count = 42
-    let store = TestStore(initialState: SharedCounter.State(count: Shared(wrappedValue: 0, .inMemory("count")))) {
+    let store = TestStore(
+      initialState: SharedCounter.State(count: Shared(wrappedValue: 0, .inMemory("count")))
+    ) {
       SharedCounter()
     }
     #expect(store.state.count == 42)

@@ -12,7 +12,10 @@ struct Item: Codable, Equatable, Identifiable, Sendable {
 }
 
 struct Profile: Codable, Equatable, Sendable {
-  struct Address: Codable, Equatable, Sendable { var city = "Paris"; var street = "Rue A" }
+  struct Address: Codable, Equatable, Sendable {
+    var city = "Paris"
+    var street = "Rue A"
+  }
   var name = "Blob"
   var address = Address()
   var initials: String { String(name.prefix(1)) }
@@ -78,7 +81,8 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
   }
 
   @Test func identifiedArrayElements() throws {
-    @Shared(value: IdentifiedArray(uniqueElements: [Item(id: 1, title: "A"), Item(id: 2, title: "B")]))
+    @Shared(
+      value: IdentifiedArray(uniqueElements: [Item(id: 1, title: "A"), Item(id: 2, title: "B")]))
     var items: IdentifiedArrayOf<Item>
 
     let optional: Shared<Item?> = $items[id: 2]
@@ -107,7 +111,8 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
   }
 
   @Test func removedElementReadsLastValueAndIgnoresWrites() throws {
-    @Shared(value: IdentifiedArray(uniqueElements: [Item(id: 1, title: "A"), Item(id: 2, title: "B")]))
+    @Shared(
+      value: IdentifiedArray(uniqueElements: [Item(id: 1, title: "A"), Item(id: 2, title: "B")]))
     var items: IdentifiedArrayOf<Item>
     let first = try #require(Shared($items[id: 1]))
     let title = first.title
@@ -178,7 +183,8 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
   }
 
   @Test func readerElements() throws {
-    @Shared(value: IdentifiedArray(uniqueElements: [Item(id: 1, title: "A")])) var items: IdentifiedArrayOf<Item>
+    @Shared(value: IdentifiedArray(uniqueElements: [Item(id: 1, title: "A")])) var items:
+      IdentifiedArrayOf<Item>
     let reader = SharedReader($items)
     let element = try #require(SharedReader(reader[id: 1]))
     $items.withLock { $0[id: 1]?.title = "B" }

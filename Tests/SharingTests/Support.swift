@@ -64,7 +64,9 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
 }
 
 /// The real disk, without installing exit/signal handlers in the test runner.
-func diskStorage(_ fileSystem: any FileSystem = LiveFileSystem(), saveInterval: Duration = .seconds(1))
+func diskStorage(
+  _ fileSystem: any FileSystem = LiveFileSystem(), saveInterval: Duration = .seconds(1)
+)
   -> FileStorage
 {
   FileStorage(fileSystem: fileSystem, saveInterval: saveInterval, flushesOnTermination: false)

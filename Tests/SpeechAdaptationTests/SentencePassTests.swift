@@ -11,7 +11,10 @@ import TranscriptionClientLive
 func twoSentences() throws -> String {
   let first = try flite("Yesterday Priya fixed the webhook retries")
   let second = try flite("and today she will deploy them to staging.")
-  defer { unlink(first); unlink(second) }
+  defer {
+    unlink(first)
+    unlink(second)
+  }
   let path = FileManager.default.temporaryDirectory
     .appendingPathComponent("syncups-two-\(UUID().uuidString.prefix(8)).wav").path
   let pause = path + ".pause.wav"

@@ -8,12 +8,14 @@ struct VocabularyTests {
     let vocabulary = Vocabulary([
       "Priya", "  Tomasz  ", "José", "on-call", "Staging Server", "priya", "CI/CD", "Grafana!",
     ])
-    #expect(vocabulary.terms == [
-      "priya", "tomasz", "jose", "on call", "staging server", "ci cd", "grafana",
-    ])
-    #expect(vocabulary.words == [
-      "priya", "tomasz", "jose", "on", "call", "staging", "server", "ci", "cd", "grafana",
-    ])
+    #expect(
+      vocabulary.terms == [
+        "priya", "tomasz", "jose", "on call", "staging server", "ci cd", "grafana",
+      ])
+    #expect(
+      vocabulary.words == [
+        "priya", "tomasz", "jose", "on", "call", "staging", "server", "ci", "cd", "grafana",
+      ])
     #expect(vocabulary.phrases == [["on", "call"], ["staging", "server"], ["ci", "cd"]])
   }
 
@@ -26,7 +28,8 @@ struct VocabularyTests {
 
   @Test func mergingKeepsTheFirstOrder() {
     let names = Vocabulary(["Priya", "Tomasz"])
-    #expect(names.merging(Vocabulary(["webhook", "priya"])).terms == ["priya", "tomasz", "webhook"])
+    #expect(
+      names.merging(Vocabulary(["webhook", "priya"])).terms == ["priya", "tomasz", "webhook"])
   }
 
   @Test func aFileHasOneTermPerLineWithCommentsAndBlankLines() throws {
@@ -37,16 +40,24 @@ struct VocabularyTests {
   @Test func badFilesAreOneLineThatSaysWhatToDo() throws {
     let folder = FileManager.default.temporaryDirectory.path
     let cases: [(String, String)] = [
-      ("/nonexistent/words.txt",
-       "vocabulary file /nonexistent/words.txt does not exist; check the path"),
-      (folder,
-       "vocabulary file \(folder) is a folder; give a text file with one word or phrase per line"),
+      (
+        "/nonexistent/words.txt",
+        "vocabulary file /nonexistent/words.txt does not exist; check the path"
+      ),
+      (
+        folder,
+        "vocabulary file \(folder) is a folder; give a text file with one word or phrase per line"
+      ),
       (try write(Data([0xff, 0xfe, 0x00, 0x41])), "is not UTF-8 text; save it as plain text"),
-      (try write("Priya\nk8s cluster\n"),
-       "line 2 ('k8s cluster'): 'k8s' has characters other than letters"),
+      (
+        try write("Priya\nk8s cluster\n"),
+        "line 2 ('k8s cluster'): 'k8s' has characters other than letters"
+      ),
       (try write("# nothing\n\n"), "has no words; write one word or phrase per line"),
-      (try write("one two three four five six seven\n"),
-       "line 1 ('one two three four five six seven'): it has more than 6 words"),
+      (
+        try write("one two three four five six seven\n"),
+        "line 1 ('one two three four five six seven'): it has more than 6 words"
+      ),
     ]
     for (path, expected) in cases {
       #expect(throws: VocabularyFileError.self) { try Vocabulary.read(contentsOf: path) }

@@ -1,7 +1,7 @@
-import AudioFilesClient
-import AudioFilesClientLive
 import AudioCaptureClient
 import AudioCaptureClientLive
+import AudioFilesClient
+import AudioFilesClientLive
 import Foundation
 import SyncUpsFeatures
 import SyncUpsTestSupport

@@ -36,7 +36,9 @@ struct RulesTests {
     Case(
       name: "escape in name", add: ["--title", "T", "--attendee", "\u{1B}[2JBlob"],
       edit: ["--add-attendee", "\u{1B}[2JBlob"],
-      words: #"the attendee name "\u{1B}[2JBlob" cannot contain control characters (such as escape sequences)"#),
+      words:
+        #"the attendee name "\u{1B}[2JBlob" cannot contain control characters (such as escape sequences)"#
+    ),
     Case(
       name: "same name twice", add: ["--title", "T", "--attendee", "Ana", "--attendee", "ANA"],
       edit: ["--add-attendee", "ANA"],
@@ -68,7 +70,8 @@ struct RulesTests {
     let (home, syncUp) = try homeWithOneSyncUp()
     let before = try Data(contentsOf: home.dataFile)
     expectOneLineFailure(try home.run(["add"] + rule.add), containing: [rule.words])
-    expectOneLineFailure(try home.run(["edit", "morning sync"] + rule.edit), containing: [rule.words])
+    expectOneLineFailure(
+      try home.run(["edit", "morning sync"] + rule.edit), containing: [rule.words])
     #expect(try Data(contentsOf: home.dataFile) == before)
     #expect(try home.load() == [syncUp])
   }
@@ -83,7 +86,8 @@ struct RulesTests {
         SyncUp(
           id: id,
           attendees: [
-            Attendee(id: Attendee.ID(UUID()), name: "Ana"), Attendee(id: Attendee.ID(UUID()), name: ""),
+            Attendee(id: Attendee.ID(UUID()), name: "Ana"),
+            Attendee(id: Attendee.ID(UUID()), name: ""),
           ],
           title: "Morning Sync"
         )

@@ -78,11 +78,13 @@ struct PersistenceTests {
 
     let audioFile = try #require(meeting.audioFile)
     #expect(audioFile == "audio/\(UUID(0).uuidString.lowercased()).flac")
-    let info = try await AudioFilesClient.liveValue.info(directory.appendingPathComponent(audioFile))
+    let info = try await AudioFilesClient.liveValue.info(
+      directory.appendingPathComponent(audioFile))
     #expect(info.sampleRate == 16_000)
     #expect(info.duration > 3)
     // The audio was written under the meeting's id from the start: nothing else is left.
-    let audioFiles = try FileManager.default.contentsOfDirectory(atPath: dataDirectory.audioDirectory.path)
+    let audioFiles = try FileManager.default.contentsOfDirectory(
+      atPath: dataDirectory.audioDirectory.path)
     #expect(audioFiles == ["\(UUID(0).uuidString.lowercased()).flac"])
     // A normal save drops the meeting's journal.
     let journals = try FileManager.default.contentsOfDirectory(

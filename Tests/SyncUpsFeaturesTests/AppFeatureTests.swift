@@ -9,7 +9,8 @@ struct AppFeatureTests {
     let store = TestStore(initialState: AppFeature.State()) { AppFeature() }
     await store.send(.syncUpTapped(SyncUp.mock.id)) {
       $0.path[id: 0] = nil
-      $0.path.append(.detail(SyncUpDetail.State(syncUp: Shared($0.syncUpsList.$syncUps[id: SyncUp.mock.id])!)))
+      $0.path.append(
+        .detail(SyncUpDetail.State(syncUp: Shared($0.syncUpsList.$syncUps[id: SyncUp.mock.id])!)))
     }
     await store.send(\.path[id: 0].detail.editButtonTapped) {
       $0.path[id: 0] = .detail(
@@ -21,7 +22,9 @@ struct AppFeatureTests {
     }
     var edited = SyncUp.mock
     edited.title = "Blob"
-    await store.send(\.path[id: 0].detail.destination.presented.edit.binding, .set(\.syncUp.title, "Blob")) {
+    await store.send(
+      \.path[id: 0].detail.destination.presented.edit.binding, .set(\.syncUp.title, "Blob")
+    ) {
       $0.path[id: 0] = .detail(
         SyncUpDetail.State(
           destination: .edit(SyncUpForm.State(syncUp: edited)),
@@ -87,7 +90,8 @@ struct AppFeatureTests {
 
   /// The parent acts on the element that sent the delegate action, not on the top of the stack.
   @Test func aMeetingOpensFromTheDetailThatAskedEvenWhenAnotherIsOnTop() async throws {
-    let meeting = Meeting(id: Meeting.ID(UUID(50)), date: Date(timeIntervalSince1970: 0), transcript: "hi")
+    let meeting = Meeting(
+      id: Meeting.ID(UUID(50)), date: Date(timeIntervalSince1970: 0), transcript: "hi")
     var first = SyncUp.mock
     first.meetings = [meeting]
     var second = SyncUp.mock
@@ -110,7 +114,7 @@ struct AppFeatureTests {
     await store.send(\.path[id: 0].detail.meetingTapped, meeting.id)
     await store.receive(\.path[id: 0].detail.delegate.showMeeting)
     #expect(store.state.path.count == 3)
-    guard case let .meeting(shown)? = store.state.path.last else {
+    guard case .meeting(let shown)? = store.state.path.last else {
       Issue.record("the meeting is not shown")
       return
     }

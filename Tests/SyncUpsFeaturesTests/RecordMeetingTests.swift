@@ -128,9 +128,11 @@ struct RecordMeetingTests {
     }
     audio.eventFeed.yield(.partial("i finished"))
     await store.receive(\.speechResult) { $0.partial = "i finished" }
-    let first = Utterance(start: 0.4, end: 1.6, text: "i finished the parser", words: [
-      Transcription.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)
-    ])
+    let first = Utterance(
+      start: 0.4, end: 1.6, text: "i finished the parser",
+      words: [
+        Transcription.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)
+      ])
     audio.eventFeed.yield(.final(first))
     await store.receive(\.speechResult) {
       $0.partial = ""
@@ -215,7 +217,8 @@ struct RecordMeetingTests {
   @Test func endMeetingResumeGoesOn() async {
     let clock = TestClock()
     let store = TestStore(
-      initialState: RecordMeeting.State(meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
     ) {
       RecordMeeting()
     } withDependencies: {
@@ -254,7 +257,8 @@ struct RecordMeetingTests {
   @Test func nextSpeakerToTheEndAsksToSave() async {
     let clock = TestClock()
     let store = TestStore(
-      initialState: RecordMeeting.State(meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
     ) {
       RecordMeeting()
     } withDependencies: {
@@ -318,7 +322,8 @@ struct RecordMeetingTests {
     // The meeting goes on (its clock too) while the alert says what happened.
     await store.receive(\.recordingFailed) {
       $0.status = .timing
-      $0.notice = "PulseAudio is not running: connection refused.; the meeting goes on without recording"
+      $0.notice =
+        "PulseAudio is not running: connection refused.; the meeting goes on without recording"
       $0.alert = .recordingFailed("PulseAudio is not running: connection refused.")
     }
     await store.send(\.alert.presented.continueMeeting) { $0.alert = nil }
@@ -369,7 +374,8 @@ struct RecordMeetingTests {
     // The meeting goes on (its clock too) while the alert says what happened.
     await store.receive(\.recordingFailed) {
       $0.status = .timing
-      $0.notice = "PulseAudio is not running: connection refused.; the meeting goes on without recording"
+      $0.notice =
+        "PulseAudio is not running: connection refused.; the meeting goes on without recording"
       $0.alert = .recordingFailed("PulseAudio is not running: connection refused.")
     }
     await store.send(\.alert.presented.confirmDiscard) {
@@ -397,7 +403,8 @@ struct RecordMeetingTests {
       syncUp.attendees.append(Attendee(id: Attendee.ID(UUID(index + 10)), name: "A\(index)"))
     }
     let store = TestStore(
-      initialState: RecordMeeting.State(meetingID: meetingID, syncUp: Shared(value: syncUp), input: .none)
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: syncUp), input: .none)
     ) {
       RecordMeeting()
     } withDependencies: {

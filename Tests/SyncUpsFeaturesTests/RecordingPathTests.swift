@@ -92,7 +92,8 @@ struct RecordingPathTests {
 
   @Test func endAndSaveWhileAnAlertIsShownSavesAtOnce() async {
     let store = TestStore(
-      initialState: RecordMeeting.State(meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
     ) {
       RecordMeeting()
     } withDependencies: {
@@ -224,7 +225,8 @@ struct RecordingPathTests {
     await store.receive(\.captureUnavailable) {
       $0.status = .timing
       $0.recording?.audioFile = nil
-      $0.notice = "PulseAudio is not running: connection refused.; "
+      $0.notice =
+        "PulseAudio is not running: connection refused.; "
         + "the meeting is timed without recording or transcription"
     }
     await store.send(.endAndSaveRequested) {
@@ -243,7 +245,8 @@ struct RecordingPathTests {
     for index in 0..<7 {
       syncUp.attendees.append(Attendee(id: Attendee.ID(UUID(index + 10)), name: "A\(index)"))
     }
-    let state = RecordMeeting.State(meetingID: meetingID, syncUp: Shared(value: syncUp), input: .none)
+    let state = RecordMeeting.State(
+      meetingID: meetingID, syncUp: Shared(value: syncUp), input: .none)
     #expect((0..<5).map { state.slot(atMeetingSeconds: Double($0) + 0.5) } == [0, 1, 2, 3, 4])
     #expect(state.slot(atMeetingSeconds: 4.99) == 4)
   }
@@ -265,11 +268,12 @@ struct RecordingPathTests {
     #expect(meeting.date == now)
     #expect(meeting.length == 4.5)
     #expect(meeting.audioFile == "audio/\(UUID(0).uuidString.lowercased()).flac")
-    #expect(Set(report) == [
-      "recovered an unfinished meeting of 'Morning Sync' (00000000) started "
-        + "\(now.formatted(date: .abbreviated, time: .shortened)) (1 utterance)",
-      "an unfinished meeting in there belongs to a deleted sync-up; it was left there",
-    ])
+    #expect(
+      Set(report) == [
+        "recovered an unfinished meeting of 'Morning Sync' (00000000) started "
+          + "\(now.formatted(date: .abbreviated, time: .shortened)) (1 utterance)",
+        "an unfinished meeting in there belongs to a deleted sync-up; it was left there",
+      ])
     #expect(Array(kept.value.keys) == [orphan.meetingID])
   }
 
@@ -295,6 +299,8 @@ struct RecordingPathTests {
 
     try await journal.finish(meetingID)
     try FileManager.default.removeItem(at: copy)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path).isEmpty)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+        .isEmpty)
   }
 }

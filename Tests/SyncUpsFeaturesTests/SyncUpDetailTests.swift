@@ -52,7 +52,8 @@ struct SyncUpDetailTests {
   @Test func deleteMeetings() async {
     var syncUp = SyncUp.mock
     let meetings = (0..<3).map {
-      Meeting(id: Meeting.ID(UUID($0 + 100)), date: Date(timeIntervalSince1970: 0), transcript: "\($0)")
+      Meeting(
+        id: Meeting.ID(UUID($0 + 100)), date: Date(timeIntervalSince1970: 0), transcript: "\($0)")
     }
     syncUp.meetings = IdentifiedArray(uniqueElements: meetings)
     let store = TestStore(initialState: SyncUpDetail.State(syncUp: Shared(value: syncUp))) {
@@ -114,7 +115,8 @@ struct SyncUpDetailTests {
 
   @Test func tappingAMeetingShowsIt() async {
     var syncUp = SyncUp.mock
-    let meeting = Meeting(id: Meeting.ID(UUID(100)), date: Date(timeIntervalSince1970: 0), transcript: "hi")
+    let meeting = Meeting(
+      id: Meeting.ID(UUID(100)), date: Date(timeIntervalSince1970: 0), transcript: "hi")
     syncUp.meetings = [meeting]
     let store = TestStore(initialState: SyncUpDetail.State(syncUp: Shared(value: syncUp))) {
       SyncUpDetail()

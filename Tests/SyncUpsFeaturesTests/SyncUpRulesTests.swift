@@ -19,25 +19,32 @@ struct Rule: Sendable, CustomTestStringConvertible {
     Rule(
       name: "escape in title", title: "\u{1B}[31mDesign",
       words: "the title cannot contain control characters (such as escape sequences)"),
-    Rule(name: "no named attendee", names: ["", "  "], words: "a sync-up needs at least one attendee"),
+    Rule(
+      name: "no named attendee", names: ["", "  "], words: "a sync-up needs at least one attendee"),
     Rule(
       name: "name on two lines", names: ["Bl\nob"],
       words: #"the attendee name "Bl\nob" must be one line"#),
     Rule(
       name: "escape in name", names: ["\u{1B}[2JBlob"],
-      words: #"the attendee name "\u{1B}[2JBlob" cannot contain control characters (such as escape sequences)"#),
+      words:
+        #"the attendee name "\u{1B}[2JBlob" cannot contain control characters (such as escape sequences)"#
+    ),
     Rule(
       name: "same name twice", names: ["Blob", "BLOB"],
       words: "two attendees are named 'BLOB': give each a different name"),
     Rule(name: "no time", duration: .zero, words: "a sync-up lasts between 1s and 24h"),
-    Rule(name: "over a day", duration: .seconds(24 * 3600 + 1), words: "a sync-up lasts between 1s and 24h"),
+    Rule(
+      name: "over a day", duration: .seconds(24 * 3600 + 1),
+      words: "a sync-up lasts between 1s and 24h"),
   ]
 
   func syncUp(id: SyncUp.ID) -> SyncUp {
     SyncUp(
       id: id,
       attendees: IdentifiedArray(
-        uniqueElements: names.enumerated().map { Attendee(id: Attendee.ID(UUID($0 + 10)), name: $1) }
+        uniqueElements: names.enumerated().map {
+          Attendee(id: Attendee.ID(UUID($0 + 10)), name: $1)
+        }
       ),
       duration: duration,
       title: title
@@ -95,7 +102,7 @@ struct SyncUpRulesTests {
   }
 
   func form(_ state: SyncUpDetail.State) -> SyncUpForm.State? {
-    if case let .edit(form)? = state.destination { return form }
+    if case .edit(let form)? = state.destination { return form }
     return nil
   }
 

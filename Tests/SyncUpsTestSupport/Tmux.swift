@@ -35,7 +35,7 @@ public struct Tmux: Sendable {
     posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = (["/usr/bin/env", "tmux", "-L", server] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     // The test's threads block signals; tmux and the programs in its pane must not inherit
     // that, or they would outlive `kill-server` (SIGHUP).
     var attributes = posix_spawnattr_t()

@@ -15,11 +15,15 @@ struct VocabularyOptionTests {
     let wav = samples.appendingPathComponent("hello.wav").path
     let bad = try vocabularyFile("Priya\nk8s\n")
     let cases = [
-      ("/nonexistent/v.txt",
-       "syncups: vocabulary file /nonexistent/v.txt does not exist; check the path"),
-      (bad,
-       "syncups: vocabulary file \(bad), line 2 ('k8s'): 'k8s' has characters other than "
-         + "letters; write it as it is said (e.g. 'k eight s')"),
+      (
+        "/nonexistent/v.txt",
+        "syncups: vocabulary file /nonexistent/v.txt does not exist; check the path"
+      ),
+      (
+        bad,
+        "syncups: vocabulary file \(bad), line 2 ('k8s'): 'k8s' has characters other than "
+          + "letters; write it as it is said (e.g. 'k eight s')"
+      ),
     ]
     for (file, message) in cases {
       let run = try runSyncups(["transcribe", "--vocabulary", file, wav])

@@ -13,7 +13,6 @@ import TranscriptionClientLive
 struct ThreadingTests {
   let standup = samples.appendingPathComponent("standup.wav")
 
-
   /// As many decoders as the pool has threads, all busy, and another task still runs on the
   /// pool before any of them is done: the decoding happens elsewhere.
   @Test func decodersLeaveThePoolFree() async throws {

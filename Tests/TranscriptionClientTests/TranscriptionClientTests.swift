@@ -1,4 +1,3 @@
-import SyncUpsTestSupport
 import AudioCaptureClient
 import AudioCaptureClientLive
 import AudioCore
@@ -6,6 +5,7 @@ import AudioFilesClient
 import AudioFilesClientLive
 import BatchTranscriber
 import Foundation
+import SyncUpsTestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -16,8 +16,10 @@ struct TranscriptionClientTests {
   static let sampleNames = ["standup", "hello"]
 
   func committedTranscript(_ name: String) throws -> String {
-    try String(contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+    try String(
+      contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8
+    )
+    .trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   @Test(arguments: sampleNames)
@@ -30,8 +32,10 @@ struct TranscriptionClientTests {
   @Test func meetingHasWordsTimesAndConfidences() async throws {
     let url = samples.appendingPathComponent("standup.wav")
     let transcript = try await TranscriptionClient.live().transcribeFile(url)
-    let lines = try String(contentsOf: samples.appendingPathComponent("standup.txt"), encoding: .utf8)
-      .split(separator: "\n")
+    let lines = try String(
+      contentsOf: samples.appendingPathComponent("standup.txt"), encoding: .utf8
+    )
+    .split(separator: "\n")
     // Each spoken line is at least one utterance; pauses separate them.
     #expect(transcript.utterances.count >= lines.count)
     #expect(abs(transcript.duration - (try AudioFileReader(path: url.path).info.duration)) < 0.01)
@@ -40,7 +44,9 @@ struct TranscriptionClientTests {
       #expect(!utterance.words.isEmpty)
       #expect(utterance.words.map(\.word).joined(separator: " ") == utterance.text)
       #expect(utterance.start >= previousEnd && utterance.end > utterance.start)
-      #expect(utterance.start == utterance.words.first?.start && utterance.end == utterance.words.last?.end)
+      #expect(
+        utterance.start == utterance.words.first?.start
+          && utterance.end == utterance.words.last?.end)
       for word in utterance.words {
         #expect(word.end > word.start && word.start >= previousEnd)
         #expect((0...1).contains(word.confidence))
@@ -64,7 +70,7 @@ struct TranscriptionClientTests {
     for try await event in events {
       switch event {
       case .partial: partials += 1
-      case let .final(utterance):
+      case .final(let utterance):
         finals.append(utterance)
         partialsBeforeFinal.append(partials)
         partials = 0
@@ -84,7 +90,7 @@ struct TranscriptionClientTests {
     continuation.finish()
     var finals: [Utterance] = []
     for try await event in try await TranscriptionClient.live().transcribe(chunks) {
-      if case let .final(utterance) = event { finals.append(utterance) }
+      if case .final(let utterance) = event { finals.append(utterance) }
     }
     #expect(finals.count == 1)
     #expect(finals.first?.text.hasPrefix("hello world") == true)
@@ -97,7 +103,10 @@ struct TranscriptionClientTests {
     let original = samples.appendingPathComponent("standup.wav")
     let variants = [
       (folder.appendingPathComponent("stereo44.wav"), ["-r", "44100", "-c", "2"]),
-      (folder.appendingPathComponent("float48.wav"), ["-r", "48000", "-e", "floating-point", "-b", "32"]),
+      (
+        folder.appendingPathComponent("float48.wav"),
+        ["-r", "48000", "-e", "floating-point", "-b", "32"]
+      ),
       (folder.appendingPathComponent("standup.flac"), [String]()),
     ]
     let client = TranscriptionClient.live()
@@ -112,7 +121,9 @@ struct TranscriptionClientTests {
   }
 
   @Test func batchWorkersGiveTheSameResultsInInputOrder() throws {
-    let files = ["standup", "hello", "standup", "hello"].map { samples.appendingPathComponent("\($0).wav").path }
+    let files = ["standup", "hello", "standup", "hello"].map {
+      samples.appendingPathComponent("\($0).wav").path
+    }
     let results = Results()
     try BatchTranscriber(jobs: 2).run(files: files) { results.append($0) }
     let all = results.all
@@ -137,7 +148,10 @@ struct TranscriptionClientTests {
     do {
       _ = try SpeechModel.resolve(environment: [SpeechModel.environmentVariable: folder.path])
     } catch {
-      #expect(error.description.contains("lacks an acoustic model folder (with mdef), a language model (*.lm.bin), a dictionary (*.dict)"))
+      #expect(
+        error.description.contains(
+          "lacks an acoustic model folder (with mdef), a language model (*.lm.bin), a dictionary (*.dict)"
+        ))
       #expect(error.description.contains(SpeechModel.environmentVariable))
       #expect(!error.description.contains("\n"))
     }
@@ -145,7 +159,9 @@ struct TranscriptionClientTests {
       _ = try SpeechModel.resolve(explicit: "/nonexistent/model", environment: [:])
       Issue.record("expected an error")
     } catch {
-      #expect(error == .modelNotFound("model folder /nonexistent/model (from --model-dir) does not exist"))
+      #expect(
+        error == .modelNotFound("model folder /nonexistent/model (from --model-dir) does not exist")
+      )
     }
 
     // Models/ is used when it holds a complete model (here: links to the system's files).
@@ -162,7 +178,8 @@ struct TranscriptionClientTests {
   }
 
   @Test func missingModelFailsBeforeTranscribing() async throws {
-    let client = TranscriptionClient.live(options: DecoderOptions(modelDirectory: "/nonexistent/model"))
+    let client = TranscriptionClient.live(
+      options: DecoderOptions(modelDirectory: "/nonexistent/model"))
     await #expect(throws: TranscriptionError.self) { try await client.checkModel() }
     let (chunks, _) = AsyncThrowingStream<AudioChunk, any Error>.makeStream()
     await #expect(throws: TranscriptionError.self) { _ = try await client.transcribe(chunks) }

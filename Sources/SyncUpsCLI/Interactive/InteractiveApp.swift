@@ -52,7 +52,11 @@ public final class InteractiveApp {
     defer { session.restore() }
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
     // The terminal going away ends the app as a signal would.
-    Terminal.readKeys { continuation.yield(.key($0)) } ended: { continuation.yield(.signal) }
+    Terminal.readKeys {
+      continuation.yield(.key($0))
+    } ended: {
+      continuation.yield(.signal)
+    }
     let registration = Termination.onSignal { _ in
       continuation.yield(.signal)
       return .keepRunning
@@ -82,7 +86,7 @@ public final class InteractiveApp {
     session.draw(lines)
     for await event in events {
       switch event {
-      case let .key(key): handle(key)
+      case .key(let key): handle(key)
       case .signal: handleSignal()
       case .changed: clampSelections()
       case .tick: break
@@ -130,7 +134,7 @@ public final class InteractiveApp {
     let (width, height) = Terminal.size
     let state = store.state
     guard let top = state.path.last else {
-      if case let .add(form)? = state.syncUpsList.destination {
+      if case .add(let form)? = state.syncUpsList.destination {
         return FormScreen(
           heading: "New sync-up", state: form, field: formField, width: width, height: height
         ).lines
@@ -141,8 +145,8 @@ public final class InteractiveApp {
       ).lines
     }
     switch top {
-    case let .detail(detail):
-      if case let .edit(form)? = detail.destination {
+    case .detail(let detail):
+      if case .edit(let form)? = detail.destination {
         return FormScreen(
           heading: "Edit \(detail.syncUp.title.visible)", state: form, field: formField,
           width: width, height: height
@@ -151,11 +155,11 @@ public final class InteractiveApp {
       return DetailScreen(
         state: detail, selection: meetingSelection, width: width, height: height
       ).lines
-    case let .meeting(meeting):
+    case .meeting(let meeting):
       return MeetingScreen(
         state: meeting, offset: meetingOffset, width: width, height: height
       ).lines
-    case let .record(record):
+    case .record(let record):
       return RecordScreen(
         state: record, level: meter.level, silentFor: record.isRecording ? meter.silentFor : nil,
         width: width, height: height
