@@ -77,8 +77,7 @@ import Testing
   @Test func effectMutationInsideTaskIsRecordedAndNamed() async throws {
     let tracker = SharedChangeTracker()
     @Shared(.inMemory("count")) var count = 0
-    let unkeyed = Shared(value: 0)
-    let line = #line
+    let (unkeyed, line) = (Shared(value: 0), #line)  // the reference is named by this line
     await tracker.track {
       let task = Task { [shared = $count] in
         shared.withLock { $0 += 1 }
