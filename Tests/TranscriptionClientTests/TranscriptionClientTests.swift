@@ -15,13 +15,6 @@ import TranscriptionClientLive
 struct TranscriptionClientTests {
   static let sampleNames = ["standup", "hello"]
 
-  func committedTranscript(_ name: String) throws -> String {
-    try String(
-      contentsOf: samples.appendingPathComponent("\(name).transcript.txt"), encoding: .utf8
-    )
-    .trimmingCharacters(in: .whitespacesAndNewlines)
-  }
-
   @Test(arguments: sampleNames)
   func samplesDecodeToTheirCommittedTranscripts(name: String) async throws {
     let transcript = try await TranscriptionClient.live()
