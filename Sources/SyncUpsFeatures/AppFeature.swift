@@ -83,6 +83,18 @@ public struct AppFeature: Reducer {
         state.path.append(.detail(SyncUpDetail.State(syncUp: syncUp)))
         return .none
 
+      case .syncUpsList(.destination(.presented(.search(.delegate(.openMeeting(let hit)))))):
+        // The search stays underneath: going back from the meeting returns to the hits.
+        guard let syncUp = state.syncUpsList.syncUps[id: hit.syncUpID],
+          let meeting = syncUp.meetings[id: hit.meetingID]
+        else { return .none }
+        state.path.append(
+          .meeting(
+            MeetingFeature.State(meeting: meeting, syncUp: syncUp, highlightedSegment: hit.segment)
+          )
+        )
+        return .none
+
       case .syncUpsList:
         return .none
       }

@@ -23,6 +23,7 @@ public struct SyncUpsList: Reducer {
     case dismissAddSyncUpButtonTapped
     case onAppear
     case onDelete(IndexSet)
+    case searchButtonTapped
   }
 
   public struct Destination: CaseReducer {
@@ -31,18 +32,21 @@ public struct SyncUpsList: Reducer {
       public typealias StateReducer = Destination
       case add(SyncUpForm.State)
       case alert(AlertState<Alert>)
+      case search(TranscriptSearchFeature.State)
     }
 
     @CasePathable
     public enum Action: Equatable, Sendable {
       case add(SyncUpForm.Action)
       case alert(Alert)
+      case search(TranscriptSearchFeature.Action)
     }
 
     public init() {}
 
     public var body: some ReducerOf<Self> {
       Scope(state: \.add, action: \.add) { SyncUpForm() }
+      Scope(state: \.search, action: \.search) { TranscriptSearchFeature() }
     }
   }
 
@@ -95,6 +99,10 @@ public struct SyncUpsList: Reducer {
           .map { state.syncUps[$0] }
         guard !syncUps.isEmpty else { return .none }
         state.destination = .alert(.deleteSyncUps(syncUps))
+        return .none
+
+      case .searchButtonTapped:
+        state.destination = .search(TranscriptSearchFeature.State())
         return .none
       }
     }

@@ -25,6 +25,9 @@ struct SyncUpsCommand: AsyncParsableCommand {
       RecordCommand.self,
       SourcesCommand.self,
       TranscribeCommand.self,
+      SearchCommand.self,
+      ExportCommand.self,
+      ImportCommand.self,
     ]
   )
 

@@ -33,6 +33,8 @@ extension InteractiveApp {
       case nil: break
       }
       return clampListSelection()
+    case .search(let search)?:
+      return handleSearch(key, search)
     case nil:
       break
     }
@@ -51,6 +53,7 @@ extension InteractiveApp {
       send(.addSyncUpButtonTapped)
     case .character("d"):
       send(.onDelete(IndexSet(integer: listSelection)))
+    case .character("/"): send(.searchButtonTapped)
     case .character("q"): isDone = true
     default: break
     }
@@ -59,6 +62,58 @@ extension InteractiveApp {
 
   private func clampListSelection() {
     listSelection = min(listSelection, max(store.state.syncUpsList.syncUps.count - 1, 0))
+    rememberListSelection()
+  }
+
+  // MARK: Search
+
+  private func handleSearch(_ key: Key, _ search: TranscriptSearchFeature.State) {
+    let send = { (action: TranscriptSearchFeature.Action) -> Void in
+      _ = self.store.send(.syncUpsList(.destination(.presented(.search(action)))))
+    }
+    let page = max((Terminal.size.rows - 6) / 2, 1)
+    switch key {
+    case .character(let character): send(.queryChanged(search.query + String(character)))
+    case .backspace: send(.queryChanged(String(search.query.dropLast())))
+    case .up: send(.selectionMoved(by: -1))
+    case .down: send(.selectionMoved(by: 1))
+    case .pageUp: send(.selectionMoved(by: -page))
+    case .pageDown: send(.selectionMoved(by: page))
+    case .enter:
+      send(.hitOpened)
+      // The meeting opens scrolled to the segment found.
+      if case .meeting(let meeting)? = store.state.path.last {
+        let (width, height) = Terminal.size
+        meetingOffset = MeetingScreen(state: meeting, width: width, height: height).highlightOffset
+      }
+    case .escape: store.send(.syncUpsList(.destination(.dismiss)))
+    default: break
+    }
+  }
+
+  // MARK: The remembered selection
+
+  /// The sync-up selected in the list, kept for the next start (`.appStorage`).
+  private static let selectedSyncUpKey = "interactive.selectedSyncUp"
+
+  /// Keeps the selected sync-up's id, when it changed.
+  func rememberListSelection() {
+    let syncUps = store.state.syncUpsList.syncUps
+    guard syncUps.indices.contains(listSelection) else { return }
+    let id = syncUps[listSelection].id.rawValue.uuidString.lowercased()
+    @Shared(.appStorage(Self.selectedSyncUpKey)) var remembered = ""
+    guard remembered != id else { return }
+    $remembered.withLock { $0 = id }
+  }
+
+  /// Selects the sync-up selected when the app last ran, if it still exists.
+  func restoreListSelection() {
+    @Shared(.appStorage(Self.selectedSyncUpKey)) var remembered = ""
+    let syncUps = store.state.syncUpsList.syncUps
+    guard let index = syncUps.firstIndex(where: {
+      $0.id.rawValue.uuidString.lowercased() == remembered
+    }) else { return }
+    listSelection = index
   }
 
   /// Keeps the cursors on rows that exist after the data changed (perhaps in another process).

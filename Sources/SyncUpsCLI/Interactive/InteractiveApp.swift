@@ -83,6 +83,7 @@ public final class InteractiveApp {
     }
 
     store.send(.syncUpsList(.onAppear))
+    restoreListSelection()
     session.draw(lines)
     for await event in events {
       switch event {

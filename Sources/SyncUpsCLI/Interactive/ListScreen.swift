@@ -19,13 +19,16 @@ public struct ListScreen {
   }
 
   public var lines: [String] {
+    if case .search(let search)? = state.destination {
+      return SearchScreen(state: search, width: width, height: height).lines
+    }
     let syncUps = state.syncUps
     let header = [ANSI.bold + " Daily Sync-ups" + ANSI.reset, ""]
     var footer = [""]
     if case .alert(let alert)? = state.destination {
       footer += AlertView.lines(alert, width: width).dropFirst()
     } else {
-      footer.append(Text.hint("↑↓ select · enter open · a add · d delete · q quit", width: width))
+      footer.append(Text.hint("↑↓ select · enter open · / search · a add · d delete · q quit", width: width))
     }
     var rows = syncUps.enumerated().map { index, syncUp in row(syncUp, selected: index == selection)
     }

@@ -43,9 +43,27 @@ public struct MeetingScreen {
         ? [ANSI.dim + " Nothing was transcribed." + ANSI.reset]
         : Text.wrap(state.meeting.transcript.oneLine, width: width)
     }
-    return turns.flatMap { turn in
-      Text.wrap(
-        "[\(Format.clock(turn.start))] \(turn.speaker.visible): \(turn.text.oneLine)", width: width)
+    return turns.flatMap(lines(of:))
+  }
+
+  /// One turn, wrapped. The segment a search found is marked `›` and bold.
+  private func lines(of turn: MeetingFeature.Turn) -> [String] {
+    let lines = Text.wrap(
+      "[\(Format.clock(turn.start))] \(turn.speaker.visible): \(turn.text.oneLine)", width: width)
+    guard turn.isHighlighted else { return lines }
+    return lines.enumerated().map { index, line in
+      ANSI.bold + (index == 0 ? "›" + line.dropFirst() : line) + ANSI.reset
     }
+  }
+
+  /// The scroll that shows the highlighted segment (a search hit) near the top, with a line of
+  /// the transcript before it.
+  public var highlightOffset: Int {
+    var line = 0
+    for turn in state.turns {
+      if turn.isHighlighted { return min(max(line - 1, 0), maxOffset) }
+      line += lines(of: turn).count
+    }
+    return 0
   }
 }

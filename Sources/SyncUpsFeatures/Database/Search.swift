@@ -70,11 +70,28 @@ public struct TranscriptSearchHit: Equatable, Sendable {
   public var syncUpTitle: String
   public var meetingID: Meeting.ID
   public var date: Date
+  /// The segment's index in its meeting's `segments`.
+  public var segment: Int
   public var speaker: String
   public var start: Double
   public var end: Double
   /// The segment's text with each match between the marks.
   public var text: String
+
+  public init(
+    syncUpID: SyncUp.ID, syncUpTitle: String, meetingID: Meeting.ID, date: Date, segment: Int,
+    speaker: String, start: Double, end: Double, text: String
+  ) {
+    self.syncUpID = syncUpID
+    self.syncUpTitle = syncUpTitle
+    self.meetingID = meetingID
+    self.date = date
+    self.segment = segment
+    self.speaker = speaker
+    self.start = start
+    self.end = end
+    self.text = text
+  }
 }
 
 extension SyncUpsDatabase {
@@ -103,8 +120,8 @@ extension SyncUpsDatabase {
     }
     arguments += [query.limit]
     let sql = """
-      SELECT meeting.syncUpId, syncUp.title, segment.meetingId, meeting.date, segment.speaker,
-        segment.startTime, segment.endTime, highlight(segmentSearch, 0, ?, ?) AS marked
+      SELECT meeting.syncUpId, syncUp.title, segment.meetingId, meeting.date, segment.ordinal,
+        segment.speaker, segment.startTime, segment.endTime, highlight(segmentSearch, 0, ?, ?) AS marked
       FROM segmentSearch
       JOIN segment ON segment.id = segmentSearch.rowid
       JOIN meeting ON meeting.id = segment.meetingId
@@ -120,6 +137,7 @@ extension SyncUpsDatabase {
           syncUpTitle: row["title"],
           meetingID: Meeting.ID(UUID(databaseString: row["meetingId"])),
           date: Date(timeIntervalSince1970: row["date"]),
+          segment: row["ordinal"],
           speaker: row["speaker"],
           start: row["startTime"],
           end: row["endTime"],
