@@ -1,7 +1,9 @@
 import Architecture
 import Foundation
 
-/// Shows a past meeting: its date, the attendees and the transcript by speaker.
+/// Shows a past meeting: its date, the attendees and the transcript by speaker. The list holds
+/// meetings as summaries; the transcript is read from the database when the meeting is shown
+/// (`.meetingTranscript(id)`), and follows it if it changes.
 public struct MeetingFeature: Reducer {
   public struct State: Equatable, Sendable {
     public let meeting: Meeting
@@ -9,17 +11,25 @@ public struct MeetingFeature: Reducer {
     /// The segment (an index into the meeting's segments) a search found: shown as a turn of
     /// its own, marked.
     public var highlightedSegment: Int?
+    /// The meeting with its segments; nil when it is not in the database (deleted meanwhile).
+    @SharedReader public var transcript: Meeting?
 
     public init(meeting: Meeting, syncUp: SyncUp, highlightedSegment: Int? = nil) {
       self.meeting = meeting
       self.syncUp = syncUp
       self.highlightedSegment = highlightedSegment
+      self._transcript = SharedReader(.meetingTranscript(meeting.id))
     }
+
+    /// The segments shown: the database's, or the meeting's own when it is not there.
+    public var segments: [Meeting.Segment] { transcript?.segments ?? meeting.segments }
+    /// The whole transcript as text (older meetings may have text without segments).
+    public var text: String { transcript?.transcript ?? meeting.transcript }
 
     /// Consecutive segments of one speaker, merged into one turn (never the highlighted one).
     public var turns: [Turn] {
       var turns: [Turn] = []
-      for (index, segment) in meeting.segments.enumerated() {
+      for (index, segment) in segments.enumerated() {
         let isHighlighted = index == highlightedSegment
         if let last = turns.last, last.speaker == segment.speaker, !last.isHighlighted,
           !isHighlighted

@@ -98,8 +98,7 @@ struct ExportCommand: AsyncParsableCommand {
   @MainActor func run() async throws {
     let target = outputFile.map { URL(fileURLWithPath: $0) }
     if let target { try ExportFile.checkTarget(target, replacing: force) }
-    _ = try await SyncUpsStore.open()
-    @Dependency(\.syncUpsDatabase) var database
+    let database = try await SyncUpsStore.open().database
     let export: Export
     do {
       export = try await WorkerThread.run(name: "export") { try database.exportWithCounts() }
@@ -140,8 +139,9 @@ struct ImportCommand: AsyncParsableCommand {
     if isDirectory.boolValue {
       throw CLIError("cannot import \(file.visible): it is a folder; give the exported file")
     }
-    _ = try await SyncUpsStore.open()
-    @Dependency(\.syncUpsDatabase) var database
+    let store = try await SyncUpsStore.open()
+    try store.checkWritable()
+    let database = store.database
     let summary: ImportSummary
     do {
       summary = try await WorkerThread.run(name: "import") { try database.importChecked(url) }
