@@ -144,7 +144,7 @@ struct TranscriptSearchFeatureTests {
     }
   }
 
-  @Test func theListPresentsTheSearchAndAHitOpensItsMeetingAtTheSegment() async {
+  @Test func theListPresentsTheSearchAndAHitOpensItsMeetingAtTheSegment() async throws {
     let clock = TestClock()
     let meeting = Meeting(
       id: Meeting.ID(UUID(10)), date: date, transcript: "good morning the staging server",
@@ -154,7 +154,12 @@ struct TranscriptSearchFeatureTests {
       ])
     var syncUp = SyncUp.mock
     syncUp.meetings = [meeting]
-    @Shared(.syncUps) var syncUps = [syncUp]
+    @Shared(.syncUps) var syncUps
+    $syncUps.withLock { $0 = [syncUp] }
+    try $syncUps.save()
+    // The list holds the meeting as a summary; its segments are read when it is shown.
+    let listed = try #require(syncUps[id: syncUp.id])
+    let summary = try #require(listed.meetings[id: meeting.id])
     let found = hit(1, "the \u{E000}staging\u{E001} server")
     let store = TestStore(initialState: AppFeature.State()) {
       AppFeature()
@@ -183,9 +188,15 @@ struct TranscriptSearchFeatureTests {
         $0.stackElementID = StackElementIDGenerator(startingAt: 0)
       } operation: {
         state.path.append(
-          .meeting(MeetingFeature.State(meeting: meeting, syncUp: syncUp, highlightedSegment: 1)))
+          .meeting(MeetingFeature.State(meeting: summary, syncUp: listed, highlightedSegment: 1)))
       }
     }
+    guard case .meeting(let shown)? = store.state.path.last else {
+      Issue.record("the meeting is not shown")
+      return
+    }
+    #expect(shown.turns.map(\.text) == ["good morning", "the staging server"])
+    #expect(shown.turns.map(\.isHighlighted) == [false, true])
     // Back from the meeting: the search is still there, then escape closes it.
     await store.send(.path(.popFrom(id: 0))) { $0.path = StackState() }
     await store.send(\.syncUpsList.destination.dismiss) { $0.syncUpsList.destination = nil }
