@@ -72,7 +72,7 @@ public struct TranscriptSearchFeature: Reducer {
     case .queryChanged(let query):
       state.query = query
       state.problem = nil
-      let search = TranscriptSearch(query, limit: Self.limit)
+      let search = TranscriptSearch(TranscriptSearch.asTyped(query), limit: Self.limit)
       guard search.hasTerms else {
         state.hits = []
         state.selection = 0
@@ -129,7 +129,12 @@ public struct TranscriptSearchClient: Sendable {
 extension TranscriptSearchClient: DependencyKey {
   public static var liveValue: TranscriptSearchClient {
     @Dependency(\.syncUpsDatabase) var database
-    return TranscriptSearchClient { [database] query in
+    return live(database)
+  }
+
+  /// Searches `database` on a thread of its own.
+  public static func live(_ database: SyncUpsDatabase) -> TranscriptSearchClient {
+    TranscriptSearchClient { query in
       try await WorkerThread.run(name: "search") {
         try database.search(query, marks: TranscriptSearchHit.marks)
       }
@@ -148,6 +153,13 @@ extension DependencyValues {
 extension TranscriptSearch {
   /// False when the text holds no word to look for (blank, or only punctuation).
   public var hasTerms: Bool { matchExpression != nil }
+
+  /// What is being typed, as a query: the word (or phrase) still being typed is a prefix, so
+  /// `stag` already finds "staging"; a space after it makes it a whole word again.
+  public static func asTyped(_ text: String) -> String {
+    guard let last = text.last, last.isLetter || last.isNumber else { return text }
+    return text + "*"
+  }
 
   /// Why `text` is not a query the user meant, as words for a message (nil when it is fine):
   /// an unclosed `"`, a `*` that does not end a word, or nothing to look for. (The search

@@ -42,7 +42,8 @@ struct TranscriptSearchFeatureTests {
       $0.isSearching = false
       $0.hits = hits
     }
-    #expect(queries.value == ["sta"])
+    // The word being typed is a prefix.
+    #expect(queries.value == ["sta*"])
 
     await store.send(.selectionMoved(by: 1)) { $0.selection = 1 }
     await store.send(.selectionMoved(by: 5))
@@ -215,6 +216,15 @@ struct TranscriptSearchFeatureTests {
     #expect(found.turns.map(\.text) == ["one", "two", "three"])
     #expect(found.turns.map(\.isHighlighted) == [false, true, false])
     #expect(found.turns.map(\.start) == [0, 1, 2])
+  }
+
+  @Test func theWordBeingTypedIsAPrefix() {
+    #expect(TranscriptSearch.asTyped("stag") == "stag*")
+    #expect(TranscriptSearch.asTyped("stag ") == "stag ")
+    #expect(TranscriptSearch.asTyped("\"staging ser") == "\"staging ser*")
+    #expect(TranscriptSearch.asTyped("\"staging server\"") == "\"staging server\"")
+    #expect(TranscriptSearch.asTyped("migr*") == "migr*")
+    #expect(TranscriptSearch.asTyped("") == "")
   }
 
   @Test func queriesThatAreNotWhatTheUserMeantAreNamed() {
