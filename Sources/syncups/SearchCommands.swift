@@ -106,14 +106,14 @@ struct ExportCommand: AsyncParsableCommand {
       throw CLIError("cannot export: \(error)")
     }
     let data = export.data + Data("\n".utf8)
-    guard let target else {
+    guard let target, let outputFile else {
       FileHandle.standardOutput.write(data)
       return
     }
     try await ExportFile.write(data, to: target, replacing: force)
     output(
       "Exported \(Format.count(export.syncUps, "sync-up")) and "
-        + "\(Format.count(export.meetings, "meeting")) to \(target.path.visible).\n")
+        + "\(Format.count(export.meetings, "meeting")) to \(outputFile.visible).\n")
   }
 }
 

@@ -20,9 +20,11 @@ public func seededDataDirectory(
   return home
 }
 
-/// The sync-ups `sync-ups.json` in `home` holds, as JSON objects.
+/// The sync-ups the data directory `home` holds, as JSON objects: what `syncups export` prints
+/// (the format `sync-ups.json` had).
 public func savedSyncUps(_ home: URL) throws -> [[String: Any]] {
-  let data = try Data(contentsOf: home.appendingPathComponent("sync-ups.json"))
-  let file = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+  let run = try runSyncups(["export"], environment: ["SYNCUPS_HOME": home.path])
+  guard run.status == 0 else { throw FixtureError("syncups export failed: \(run)") }
+  let file = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
   return file?["syncUps"] as? [[String: Any]] ?? []
 }
