@@ -38,7 +38,8 @@ struct InteractiveSearchTests {
     ]
     let platform: [String: Any] = [
       "id": "22222222-0000-0000-0000-000000000002", "title": "Platform", "duration": 600,
-      "theme": "teal", "attendees": [["id": "00000000-0000-0000-0000-000000000010", "name": "Cleo"]],
+      "theme": "teal",
+      "attendees": [["id": "00000000-0000-0000-0000-000000000010", "name": "Cleo"]],
       "meetings": [],
     ]
     try JSONSerialization.data(

@@ -12,7 +12,8 @@ struct SearchKeysTests {
   static let morning = SyncUp(
     id: SyncUp.ID(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!),
     attendees: [
-      Attendee(id: Attendee.ID(UUID()), name: "Ana"), Attendee(id: Attendee.ID(UUID()), name: "Ben"),
+      Attendee(id: Attendee.ID(UUID()), name: "Ana"),
+      Attendee(id: Attendee.ID(UUID()), name: "Ben"),
     ],
     meetings: [
       Meeting(

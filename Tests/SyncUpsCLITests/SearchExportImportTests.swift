@@ -39,7 +39,8 @@ struct SearchExportImportTests {
       "meetings": [
         [
           "id": "bbbbbbbb-0000-0000-0000-000000000002", "date": "2026-11-10T15:30:00Z",
-          "transcript": "", "segments": [segment("Cleo", 2, "staging is slow and the server in staging is slow")],
+          "transcript": "",
+          "segments": [segment("Cleo", 2, "staging is slow and the server in staging is slow")],
         ]
       ],
     ]
@@ -213,10 +214,14 @@ struct SearchExportImportTests {
       (#"{"syncUps": []}"#, [#""formatVersion" is missing"#]),
       (#"{"formatVersion": 2, "syncUps": []}"#, ["format version 2"]),
       (#"{"formatVersion": 1, "syncUps": [{"id": "nope"}]}"#, ["syncUps[0].id is not valid"]),
-      (#"{"formatVersion": 1, "syncUps": [{"id": "11111111-0000-0000-0000-000000000009"}]}"#,
-       ["sync-up 1 of the file", "title"]),
-      (#"{"formatVersion": 1, "syncUps": [{"id": "11111111-0000-0000-0000-000000000009", "title": 3}]}"#,
-       ["syncUps[0].title has the wrong kind of value"]),
+      (
+        #"{"formatVersion": 1, "syncUps": [{"id": "11111111-0000-0000-0000-000000000009"}]}"#,
+        ["sync-up 1 of the file", "title"]
+      ),
+      (
+        #"{"formatVersion": 1, "syncUps": [{"id": "11111111-0000-0000-0000-000000000009", "title": 3}]}"#,
+        ["syncUps[0].title has the wrong kind of value"]
+      ),
     ]
     for (text, parts) in cases {
       try Data(text.utf8).write(to: bad)
@@ -237,8 +242,9 @@ struct SearchExportImportTests {
     let day = try Parse.since("2026-11-20")
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = .current
-    #expect(calendar.dateComponents([.year, .month, .day, .hour], from: day)
-      == DateComponents(year: 2026, month: 11, day: 20, hour: 0))
+    #expect(
+      calendar.dateComponents([.year, .month, .day, .hour], from: day)
+        == DateComponents(year: 2026, month: 11, day: 20, hour: 0))
     for bad in ["", "d", "-1d", "2026-13-01", "2026-1-1", "20261120", "tomorrow", "２０２６-11-20"] {
       #expect(throws: CLIError.self, "\(bad)") { try Parse.since(bad, now: now) }
     }

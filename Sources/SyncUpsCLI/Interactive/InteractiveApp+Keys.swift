@@ -110,9 +110,11 @@ extension InteractiveApp {
   func restoreListSelection() {
     @Shared(.appStorage(Self.selectedSyncUpKey)) var remembered = ""
     let syncUps = store.state.syncUpsList.syncUps
-    guard let index = syncUps.firstIndex(where: {
-      $0.id.rawValue.uuidString.lowercased() == remembered
-    }) else { return }
+    guard
+      let index = syncUps.firstIndex(where: {
+        $0.id.rawValue.uuidString.lowercased() == remembered
+      })
+    else { return }
     listSelection = index
   }
 

@@ -28,7 +28,8 @@ public struct ListScreen {
     if case .alert(let alert)? = state.destination {
       footer += AlertView.lines(alert, width: width).dropFirst()
     } else {
-      footer.append(Text.hint("↑↓ select · enter open · / search · a add · d delete · q quit", width: width))
+      footer.append(
+        Text.hint("↑↓ select · enter open · / search · a add · d delete · q quit", width: width))
     }
     var rows = syncUps.enumerated().map { index, syncUp in row(syncUp, selected: index == selection)
     }

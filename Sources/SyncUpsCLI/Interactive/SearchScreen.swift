@@ -22,7 +22,9 @@ public struct SearchScreen {
       status,
       "",
     ]
-    let footer = ["", Text.hint("type to search · ↑↓ select · enter open · esc back", width: width)]
+    let footer = [
+      "", Text.hint("type to search · ↑↓ select · enter open · esc back", width: width),
+    ]
     let rows = state.hits.enumerated().flatMap { index, hit in
       self.rows(hit, selected: index == state.selection)
     }
