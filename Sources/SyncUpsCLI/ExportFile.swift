@@ -2,19 +2,61 @@ import Foundation
 import Glibc
 import WorkerThreads
 
-/// Writing `syncups export --output F`: all or nothing, never over a file unless asked.
+/// Writing `syncups export`: to stdout, or to a file all or nothing, never over a file unless
+/// asked. What is written comes in pieces (a meeting at a time), on a thread of its own.
 public enum ExportFile {
-  /// Writes `data` to `url` atomically: into a new temporary file beside it, flushed to disk,
-  /// then moved into place (`replacing`) or linked to the name, which fails if a file of that
-  /// name exists, even one made meanwhile. A failure leaves no partial file. On a thread of
-  /// its own.
-  public static func write(_ data: Data, to url: URL, replacing: Bool) async throws(CLIError) {
-    do {
-      try await WorkerThread.run(name: "export") { try writeNow(data, to: url, replacing) }
-    } catch let error as CLIError {
-      throw error
-    } catch {
-      throw CLIError("cannot write \(url.path.visible): \(error)")
+  /// Gives `body` a writer to standard output (buffered, a megabyte at a time).
+  public static func toStandardOutput<T: Sendable>(
+    _ body: @escaping @Sendable (_ write: (Data) throws -> Void) throws -> T
+  ) async throws(CLIError) -> T {
+    try await onThread {
+      let output = Output(fd: STDOUT_FILENO, name: "standard output")
+      let result = try body(output.write)
+      try output.flush()
+      return result
+    }
+  }
+
+  /// Gives `body` a writer to a new temporary file beside `url`; once `body` returns, the file
+  /// is flushed to disk and moved into place (`replacing`) or linked to the name, which fails if
+  /// a file of that name exists, even one made meanwhile. A failure leaves no file behind.
+  public static func write<T: Sendable>(
+    to url: URL, replacing: Bool,
+    _ body: @escaping @Sendable (_ write: (Data) throws -> Void) throws -> T
+  ) async throws(CLIError) -> T {
+    try await onThread {
+      try checkTarget(url, replacing: replacing)
+      let folder = url.deletingLastPathComponent()
+      let temporary = folder.appendingPathComponent(
+        ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
+      let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      guard fd >= 0 else { throw failure(url, errno) }
+      defer { unlink(temporary.path) }
+      let output = Output(fd: fd, name: url.path)
+      let result: T
+      do {
+        result = try body(output.write)
+        try output.flush()
+        guard fsync(fd) == 0 else { throw failure(url, errno) }
+      } catch {
+        close(fd)
+        throw error
+      }
+      close(fd)
+      if replacing {
+        guard rename(temporary.path, url.path) == 0 else { throw failure(url, errno) }
+      } else {
+        guard link(temporary.path, url.path) == 0 else {
+          throw errno == EEXIST ? exists(url) : failure(url, errno)
+        }
+      }
+      // The new name is durable too.
+      let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      if directory >= 0 {
+        fsync(directory)
+        close(directory)
+      }
+      return result
     }
   }
 
@@ -36,49 +78,61 @@ public enum ExportFile {
         + "or choose another --output")
   }
 
-  private static func writeNow(_ data: Data, to url: URL, _ replacing: Bool) throws {
-    try checkTarget(url, replacing: replacing)
-    let folder = url.deletingLastPathComponent()
-    let temporary = folder.appendingPathComponent(
-      ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
-    let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw failure(url, errno) }
-    var written = 0
-    var code: Int32 = 0
-    data.withUnsafeBytes { bytes in
-      while written < bytes.count {
-        let count = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
-        if count < 0 {
-          if errno == EINTR { continue }
-          code = errno
-          return
-        }
-        written += count
-      }
-    }
-    if code == 0, fsync(fd) != 0 { code = errno }
-    close(fd)
-    defer { unlink(temporary.path) }
-    guard code == 0 else { throw failure(url, code) }
-    if replacing {
-      guard rename(temporary.path, url.path) == 0 else { throw failure(url, errno) }
-    } else {
-      guard link(temporary.path, url.path) == 0 else {
-        if errno == EEXIST { throw exists(url) }
-        throw failure(url, errno)
-      }
-    }
-    // The new name is durable too.
-    let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if directory >= 0 {
-      fsync(directory)
-      close(directory)
+  static func failure(_ url: URL, _ code: Int32) -> CLIError {
+    failure(url.path, code)
+  }
+
+  static func failure(_ name: String, _ code: Int32) -> CLIError {
+    CLIError(
+      "cannot write \(name.visible) (\(String(cString: strerror(code)))); the export is not "
+        + "complete: check the folder and the free space")
+  }
+
+  /// Runs `body` on a thread of its own; its errors become one line.
+  private static func onThread<T: Sendable>(
+    _ body: @escaping @Sendable () throws -> T
+  ) async throws(CLIError) -> T {
+    do {
+      return try await WorkerThread.run(name: "export", body)
+    } catch let error as CLIError {
+      throw error
+    } catch {
+      throw CLIError("cannot export: \(error)")
     }
   }
 
-  private static func failure(_ url: URL, _ code: Int32) -> CLIError {
-    CLIError(
-      "cannot write \(url.path.visible) (\(String(cString: strerror(code)))); nothing was "
-        + "written: check the folder and the free space")
+  /// Collects pieces and writes them to `fd` a megabyte at a time.
+  private final class Output {
+    let fd: Int32
+    let name: String
+    var buffer = Data()
+
+    init(fd: Int32, name: String) {
+      self.fd = fd
+      self.name = name
+    }
+
+    func write(_ data: Data) throws {
+      buffer.append(data)
+      if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    func flush() throws {
+      var code: Int32 = 0
+      buffer.withUnsafeBytes { bytes in
+        var written = 0
+        while written < bytes.count {
+          let count = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
+          if count < 0 {
+            if errno == EINTR { continue }
+            code = errno
+            return
+          }
+          written += count
+        }
+      }
+      buffer.removeAll(keepingCapacity: true)
+      if code != 0 { throw ExportFile.failure(name, code) }
+    }
   }
 }

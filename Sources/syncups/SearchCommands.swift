@@ -83,8 +83,8 @@ struct ExportCommand: AsyncParsableCommand {
     commandName: "export",
     abstract: "Write every sync-up and meeting (with transcripts) as one JSON file.",
     discussion: """
-      The format is sync-ups.json's (format 1): 'syncups import' reads it back. Audio files are \
-      not included.
+      The format is sync-ups.json's (format 1, on one line): 'syncups import' reads it back. \
+      Audio files are not included.
       """
   )
 
@@ -99,21 +99,16 @@ struct ExportCommand: AsyncParsableCommand {
     let target = outputFile.map { URL(fileURLWithPath: $0) }
     if let target { try ExportFile.checkTarget(target, replacing: force) }
     let database = try await SyncUpsStore.open().database
-    let export: Export
-    do {
-      export = try await WorkerThread.run(name: "export") { try database.exportWithCounts() }
-    } catch {
-      throw CLIError("cannot export: \(error)")
-    }
-    let data = export.data + Data("\n".utf8)
     guard let target, let outputFile else {
-      FileHandle.standardOutput.write(data)
+      _ = try await ExportFile.toStandardOutput { write in try database.export(to: write) }
       return
     }
-    try await ExportFile.write(data, to: target, replacing: force)
+    let counts = try await ExportFile.write(to: target, replacing: force) { write in
+      try database.export(to: write)
+    }
     output(
-      "Exported \(Format.count(export.syncUps, "sync-up")) and "
-        + "\(Format.count(export.meetings, "meeting")) to \(outputFile.visible).\n")
+      "Exported \(Format.count(counts.syncUps, "sync-up")) and "
+        + "\(Format.count(counts.meetings, "meeting")) to \(outputFile.visible).\n")
   }
 }
 
