@@ -5,6 +5,11 @@ import GRDB
 public struct ExportCounts: Equatable, Sendable {
   public var syncUps: Int
   public var meetings: Int
+
+  public init(syncUps: Int, meetings: Int) {
+    self.syncUps = syncUps
+    self.meetings = meetings
+  }
 }
 
 extension SyncUpsDatabase {
