@@ -7,7 +7,9 @@ import Testing
 struct InteractiveSearchTests {
   let terminal = Tmux(prefix: "syncups-search")
 
-  func screen() -> String { (try? terminal.screen()) ?? "" }
+  func screen(_ terminal: Tmux? = nil) -> String {
+    (try? (terminal ?? self.terminal).screen()) ?? ""
+  }
 
   /// A data directory whose `sync-ups.json` (imported on the first run) holds "Morning Sync",
   /// with one meeting of forty segments (the staging server is mentioned in the 31st, at
@@ -48,8 +50,8 @@ struct InteractiveSearchTests {
     return home
   }
 
-  func start(_ home: URL) throws {
-    try terminal.start(
+  func start(_ home: URL, on terminal: Tmux? = nil) throws {
+    try (terminal ?? self.terminal).start(
       "TZ=UTC SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
       columns: 100, rows: 30
     )
@@ -91,19 +93,21 @@ struct InteractiveSearchTests {
     let home = try seeded()
     defer { try? FileManager.default.removeItem(at: home) }
     try start(home)
+    defer { terminal.kill() }
     #expect(try await terminal.waitForScreen { $0.contains(" ›    Morning Sync") }, "\(screen())")
-    try terminal.keys("Down")
-    #expect(try await terminal.waitForScreen { $0.contains(" ›    Platform") }, "\(screen())")
-    try terminal.keys("q")
+    // Quitting at once keeps it too.
+    try terminal.keys("Down", "q")
     #expect(try await terminal.waitForScreen { $0.contains("EXIT=0") }, "\(screen())")
     terminal.kill()
 
-    try start(home)
-    defer { terminal.kill() }
-    #expect(try await terminal.waitForScreen { $0.contains(" ›    Platform") }, "\(screen())")
-    try terminal.keys("Enter")
-    #expect(try await terminal.waitForScreen { $0.contains("Cleo") }, "\(screen())")
-    try terminal.keys("b", "q")
-    #expect(try await terminal.waitForScreen { $0.contains("EXIT=0") }, "\(screen())")
+    // The next start, on a tmux server of its own (the first one may still be going away).
+    let next = Tmux(prefix: "syncups-search")
+    try start(home, on: next)
+    defer { next.kill() }
+    #expect(try await next.waitForScreen { $0.contains(" ›    Platform") }, "\(screen(next))")
+    try next.keys("Enter")
+    #expect(try await next.waitForScreen { $0.contains("Cleo") }, "\(screen(next))")
+    try next.keys("b", "q")
+    #expect(try await next.waitForScreen { $0.contains("EXIT=0") }, "\(screen(next))")
   }
 }

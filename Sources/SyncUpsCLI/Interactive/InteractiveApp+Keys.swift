@@ -104,6 +104,9 @@ extension InteractiveApp {
     @Shared(.appStorage(Self.selectedSyncUpKey)) var remembered = ""
     guard remembered != id else { return }
     $remembered.withLock { $0 = id }
+    // Written now, so quitting right after (q, Ctrl-C) keeps it; remembering is a convenience:
+    // a database that cannot be written (read-only folder) just does not remember.
+    try? $remembered.save()
   }
 
   /// Selects the sync-up selected when the app last ran, if it still exists.
