@@ -119,7 +119,8 @@ struct InteractiveAppTests {
     let home = try seededDataDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
     for suffix in ["", "-wal", "-shm"] {
-      try? FileManager.default.removeItem(at: home.appendingPathComponent("syncups.sqlite" + suffix))
+      try? FileManager.default.removeItem(
+        at: home.appendingPathComponent("syncups.sqlite" + suffix))
     }
     try Data("{not json".utf8).write(to: home.appendingPathComponent("syncups.sqlite"))
     try terminal.start(
