@@ -106,8 +106,11 @@ struct DatabaseCommandTests {
       "--no-transcription",
     ]
     recorder.environment = ["SYNCUPS_HOME": home.url.path, "PATH": "/usr/bin:/bin"]
-    recorder.standardOutput = FileHandle.nullDevice
-    recorder.standardError = FileHandle.nullDevice
+    let log = home.url.appendingPathComponent("record.log")
+    FileManager.default.createFile(atPath: log.path, contents: nil)
+    let logHandle = try FileHandle(forWritingTo: log)
+    recorder.standardOutput = logHandle
+    recorder.standardError = logHandle
     recorder.standardInput = FileHandle.nullDevice
     try recorder.run()
     defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
@@ -126,7 +129,10 @@ struct DatabaseCommandTests {
     while try running() == nil, recorder.isRunning, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(20))
     }
-    let recording = try #require(try running())
+    func output() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    let unfinished = try database.unfinished()
+    let recording = try #require(
+      try running(), "running: \(recorder.isRunning); \(unfinished); \(output())")
     let audio = home.url.appendingPathComponent(try #require(recording.audioFile))
 
     let refused = try home.run("delete", "daily", "--yes")
