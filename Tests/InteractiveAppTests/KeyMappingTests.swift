@@ -105,9 +105,9 @@ struct KeyMappingTests {
     press(.down, .character("d"), .character("n"))
     #expect(syncUps.map(\.title) == ["Design", "Planning"])
     press(.character("d"), .character("y"))
-    // The deletion is an effect (it checks for a recording and removes the audio first).
+    // The deletion lands once no recording is found: the app redraws (and clamps) on it.
     #expect(await eventually { syncUps.map(\.title) == ["Design"] })
-    app.clampSelections()  // as the app does when its state changes
+    app.clampSelections()
     #expect(app.listSelection == 0)
   }
 
