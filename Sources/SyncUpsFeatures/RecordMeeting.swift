@@ -580,15 +580,18 @@ public struct RecordMeeting: Reducer {
         } catch {
           failure = Self.describe(error)
         }
-        // Whatever was recorded before a failure is kept: finish the audio file.
         sentenceFeed.finish()
+        // Without the kept audio (it could not be written), the live transcript is saved.
+        if let secondPass, feed.keepsAudio, !Task.isCancelled {
+          await send(await Self.outcome(of: secondPass, clock: clock))
+        } else {
+          secondPass?.cancel()
+        }
+        // Whatever was recorded before a failure is kept: finish the audio file.
         let kept = await feed.closeAudio()
         if Task.isCancelled {
           secondPass?.cancel()
           return await feed.deleteAudio()
-        }
-        if let secondPass {
-          await send(await Self.outcome(of: secondPass, clock: clock))
         }
         if let failure {
           await send(.recordingFailed(failure, keptAudio: kept))
@@ -608,7 +611,19 @@ public struct RecordMeeting: Reducer {
     @Sendable func failed(_ reason: String) -> Action {
       .secondPassFailed("the whole-sentence pass \(reason); the live transcript is saved instead")
     }
-    return await withTaskGroup(of: Action?.self) { group in
+    let outcome = await withTaskCancellationHandler {
+      await race(secondPass, clock: clock, failed: failed)
+    } onCancel: {
+      secondPass.cancel()
+    }
+    return outcome
+  }
+
+  private static func race(
+    _ secondPass: Task<[Utterance], any Error>, clock: any Clock<Duration>,
+    failed: @escaping @Sendable (String) -> Action
+  ) async -> Action {
+    await withTaskGroup(of: Action?.self) { group in
       group.addTask {
         do {
           return .secondPassFinished(try await secondPass.value)
@@ -709,7 +724,7 @@ private final class Feed: @unchecked Sendable {
   private let clock: any Clock<Duration>
   private let send: Send<RecordMeeting.Action>
   /// The second pass's input: every chunk the live pass gets, finished when the input ends.
-  private let sentences: AsyncThrowingStream<AudioChunk, any Error>.Continuation?
+  private var sentences: AsyncThrowingStream<AudioChunk, any Error>.Continuation?
   private let started = ContinuousClock.now
   private var audioSeconds = 0
   private var wroteAudio = false
@@ -768,6 +783,9 @@ private final class Feed: @unchecked Sendable {
         wroteAudio = true
       } catch {
         await deleteAudio()
+        // The second pass is for the kept audio: without it, the live transcript is saved.
+        sentences?.finish()
+        sentences = nil
         await send(
           .audioFailed(
             "cannot keep the meeting's audio: \(RecordMeeting.describe(error)); "
@@ -778,6 +796,9 @@ private final class Feed: @unchecked Sendable {
     }
     return chunk
   }
+
+  /// The meeting's audio is still being kept.
+  var keepsAudio: Bool { audioURL != nil }
 
   /// Finishes the audio file; whether there is audio to keep.
   func closeAudio() async -> Bool {
