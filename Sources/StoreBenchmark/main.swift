@@ -169,7 +169,7 @@ func measure(_ directory: DataDirectory) throws {
           $0.syncUpsDatabase = database
           $0.sharedRegistry = SharedRegistry()
         } operation: {
-          @Shared(.syncUpsInDatabase) var syncUps
+          @Shared(.syncUps) var syncUps
           guard syncUps.count == 5 else { fail("list: \(syncUps.count) sync-ups") }
         }
       }
@@ -231,7 +231,7 @@ func measure(_ directory: DataDirectory) throws {
         $0.syncUpsDatabase = database
         $0.sharedRegistry = SharedRegistry()
       } operation: {
-        @Shared(.syncUpsInDatabase) var syncUps
+        @Shared(.syncUps) var syncUps
         let another = meeting(10_000, date: Date())
         return try seconds {
           $syncUps.withLock { $0[id: mainID]?.meetings.insert(another, at: 0) }

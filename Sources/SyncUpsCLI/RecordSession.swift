@@ -42,12 +42,18 @@ public final class RecordSession {
   private let syncUp: Shared<SyncUp>
   private let meter: LevelMeter
   private let output: any RecordOutput
+  private let kept = KeptSegments()
   private var reportedNotice: String?
 
   /// Prepares a recording of the sync-up `reference` names; fails with one line when it cannot.
   public init(reference: String, configuration: Configuration) async throws(CLIError) {
     let syncUps = try await SyncUpsStore.open()
     let syncUp = try syncUps.resolve(reference)
+    try syncUps.checkWritable()
+    var configuration = configuration
+    if configuration.input == nil {
+      configuration.source = await Self.microphone(configuration.source)
+    }
     let meter = LevelMeter()
     @Dependency(\.uuid) var uuid
     let state = RecordMeeting.State(
@@ -55,13 +61,54 @@ public final class RecordSession {
     )
     self.syncUp = syncUp
     self.meter = meter
+    let kept = kept
     self.store = Store(initialState: state) {
       RecordMeeting()
     } withDependencies: {
       $0.audioCapture = $0.audioCapture.metered(by: meter)
       $0.audioFiles = $0.audioFiles.metered(by: meter)
+      // An utterance is printed once it is committed: what a script saw survives a SIGKILL.
+      let recordingStore = $0.recordingStore
+      $0.recordingStore.append = { segment, id in
+        try await recordingStore.append(segment, id)
+        kept.insert(segment)
+      }
     }
-    self.output = Terminal.isInteractive ? ScreenOutput(meter: meter) : LineOutput()
+    self.output =
+      Terminal.isInteractive
+      ? ScreenOutput(meter: meter)
+      : LineOutput(isKept: { [kept] segment, state in
+        state.status == .ended || kept.contains(segment)
+      })
+  }
+
+  /// The microphone to record: the one given (remembered for next time), else the one last
+  /// given if it still exists (said in one line), else the server's default (nil).
+  static func microphone(_ given: String?) async -> String? {
+    @Shared(.appStorage("record.source")) var remembered = ""
+    if let given {
+      if given != remembered {
+        $remembered.withLock { $0 = given }
+        try? $remembered.save()
+      }
+      return given
+    }
+    guard !remembered.isEmpty else { return nil }
+    @Dependency(\.audioCapture) var audioCapture
+    guard let sources = try? await audioCapture.sources(),
+      !sources.contains(where: { $0.name == remembered })
+    else {
+      printLine("using microphone \(remembered.visible) (last used; --source to change)")
+      return remembered
+    }
+    printLine(
+      "the microphone last used, \(remembered.visible), is gone; using the default "
+        + "(--source to choose one; 'syncups sources' lists them)")
+    return nil
+  }
+
+  private static func printLine(_ line: String) {
+    FileHandle.standardError.write(Data("syncups: \(line)\n".utf8))
   }
 
   /// Records until the meeting's time is up, the input ends, the user ends it, or a signal
@@ -76,6 +123,10 @@ public final class RecordSession {
     output.start(store.state)
     let keys = output.wantsKeys ? Task { await self.handleKeys() } : nil
     let redraw = output.wantsKeys ? Task { await self.redrawPeriodically() } : nil
+    let keptLines = Task { [kept] in
+      for await _ in kept.changes { self.output.update(self.store.state) }
+    }
+    defer { keptLines.cancel() }
     store.send(.onTask)
     for await state in store.states {
       output.update(state)
@@ -89,7 +140,10 @@ public final class RecordSession {
     if output.wantsKeys, let notice = reportedNotice { printNotice(notice) }
 
     if let failure = store.state.failure { throw CLIError(failure) }
-    return syncUp.wrappedValue.meetings[id: store.state.meetingID]
+    guard var meeting = syncUp.wrappedValue.meetings[id: store.state.meetingID] else { return nil }
+    // The list may hold it as a summary (after another process's change): its segments are these.
+    meeting.segments = store.state.segments
+    return meeting
   }
 
   /// A problem the meeting went on after: one line on stderr as it happens (the live screen
@@ -124,5 +178,30 @@ public final class RecordSession {
       try? await Task.sleep(for: .milliseconds(200))
       output.update(store.state)
     }
+  }
+}
+
+/// The utterances the recording store has committed (appends are effects of their own).
+final class KeptSegments: @unchecked Sendable {
+  private let lock = NSLock()
+  private var keys: Set<String> = []
+  let changes: AsyncStream<Void>
+  private let continuation: AsyncStream<Void>.Continuation
+
+  init() {
+    (changes, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+  }
+
+  func insert(_ segment: Meeting.Segment) {
+    lock.withLock { _ = keys.insert(Self.key(segment)) }
+    continuation.yield()
+  }
+
+  func contains(_ segment: Meeting.Segment) -> Bool {
+    lock.withLock { keys.contains(Self.key(segment)) }
+  }
+
+  private static func key(_ segment: Meeting.Segment) -> String {
+    "\(segment.start) \(segment.end) \(segment.text)"
   }
 }

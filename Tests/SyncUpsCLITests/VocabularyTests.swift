@@ -53,11 +53,11 @@ struct VocabularyCommandTests {
 
   @Test func removingAWordThatIsNotThereChangesNothing() throws {
     let home = try home(vocabulary: ["Grafana"])
-    let before = try Data(contentsOf: home.dataFile)
+    let before = try home.load()
     expectOneLineFailure(
       try home.run("edit", "morning", "--add-word", "Jira", "--remove-word", "Figma"),
       containing: ["'Morning Sync'", "has no vocabulary word 'Figma'", "'Grafana'"])
-    #expect(try Data(contentsOf: home.dataFile) == before)
+    #expect(try home.load() == before)
     let empty = try self.home()
     expectOneLineFailure(
       try empty.run("edit", "morning", "--remove-word", "Figma"),
@@ -66,7 +66,7 @@ struct VocabularyCommandTests {
 
   @Test func aWordTwiceOrAnAttendeesNameIsRefused() throws {
     let home = try home(vocabulary: ["Grafana"])
-    let before = try Data(contentsOf: home.dataFile)
+    let before = try home.load()
     expectOneLineFailure(
       try home.run("edit", "morning", "--add-word", "GRAFANA"),
       containing: ["the vocabulary already has 'GRAFANA'"])
@@ -75,7 +75,7 @@ struct VocabularyCommandTests {
       containing: ["'ana' is an attendee: attendees' names are always in the vocabulary"])
     expectOneLineFailure(
       try home.run("edit", "morning", "--add-word", "  "), containing: ["--add-word needs a word"])
-    #expect(try Data(contentsOf: home.dataFile) == before)
+    #expect(try home.load() == before)
   }
 }
 

@@ -220,9 +220,9 @@ struct SecondPassTests {
           for await _ in gate.stream { break }
           log.withValue { $0.append("append \(segment.text)") }
         },
-        finish: { _ in log.withValue { $0.append("finish") } },
+        finish: { _, _ in log.withValue { $0.append("finish") } },
         discard: { _ in log.withValue { $0.append("discard") } },
-        unfinished: { [] }
+        recoverUnfinished: { [] }
       )
       audio.install(&$0)
     }

@@ -122,7 +122,8 @@ struct MeetingRecord: FetchableRecord, PersistableRecord {
     syncUpId = syncUpID.rawValue.databaseString
     date = meeting.date.timeIntervalSince1970
     self.isFinished = isFinished
-    length = meeting.segments.map(\.end).max() ?? 0
+    // How long it ran (recorded meetings), else until its last word.
+    length = meeting.length ?? meeting.segments.map(\.end).max() ?? 0
     audioFile = meeting.audioFile
     transcript = meeting.transcript == meeting.joinedSegmentTexts ? nil : meeting.transcript
   }
@@ -157,6 +158,9 @@ struct MeetingRecord: FetchableRecord, PersistableRecord {
       audioFile: audioFile
     )
     meeting.transcript = transcript ?? meeting.joinedSegmentTexts
+    // A length beyond the last word is how long a recorded meeting ran (a file's meeting
+    // without one is stored as its last word's end, and read back without one).
+    if length != segments.map(\.end).max() ?? 0 { meeting.length = length }
     return meeting
   }
 
