@@ -61,7 +61,8 @@ struct RulesTests {
         #"the vocabulary word "\u{1B}[2JGrafana" cannot contain control characters (such as escape sequences)"#
     ),
     Case(
-      name: "word that cannot be said", add: ["--title", "T", "--attendee", "Ana", "--word", "k8s"],
+      name: "word that cannot be said",
+      add: ["--title", "T", "--attendee", "Ana", "--word", "k8s"],
       edit: ["--add-word", "k8s"],
       words: "the vocabulary word 'k8s' cannot be used: 'k8s' has characters other than letters"),
     Case(

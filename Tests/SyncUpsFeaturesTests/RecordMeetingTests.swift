@@ -1,9 +1,9 @@
 import AudioCore
 import ConcurrencyExtras
 import Foundation
-import TranscriptionClient
 import SyncUpsFeatures
 import Testing
+import TranscriptionClient
 
 /// Capture and transcription the test drives by hand: chunks arrive when the test says, results
 /// when the test yields them, and stopping the capture ends both streams like the real clients.

@@ -1,9 +1,9 @@
 import AudioCore
 import ConcurrencyExtras
 import Foundation
-import TranscriptionClient
 import SyncUpsFeatures
 import Testing
+import TranscriptionClient
 
 private let now = Date(timeIntervalSince1970: 1_234_567_890)
 private let meetingID = Meeting.ID(UUID(0))

@@ -150,7 +150,8 @@ struct SyncUpRulesTests {
     var saved = SyncUp.mock
     saved.vocabulary = ["Grafana", "pull request"]
     #expect(try syncUp.validated() == saved)
-    #expect(saved.transcriptionVocabulary == ["Blob", "Blob Jr", "Blob Sr", "Grafana", "pull request"])
+    #expect(
+      saved.transcriptionVocabulary == ["Blob", "Blob Jr", "Blob Sr", "Grafana", "pull request"])
   }
 
   @Test func filesWithoutAVocabularyStillRead() throws {

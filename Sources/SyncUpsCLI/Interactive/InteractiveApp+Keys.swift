@@ -195,10 +195,11 @@ extension InteractiveApp {
       guard var attendee = form.syncUp.attendees[id: id] else { return }
       attendee.name = String(attendee.name.dropLast())
       send(.binding(.set(\.syncUp.attendees[id: id], attendee)))
-    case (.character(let letter), .word(let index)) where form.syncUp.vocabulary.indices
-      .contains(index):
+    case (.character(let letter), .word(let index)):
+      guard form.syncUp.vocabulary.indices.contains(index) else { return }
       send(.binding(.set(\.syncUp.vocabulary[index], form.syncUp.vocabulary[index] + [letter])))
-    case (.backspace, .word(let index)) where form.syncUp.vocabulary.indices.contains(index):
+    case (.backspace, .word(let index)):
+      guard form.syncUp.vocabulary.indices.contains(index) else { return }
       let word = String(form.syncUp.vocabulary[index].dropLast())
       send(.binding(.set(\.syncUp.vocabulary[index], word)))
     default: break
