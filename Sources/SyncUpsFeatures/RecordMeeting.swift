@@ -32,6 +32,8 @@ public struct RecordMeeting: Reducer {
     /// The second pass's whole sentences, attributed to speakers: what the meeting saves
     /// instead of the live segments (nil: no second pass, or it failed).
     public var sentenceSegments: [Meeting.Segment]?
+    /// What the meeting is saved with: the second pass's sentences, else the live segments.
+    public var savedSegments: [Meeting.Segment] { sentenceSegments ?? segments }
     /// What the current speaker is saying, not final yet.
     public var partial = ""
     public var status = Status.timing
@@ -461,8 +463,7 @@ public struct RecordMeeting: Reducer {
     }
     state.status = .ended
     let meeting = Meeting.recorded(
-      recording, segments: state.sentenceSegments ?? state.segments,
-      length: Double(state.timeline.seconds)
+      recording, segments: state.savedSegments, length: Double(state.timeline.seconds)
     )
     state.$syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
     return .merge(

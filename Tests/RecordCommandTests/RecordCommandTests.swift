@@ -25,6 +25,8 @@ struct RecordCommandTests {
     let audio = try #require(meeting["audioFile"] as? String)
     #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(audio).path))
     #expect(run.stdout.contains("Saved meeting"))
+    // It counts what was saved (the second pass), not the lines printed.
+    #expect(run.stdout.contains("(7 utterances)"), "\(run.stdout)")
     #expect(run.stdout.contains(home.appendingPathComponent("syncups.sqlite").path))
     // A normal save leaves no unfinished meeting behind.
     #expect(try SyncUpsDatabase.open(DataDirectory(url: home)).unfinished().isEmpty)
