@@ -52,7 +52,7 @@ struct SampleMeetingTests {
       $0.uuid = .incrementing
     }
     store.send(.onTask)
-    let deadline = ContinuousClock.now + .seconds(120)
+    let deadline = ContinuousClock.now + .seconds(600)  // A safety net: the suite runs many decoders.
     while !store.isDismissed, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(20))
     }
