@@ -52,7 +52,8 @@ struct SampleMeetingTests {
       $0.uuid = .incrementing
     }
     store.send(.onTask)
-    let deadline = ContinuousClock.now + .seconds(600)  // A safety net: the suite runs many decoders.
+    // A safety net only: the whole suite runs many decoders at once.
+    let deadline = ContinuousClock.now + .seconds(600)
     while !store.isDismissed, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(20))
     }
