@@ -1,6 +1,5 @@
 import Foundation
 import SyncUpsFeatures
-import SyncUpsTestSupport
 import Testing
 
 /// A sync-up's vocabulary from the command line: `add --word`, `edit --add-word/--remove-word`,
@@ -76,45 +75,5 @@ struct VocabularyCommandTests {
     expectOneLineFailure(
       try home.run("edit", "morning", "--add-word", "  "), containing: ["--add-word needs a word"])
     #expect(try home.load() == before)
-  }
-}
-
-/// The proof of issue 11's vocabulary, end to end against the binary: a made-up team name that
-/// no dictionary has ("Zorbex", `Samples/vocabulary.wav`, spoken by flite) is not heard until
-/// `edit --add-word` puts it in the sync-up's vocabulary; then `record` hears it, and
-/// `transcript` shows the second pass (what `transcribe` gives with the same vocabulary).
-@Suite("syncups record with a vocabulary")
-struct VocabularyRecordingTests {
-  @Test func aTeamNameIsHeardOnlyOnceItIsInTheVocabulary() throws {
-    let home = try Home()
-    let sample = samples.appendingPathComponent("vocabulary.wav").path
-    let added = try home.run(
-      "add", "--title", "Platform", "--attendee", "Ana", "--attendee", "Ben", "--duration", "20s")
-    #expect(added.status == 0, "\(added)")
-
-    let before = try home.run("record", "platform", "--input", sample, "--fast")
-    #expect(before.status == 0, "\(before)")
-    let without = try home.run("transcript", "platform")
-    #expect(without.status == 0, "\(without)")
-    #expect(!without.stdout.contains("zorbex"), "\(without)")
-    #expect(without.stdout.contains("Ana: yesterday"), "\(without)")
-
-    #expect(try home.run("edit", "platform", "--add-word", "Zorbex").status == 0)
-    let after = try home.run("record", "platform", "--input", sample, "--fast")
-    #expect(after.status == 0, "\(after)")
-    let with = try home.run("transcript", "platform", "--format", "json")
-    let json = try #require(
-      try JSONSerialization.jsonObject(with: Data(with.stdout.utf8)) as? [String: Any], "\(with)")
-    let text = try #require(json["text"] as? String)
-    #expect(text.contains("the zorbex team"), "\(text)")
-
-    // What was saved is the second pass: the whole-sentence decoding of the same audio with the
-    // same vocabulary (attendees' names, then the sync-up's words).
-    let words = home.url.appendingPathComponent("words.txt")
-    try "Ana\nBen\nZorbex\n".write(to: words, atomically: true, encoding: .utf8)
-    let file = try home.run(
-      "transcribe", "--format", "txt", "--vocabulary", words.path, sample)
-    #expect(file.status == 0, "\(file)")
-    #expect(text == file.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 }
