@@ -76,7 +76,13 @@ public final class SyncUpsDatabase: Sendable {
       var components = URLComponents()
       components.scheme = "file"
       components.path = url.path
-      components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+      // Commits still in the write-ahead log (a writer that exited without a checkpoint) are
+      // read through it: SQLite reads a WAL database whose `-wal` and `-shm` exist without
+      // writing them. Without a log, the file is the whole database.
+      let hasLog = FileManager.default.fileExists(atPath: url.path + "-wal")
+      components.queryItems = [
+        URLQueryItem(name: hasLog ? "mode" : "immutable", value: hasLog ? "ro" : "1")
+      ]
       let queue = try DatabaseQueue(
         path: components.string ?? url.path, configuration: configuration)
       let (superseded, complete) = try queue.read { db in
