@@ -191,7 +191,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient",
-        "TranscriptionClient",
+        "TranscriptionClient", "SpeechVocabulary",
         "SharingGRDB", "WorkerThreads",
         .product(name: "Tagged", package: "swift-tagged"),
         .product(name: "GRDB", package: "GRDB.swift"),

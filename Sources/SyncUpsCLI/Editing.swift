@@ -13,30 +13,37 @@ public enum Editing {
     public var removeAttendees: [String] = []
     public var duration: Duration?
     public var theme: Theme?
+    public var addWords: [String] = []
+    public var removeWords: [String] = []
 
     public init(
       title: String? = nil, addAttendees: [String] = [], removeAttendees: [String] = [],
-      duration: Duration? = nil, theme: Theme? = nil
+      duration: Duration? = nil, theme: Theme? = nil, addWords: [String] = [],
+      removeWords: [String] = []
     ) {
       self.title = title
       self.addAttendees = addAttendees
       self.removeAttendees = removeAttendees
       self.duration = duration
       self.theme = theme
+      self.addWords = addWords
+      self.removeWords = removeWords
     }
 
     var isEmpty: Bool {
       title == nil && addAttendees.isEmpty && removeAttendees.isEmpty && duration == nil
-        && theme == nil
+        && theme == nil && addWords.isEmpty && removeWords.isEmpty
     }
   }
 
   /// Adds a sync-up, by the rules, and saves. Returns it.
   public static func add(
-    title: String, attendees: [String], duration: Duration?, theme: Theme?, in data: SyncUpsStore
+    title: String, attendees: [String], duration: Duration?, theme: Theme?,
+    words: [String] = [], in data: SyncUpsStore
   ) throws(CLIError) -> SyncUp {
     @Dependency(\.uuid) var uuid
-    let draft = SyncUp(
+    if words.map(trimmed).contains(where: \.isEmpty) { throw CLIError("--word needs a word") }
+    var draft = SyncUp(
       id: SyncUp.ID(uuid()),
       attendees: IdentifiedArray(
         uniqueElements: attendees.map { Attendee(id: Attendee.ID(uuid()), name: $0) }
@@ -45,6 +52,7 @@ public enum Editing {
       theme: theme ?? .bubblegum,
       title: title
     )
+    draft.vocabulary = try vocabulary([], adding: words, to: draft)
     let syncUp: SyncUp
     do {
       syncUp = try draft.validated()
@@ -65,8 +73,12 @@ public enum Editing {
   ) throws(CLIError) -> SyncUp {
     guard !changes.isEmpty else {
       throw CLIError(
-        "nothing to change: give --title, --add-attendee, --remove-attendee, --duration or --theme"
+        "nothing to change: give --title, --add-attendee, --remove-attendee, --duration, "
+          + "--theme, --add-word or --remove-word"
       )
+    }
+    if changes.addWords.map(trimmed).contains(where: \.isEmpty) {
+      throw CLIError("--add-word needs a word")
     }
     let added = changes.addAttendees.map(trimmed)
     if added.contains(where: \.isEmpty) {
@@ -89,6 +101,21 @@ public enum Editing {
     }
     @Dependency(\.uuid) var uuid
     for name in added { syncUp.attendees.append(Attendee(id: Attendee.ID(uuid()), name: name)) }
+    // Removals name current words (any case), each once.
+    for word in changes.removeWords {
+      let wanted = trimmed(word).lowercased()
+      guard let index = syncUp.vocabulary.firstIndex(where: { $0.lowercased() == wanted }) else {
+        let current = shared.wrappedValue.vocabulary
+        throw CLIError(
+          "\(shared.wrappedValue.label) has no vocabulary word '\(word.visible)'; "
+            + (current.isEmpty
+              ? "its vocabulary is empty"
+              : "its words are " + current.map { "'\($0.visible)'" }.joined(separator: ", "))
+        )
+      }
+      syncUp.vocabulary.remove(at: index)
+    }
+    syncUp.vocabulary = try vocabulary(syncUp.vocabulary, adding: changes.addWords, to: syncUp)
     let edited: SyncUp
     do {
       edited = try syncUp.validated()
@@ -126,6 +153,25 @@ public enum Editing {
     data.syncUps.withLock { _ = $0.remove(id: id) }
     try data.save()
     await deletion.deleteAudio(audioFiles)
+  }
+
+  /// `words` with `added`: a word already there (any case) or an attendee's name (always in
+  /// the vocabulary) is an error, so nothing is added twice without saying so.
+  private static func vocabulary(
+    _ words: [String], adding added: [String], to syncUp: SyncUp
+  ) throws(CLIError) -> [String] {
+    var words = words
+    for word in added.map(trimmed) {
+      if syncUp.attendees.contains(where: { $0.name.lowercased() == word.lowercased() }) {
+        throw CLIError(
+          "'\(word.visible)' is an attendee: attendees' names are always in the vocabulary")
+      }
+      if words.contains(where: { $0.lowercased() == word.lowercased() }) {
+        throw CLIError("the vocabulary already has '\(word.visible)'")
+      }
+      words.append(word)
+    }
+    return words
   }
 
   private static func trimmed(_ text: String) -> String {

@@ -45,6 +45,10 @@ public enum Listing {
       "Duration:     \(Format.duration(syncUp.duration))",
       "Per attendee: \(Format.duration(syncUp.durationPerAttendee))",
       "Attendees:    \(syncUp.attendees.map(\.name.visible).joined(separator: ", "))",
+      "Vocabulary:   "
+        + (syncUp.vocabulary.isEmpty
+          ? "attendees' names only (add words with --add-word)"
+          : syncUp.vocabulary.map(\.visible).joined(separator: ", ")),
       "Meetings:     \(syncUp.meetings.count)",
     ]
     for (index, meeting) in syncUp.meetingsNewestFirst.enumerated() {
@@ -61,6 +65,7 @@ public enum Listing {
       ("duration", .number(syncUp.duration.seconds)),
       ("durationPerAttendee", .number(syncUp.durationPerAttendee.seconds)),
       ("attendees", .array(syncUp.attendees.map { .string($0.name) })),
+      ("vocabulary", .array(syncUp.vocabulary.map { .string($0) })),
       (
         "meetings",
         .array(

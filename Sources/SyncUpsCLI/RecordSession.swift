@@ -142,7 +142,7 @@ public final class RecordSession {
     if let failure = store.state.failure { throw CLIError(failure) }
     guard var meeting = syncUp.wrappedValue.meetings[id: store.state.meetingID] else { return nil }
     // The list may hold it as a summary (after another process's change): its segments are these.
-    meeting.segments = store.state.segments
+    meeting.segments = store.state.savedSegments
     return meeting
   }
 

@@ -1,6 +1,7 @@
 import Architecture
 import AudioCore
 import Foundation
+import SpeechVocabulary
 import Tagged
 
 /// A recurring stand-up: who attends, how long it lasts, how it looks, and its past meetings.
@@ -11,6 +12,9 @@ public struct SyncUp: Equatable, Hashable, Identifiable, Sendable {
   public var meetings: IdentifiedArrayOf<Meeting> = []
   public var theme: Theme = .bubblegum
   public var title = ""
+  /// Words and phrases the team uses (product names, jargon), as typed. Attendees' names are not
+  /// stored here: `transcriptionVocabulary` always adds them.
+  public var vocabulary: [String] = []
 
   public init(
     id: Tagged<Self, UUID>,
@@ -18,7 +22,8 @@ public struct SyncUp: Equatable, Hashable, Identifiable, Sendable {
     duration: Duration = .seconds(60 * 5),
     meetings: IdentifiedArrayOf<Meeting> = [],
     theme: Theme = .bubblegum,
-    title: String = ""
+    title: String = "",
+    vocabulary: [String] = []
   ) {
     self.id = id
     self.attendees = attendees
@@ -26,6 +31,12 @@ public struct SyncUp: Equatable, Hashable, Identifiable, Sendable {
     self.meetings = meetings
     self.theme = theme
     self.title = title
+    self.vocabulary = vocabulary
+  }
+
+  /// What a transcription of this sync-up's meetings expects: attendees' names, then its words.
+  public var transcriptionVocabulary: [String] {
+    attendees.map(\.name) + vocabulary
   }
 
   /// Each attendee's slot. The last slot absorbs what an uneven division leaves over.
@@ -169,7 +180,7 @@ public enum Theme: String, CaseIterable, Codable, Equatable, Hashable, Identifia
 
 extension SyncUp: Codable {
   private enum CodingKeys: String, CodingKey {
-    case id, attendees, duration, meetings, theme, title
+    case id, attendees, duration, meetings, theme, title, vocabulary
   }
 
   public init(from decoder: any Decoder) throws {
@@ -183,6 +194,8 @@ extension SyncUp: Codable {
       try container.decodeIfPresent(IdentifiedArrayOf<Meeting>.self, forKey: .meetings) ?? []
     self.theme = try container.decodeIfPresent(Theme.self, forKey: .theme) ?? .bubblegum
     self.title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
+    // Files written before sync-ups had a vocabulary have none.
+    self.vocabulary = try container.decodeIfPresent([String].self, forKey: .vocabulary) ?? []
   }
 
   /// The duration is written as seconds, so the file reads well and other tools can use it.
@@ -194,6 +207,7 @@ extension SyncUp: Codable {
     try container.encode(meetings, forKey: .meetings)
     try container.encode(theme, forKey: .theme)
     try container.encode(title, forKey: .title)
+    if !vocabulary.isEmpty { try container.encode(vocabulary, forKey: .vocabulary) }
   }
 }
 
@@ -261,6 +275,11 @@ public enum SyncUpProblem: Error, Equatable, Sendable, CustomStringConvertible {
   case controlCharactersInName(String)
   case duplicateName(String)
   case durationOutOfRange
+  case multilineWord(String)
+  case controlCharactersInWord(String)
+  case unsayableWord(String, Vocabulary.TermProblem)
+  case longWord(String)
+  case duplicateWord(String)
 
   public var description: String {
     switch self {
@@ -275,6 +294,17 @@ public enum SyncUpProblem: Error, Equatable, Sendable, CustomStringConvertible {
         + "(such as escape sequences)"
     case .duplicateName(let name): "two attendees are named '\(name)': give each a different name"
     case .durationOutOfRange: "a sync-up lasts between 1s and 24h"
+    case .multilineWord(let word): "the vocabulary word \(word.debugDescription) must be one line"
+    case .controlCharactersInWord(let word):
+      "the vocabulary word \(word.debugDescription) cannot contain control characters "
+        + "(such as escape sequences)"
+    case .unsayableWord(let word, let problem):
+      "the vocabulary word '\(word)' cannot be used: \(problem)"
+    case .longWord(let word):
+      "the vocabulary word '\(word.prefix(20))…' is too long: at most "
+        + "\(SyncUp.longestWord) characters"
+    case .duplicateWord(let word):
+      "the vocabulary has '\(word)' twice: keep one"
     }
   }
 }
@@ -312,7 +342,35 @@ extension SyncUp {
       }
     }
     guard Self.durationRange.contains(duration) else { throw .durationOutOfRange }
+    syncUp.vocabulary = try Self.validatedVocabulary(vocabulary, attendees: syncUp.attendees)
     return syncUp
+  }
+
+  /// The longest vocabulary word or phrase, in characters.
+  public static let longestWord = 60
+
+  /// Words trimmed, blank rows and attendees' names (always included) dropped; each one line,
+  /// without control characters, sayable, not too long, and there once (in any case).
+  static func validatedVocabulary(
+    _ words: [String], attendees: IdentifiedArrayOf<Attendee>
+  ) throws(SyncUpProblem) -> [String] {
+    let names = Set(attendees.compactMap { try? Vocabulary.normalize($0.name).get() })
+    var seen: Set<String> = []
+    var kept: [String] = []
+    for word in words.map(trimmed) where !word.isEmpty {
+      guard !word.contains(where: \.isNewline) else { throw .multilineWord(word) }
+      guard !hasControlCharacters(word) else { throw .controlCharactersInWord(word) }
+      guard word.count <= longestWord else { throw .longWord(word) }
+      let spoken: String
+      switch Vocabulary.normalize(word) {
+      case .success(let normalized): spoken = normalized
+      case .failure(let problem): throw .unsayableWord(word, problem)
+      }
+      guard !names.contains(spoken) else { continue }
+      guard seen.insert(spoken).inserted else { throw .duplicateWord(word) }
+      kept.append(word)
+    }
+    return kept
   }
 
   static func trimmed(_ text: String) -> String {

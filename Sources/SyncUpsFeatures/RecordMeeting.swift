@@ -22,8 +22,18 @@ public struct RecordMeeting: Reducer {
     /// Meeting time in seconds; "Next speaker" jumps it to the start of the next slot.
     public var secondsElapsed = 0
     public var speakerIndex = 0
-    /// The final transcript so far, one segment per utterance.
+    /// The final transcript so far, one segment per utterance: each one shown once the
+    /// recording store has it (so what is on screen survives a crash).
     public var segments: [Meeting.Segment] = []
+    /// Final utterances on their way into the recording store, in order; shown once kept.
+    public var pendingSegments: [PendingSegment] = []
+    /// The meeting is over and is saved once the pending segments are kept.
+    public var savesWhenKept = false
+    /// The second pass's whole sentences, attributed to speakers: what the meeting saves
+    /// instead of the live segments (nil: no second pass, or it failed).
+    public var sentenceSegments: [Meeting.Segment]?
+    /// What the meeting is saved with: the second pass's sentences, else the live segments.
+    public var savedSegments: [Meeting.Segment] { sentenceSegments ?? segments }
     /// What the current speaker is saying, not final yet.
     public var partial = ""
     public var status = Status.timing
@@ -69,6 +79,15 @@ public struct RecordMeeting: Reducer {
 
     func slotStart(_ index: Int) -> Int { slotStarts()[index] }
 
+    /// An utterance as a segment of the speaker whose slot it started in.
+    func segment(_ utterance: Utterance) -> Meeting.Segment {
+      let speakerIndex = speaker(atRecordingSeconds: utterance.start)
+      return Meeting.Segment(
+        speaker: syncUp.attendees[safe: speakerIndex]?.name ?? "Unknown",
+        start: utterance.start, end: utterance.end, text: utterance.text, words: utterance.words
+      )
+    }
+
     /// The speaker of an utterance that started `recordingSeconds` into the recording.
     func speaker(atRecordingSeconds recordingSeconds: Double) -> Int {
       let anchor = timeline.anchor(at: recordingSeconds)
@@ -77,6 +96,17 @@ public struct RecordMeeting: Reducer {
         ? Double(anchor.meetingSeconds)
         : Double(anchor.meetingSeconds) + recordingSeconds - Double(anchor.recordingSeconds)
       return max(anchor.speakerIndex, slot(atMeetingSeconds: meetingSeconds))
+    }
+  }
+
+  /// A final utterance being written to the recording store.
+  public struct PendingSegment: Equatable, Sendable {
+    public var segment: Meeting.Segment
+    public var isKept = false
+
+    public init(_ segment: Meeting.Segment, isKept: Bool = false) {
+      self.segment = segment
+      self.isKept = isKept
     }
   }
 
@@ -192,11 +222,17 @@ public struct RecordMeeting: Reducer {
     /// The input ended (or was stopped) and the last words are transcribed.
     case recordingFinished(keptAudio: Bool)
     case saveFailed(String)
+    /// The second pass could not give whole sentences; the live transcript is saved.
+    case secondPassFailed(String)
+    /// The second pass's whole sentences, for the saved meeting (sent before the recording ends).
+    case secondPassFinished([Utterance])
+    /// The recording store has this final utterance: it can be shown.
+    case segmentKept(Meeting.Segment)
     case speechResult(TranscriptionEvent)
     /// The meeting could not start recording; it ends without saving.
     case startFailed(String)
-    /// An utterance could not be kept safe from a crash.
-    case storeFailed(String)
+    /// An utterance could not be kept safe from a crash (it is shown and saved all the same).
+    case storeFailed(String, Meeting.Segment)
     case timerTick
 
     @CasePathable
@@ -307,22 +343,34 @@ public struct RecordMeeting: Reducer {
         state.failure = message
         return .none
 
+      case .secondPassFailed(let message):
+        state.notice = message
+        return .none
+
+      case .secondPassFinished(let utterances):
+        state.sentenceSegments = utterances.map { state.segment($0) }
+        return .none
+
+      case .segmentKept(let segment):
+        return kept(segment, &state)
+
       case .speechResult(.partial(let text)):
         state.partial = text
         return .none
 
       case .speechResult(.final(let utterance)):
         state.partial = ""
-        let speakerIndex = state.speaker(atRecordingSeconds: utterance.start)
-        let segment = Meeting.Segment(
-          speaker: state.syncUp.attendees[safe: speakerIndex]?.name ?? "Unknown",
-          start: utterance.start, end: utterance.end, text: utterance.text, words: utterance.words
-        )
-        state.segments.append(segment)
-        return .run { [recordingStore, id = state.meetingID] _ in
-          try await recordingStore.append(segment, id)
-        } catch: { error, send in
-          await send(.storeFailed("cannot keep the transcript safe from a crash: \(error)"))
+        let segment = state.segment(utterance)
+        // Shown (`segmentKept`) only once the store has it: what the user saw survives a crash.
+        state.pendingSegments.append(PendingSegment(segment))
+        return .run { [recordingStore, id = state.meetingID] send in
+          do {
+            try await recordingStore.append(segment, id)
+            await send(.segmentKept(segment))
+          } catch {
+            await send(
+              .storeFailed("cannot keep the transcript safe from a crash: \(error)", segment))
+          }
         }
 
       case .startFailed(let message):
@@ -336,9 +384,9 @@ public struct RecordMeeting: Reducer {
           }
         )
 
-      case .storeFailed(let message):
+      case .storeFailed(let message, let segment):
         state.notice = message
-        return .none
+        return kept(segment, &state)
 
       case .timerTick:
         state.timeline.seconds += 1
@@ -385,14 +433,37 @@ public struct RecordMeeting: Reducer {
     return .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.capture))
   }
 
+  /// A pending segment is in the store (or could not be): it is shown once those before it
+  /// are; the last one kept lets a waiting save go on.
+  private func kept(_ segment: Meeting.Segment, _ state: inout State) -> Effect<Action> {
+    if let index = state.pendingSegments.firstIndex(where: { $0.segment == segment && !$0.isKept })
+    {
+      state.pendingSegments[index].isKept = true
+    }
+    while let first = state.pendingSegments.first, first.isKept {
+      state.segments.append(first.segment)
+      state.pendingSegments.removeFirst()
+    }
+    guard state.savesWhenKept, state.pendingSegments.isEmpty else { return .none }
+    state.savesWhenKept = false
+    return save(&state)
+  }
+
   /// Inserts the meeting at the front of the sync-up's meetings, through the shared reference,
-  /// writes it to disk, then drops its durable record.
+  /// writes it to disk, then drops its durable record. Waits for segments still on their way
+  /// into the store. Saves the second pass's sentences when there are some, else the live
+  /// segments.
   private func save(_ state: inout State) -> Effect<Action> {
     guard state.status != .ended, let recording = state.recording else { return .none }
-    state.status = .ended
     state.alert = nil
+    guard state.pendingSegments.isEmpty else {
+      state.status = .ending
+      state.savesWhenKept = true
+      return .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.capture))
+    }
+    state.status = .ended
     let meeting = Meeting.recorded(
-      recording, segments: state.segments, length: Double(state.timeline.seconds)
+      recording, segments: state.savedSegments, length: Double(state.timeline.seconds)
     )
     state.$syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
     return .merge(
@@ -444,8 +515,13 @@ public struct RecordMeeting: Reducer {
     }
   }
 
-  /// Input → (kept audio, transcription) → `speechResult` actions, after the recording store has
-  /// the meeting. Ends with `recordingFinished` when the input ends or is stopped (cancelling
+  /// How long the saved meeting waits for the second pass after the input ended, at most.
+  public static let secondPassBound: Duration = .seconds(30)
+
+  /// Input → (kept audio, live pass) → `speechResult` actions, after the recording store has
+  /// the meeting. When the audio is kept, the same chunks also go to the second pass (its own
+  /// decoder thread), whose sentences arrive in `secondPassFinished` before the recording ends.
+  /// Ends with `recordingFinished` when the input ends or is stopped (cancelling
   /// `CancelID.capture`), or `recordingFailed` with what went wrong. When the meeting follows
   /// audio time, the input also sends a `timerTick` for every second of audio.
   private func record(_ state: State) -> Effect<Action> {
@@ -454,6 +530,8 @@ public struct RecordMeeting: Reducer {
     let recording = state.recording!
     let audioURL = recording.audioFile.map { dataDirectory.url.appendingPathComponent($0) }
     let duration = state.syncUp.duration.seconds
+    let options = TranscriptionOptions(vocabulary: state.syncUp.transcriptionVocabulary)
+    let runsSecondPass = input.keeps.contains(.transcript) && audioURL != nil
     return .merge(
       .run { _ in await stop.fireWhenCancelled() }.cancellable(id: CancelID.capture),
       .run { [audioCapture, audioFiles, transcription, recordingStore, clock] send in
@@ -480,31 +558,98 @@ public struct RecordMeeting: Reducer {
           }
           return await send(.startFailed(Self.describe(error)))
         }
+        let (sentenceChunks, sentenceFeed) = AsyncThrowingStream<AudioChunk, any Error>
+          .makeStream()
         let feed = Feed(
           chunks: chunks, input: input, duration: duration, stop: stop, audioURL: audioURL,
-          audioFiles: audioFiles, clock: clock, send: send
+          audioFiles: audioFiles, clock: clock, send: send,
+          sentences: runsSecondPass ? sentenceFeed : nil
         )
+        let secondPass: Task<[Utterance], any Error>? =
+          runsSecondPass
+          ? Task { try await transcription.transcribeSentences(sentenceChunks, options) } : nil
         let fed = AsyncThrowingStream<AudioChunk, any Error> { try await feed.next() }
+        var failure: String?
         do {
           if input.keeps.contains(.transcript) {
-            for try await event in try await transcription.transcribe(fed) {
+            for try await event in try await transcription.transcribeMeeting(fed, options) {
               await send(.speechResult(event))
             }
           } else {
             for try await _ in fed {}
           }
-          let kept = await feed.closeAudio()
-          if Task.isCancelled { return await feed.deleteAudio() }
-          await send(.recordingFinished(keptAudio: kept))
         } catch {
-          // Whatever was recorded before the failure is kept: finish the audio file.
-          let kept = await feed.closeAudio()
-          if Task.isCancelled { return await feed.deleteAudio() }
-          await send(.recordingFailed(Self.describe(error), keptAudio: kept))
+          failure = Self.describe(error)
+        }
+        sentenceFeed.finish()
+        // Without the kept audio (it could not be written), the live transcript is saved.
+        if let secondPass, feed.keepsAudio, !Task.isCancelled {
+          await send(await Self.outcome(of: secondPass, clock: clock))
+        } else {
+          secondPass?.cancel()
+        }
+        // Whatever was recorded before a failure is kept: finish the audio file.
+        let kept = await feed.closeAudio()
+        if Task.isCancelled {
+          secondPass?.cancel()
+          return await feed.deleteAudio()
+        }
+        if let failure {
+          await send(.recordingFailed(failure, keptAudio: kept))
+        } else {
+          await send(.recordingFinished(keptAudio: kept))
         }
       }
       .cancellable(id: CancelID.recording)
     )
+  }
+
+  /// The second pass's sentences once its input has ended; if it fails or takes longer than
+  /// `secondPassBound`, why, in one line (the live transcript is saved instead).
+  static func outcome(
+    of secondPass: Task<[Utterance], any Error>, clock: any Clock<Duration>
+  ) async -> Action {
+    @Sendable func failed(_ reason: String) -> Action {
+      .secondPassFailed("the whole-sentence pass \(reason); the live transcript is saved instead")
+    }
+    let outcome = await withTaskCancellationHandler {
+      await race(secondPass, clock: clock, failed: failed)
+    } onCancel: {
+      secondPass.cancel()
+    }
+    return outcome
+  }
+
+  private static func race(
+    _ secondPass: Task<[Utterance], any Error>, clock: any Clock<Duration>,
+    failed: @escaping @Sendable (String) -> Action
+  ) async -> Action {
+    await withTaskGroup(of: Action?.self) { group in
+      group.addTask {
+        do {
+          return .secondPassFinished(try await secondPass.value)
+        } catch is CancellationError {
+          return nil
+        } catch {
+          return failed("failed (\(describe(error)))")
+        }
+      }
+      group.addTask {
+        do {
+          try await clock.sleep(for: secondPassBound)
+        } catch {
+          return nil
+        }
+        secondPass.cancel()
+        return failed("took longer than \(secondPassBound.components.seconds)s")
+      }
+      var outcome: Action?
+      while outcome == nil, let next = await group.next() {
+        outcome = next
+        group.cancelAll()
+      }
+      return outcome ?? failed("was stopped")
+    }
   }
 
   /// An error in words: Foundation's file errors say what failed and why, never their domain.
@@ -579,6 +724,8 @@ private final class Feed: @unchecked Sendable {
   private let audioFiles: AudioFilesClient
   private let clock: any Clock<Duration>
   private let send: Send<RecordMeeting.Action>
+  /// The second pass's input: every chunk the live pass gets, finished when the input ends.
+  private var sentences: AsyncThrowingStream<AudioChunk, any Error>.Continuation?
   private let started = ContinuousClock.now
   private var audioSeconds = 0
   private var wroteAudio = false
@@ -586,8 +733,10 @@ private final class Feed: @unchecked Sendable {
   init(
     chunks: AsyncThrowingStream<AudioChunk, any Error>, input: RecordMeeting.Input,
     duration: Double, stop: StopSignal, audioURL: URL?, audioFiles: AudioFilesClient,
-    clock: any Clock<Duration>, send: Send<RecordMeeting.Action>
+    clock: any Clock<Duration>, send: Send<RecordMeeting.Action>,
+    sentences: AsyncThrowingStream<AudioChunk, any Error>.Continuation? = nil
   ) {
+    self.sentences = sentences
     self.iterator = chunks.makeAsyncIterator()
     self.input = input
     self.duration = duration
@@ -599,6 +748,21 @@ private final class Feed: @unchecked Sendable {
   }
 
   func next() async throws -> AudioChunk? {
+    do {
+      guard let chunk = try await pull() else {
+        sentences?.finish()
+        return nil
+      }
+      sentences?.yield(chunk)
+      return chunk
+    } catch {
+      // The second pass keeps what was heard before the failure.
+      sentences?.finish()
+      throw error
+    }
+  }
+
+  private func pull() async throws -> AudioChunk? {
     guard !stop.isFired, let chunk = try await iterator.next(), !stop.isFired else { return nil }
     switch input {
     case .file(_, .fast, _):
@@ -620,6 +784,9 @@ private final class Feed: @unchecked Sendable {
         wroteAudio = true
       } catch {
         await deleteAudio()
+        // The second pass is for the kept audio: without it, the live transcript is saved.
+        sentences?.finish()
+        sentences = nil
         await send(
           .audioFailed(
             "cannot keep the meeting's audio: \(RecordMeeting.describe(error)); "
@@ -630,6 +797,9 @@ private final class Feed: @unchecked Sendable {
     }
     return chunk
   }
+
+  /// The meeting's audio is still being kept.
+  var keepsAudio: Bool { audioURL != nil }
 
   /// Finishes the audio file; whether there is audio to keep.
   func closeAudio() async -> Bool {

@@ -2,7 +2,8 @@ import Architecture
 import Foundation
 import Tagged
 
-/// Edits a sync-up's title, duration, theme and attendees. Never leaves zero attendees. Saving
+/// Edits a sync-up's title, duration, theme, attendees and vocabulary (words and phrases the
+/// team uses; attendees' names are always included). Never leaves zero attendees. Saving
 /// (by the list or the detail) goes through `validated()`, the rules every front end shares; a
 /// refusal stays on the form as `problem`.
 public struct SyncUpForm: Reducer {
@@ -15,6 +16,8 @@ public struct SyncUpForm: Reducer {
     public enum Field: Hashable, Sendable {
       case attendee(Attendee.ID)
       case title
+      /// A vocabulary row, by position.
+      case word(Int)
     }
 
     public init(focus: Field? = .title, syncUp: SyncUp) {
@@ -42,8 +45,10 @@ public struct SyncUpForm: Reducer {
   @CasePathable
   public enum Action: BindableAction, Equatable, Sendable {
     case addAttendeeButtonTapped
+    case addWordButtonTapped
     case binding(BindingAction<State>)
     case onDeleteAttendees(IndexSet)
+    case onDeleteWords(IndexSet)
   }
 
   @Dependency(\.uuid) var uuid
@@ -60,6 +65,11 @@ public struct SyncUpForm: Reducer {
         state.focus = .attendee(attendee.id)
         return .none
 
+      case .addWordButtonTapped:
+        state.syncUp.vocabulary.append("")
+        state.focus = .word(state.syncUp.vocabulary.count - 1)
+        return .none
+
       case .binding:
         return .none
 
@@ -71,6 +81,19 @@ public struct SyncUpForm: Reducer {
         guard let firstIndex = indices.first else { return .none }
         let index = min(firstIndex, state.syncUp.attendees.count - 1)
         state.focus = .attendee(state.syncUp.attendees[index].id)
+        return .none
+
+      case .onDeleteWords(let indices):
+        for index in indices.reversed() where state.syncUp.vocabulary.indices.contains(index) {
+          state.syncUp.vocabulary.remove(at: index)
+        }
+        guard let firstIndex = indices.first else { return .none }
+        // The word that took its place, else the one before, else the last attendee.
+        if state.syncUp.vocabulary.isEmpty {
+          state.focus = state.syncUp.attendees.last.map { .attendee($0.id) }
+        } else {
+          state.focus = .word(min(firstIndex, state.syncUp.vocabulary.count - 1))
+        }
         return .none
       }
     }

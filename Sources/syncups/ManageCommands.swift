@@ -58,12 +58,19 @@ struct AddCommand: AsyncParsableCommand {
   @Option(help: "The colour theme (default bubblegum), any case: \(themeNames).")
   var theme: String?
 
+  @Option(
+    name: .customLong("word"),
+    help: ArgumentHelp(
+      "A word or phrase the team uses, for transcription (repeatable).", valueName: "term"))
+  var words: [String] = []
+
   @MainActor func run() async throws {
     let duration = try duration.map { (text) throws(CLIError) in try Parse.duration(text) }
     let theme = try theme.map { (text) throws(CLIError) in try Parse.theme(text) }
     let data = try await SyncUpsStore.open()
     let syncUp = try Editing.add(
-      title: title, attendees: attendees, duration: duration, theme: theme, in: data
+      title: title, attendees: attendees, duration: duration, theme: theme, words: words,
+      in: data
     )
     output(syncUp.fullID + "\n")
   }
@@ -71,7 +78,8 @@ struct AddCommand: AsyncParsableCommand {
 
 struct EditCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "edit", abstract: "Change a sync-up's title, attendees, duration or theme."
+    commandName: "edit",
+    abstract: "Change a sync-up's title, attendees, duration, theme or vocabulary."
   )
 
   @Argument(help: "The sync-up: the start of its id, or its title (any case).")
@@ -93,13 +101,24 @@ struct EditCommand: AsyncParsableCommand {
   @Option(help: "A new theme: \(themeNames).")
   var theme: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Add a word or phrase the team uses, for transcription (repeatable).", valueName: "term"))
+  var addWord: [String] = []
+
+  @Option(
+    help: ArgumentHelp("Remove a vocabulary word, any case (repeatable).", valueName: "term"))
+  var removeWord: [String] = []
+
   @MainActor func run() async throws {
     let changes = Editing.Changes(
       title: title,
       addAttendees: addAttendee,
       removeAttendees: removeAttendee,
       duration: try duration.map { (text) throws(CLIError) in try Parse.duration(text) },
-      theme: try theme.map { (text) throws(CLIError) in try Parse.theme(text) }
+      theme: try theme.map { (text) throws(CLIError) in try Parse.theme(text) },
+      addWords: addWord,
+      removeWords: removeWord
     )
     let data = try await SyncUpsStore.open()
     let edited = try Editing.edit(try data.resolve(ref), changes, in: data)

@@ -164,6 +164,45 @@ struct InteractiveAppTests {
     #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
   }
 
+  /// The edit form's vocabulary: ^W adds a row, typing fills it, ^D removes the one under the
+  /// cursor; enter saves it with the sync-up.
+  @Test func theFormEditsTheVocabulary() async throws {
+    let home = try seededDataDirectory()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try terminal.start(
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
+      columns: 100, rows: 30
+    )
+    defer { terminal.kill() }
+
+    #expect(try await waitForScreen { $0.contains("Morning Sync") }, "\((try? screen()) ?? "")")
+    try keys("Enter")
+    #expect(try await waitForScreen { $0.contains("Length 5 min · Theme Orange") })
+    try keys("e")
+    #expect(try await waitForScreen { $0.contains("none yet: ^W adds a word") })
+    try keys("C-w")
+    try type("Zorbex")
+    try keys("C-w")
+    try type("Figma")
+    try keys("C-w")
+    try type("staging server")
+    #expect(
+      try await waitForScreen { $0.contains("3.      staging server▏") },
+      "\((try? screen()) ?? "")")
+    try keys("Up", "C-d")
+    #expect(
+      try await waitForScreen { $0.contains("2.      staging server▏") && !$0.contains("Figma") },
+      "\((try? screen()) ?? "")")
+    try keys("Enter")
+    #expect(try await waitForScreen { $0.contains("s start meeting") }, "\((try? screen()) ?? "")")
+    try keys("b")
+    #expect(try await waitForScreen { $0.contains("a add · d delete · q quit") })
+    try keys("q")
+    #expect(try await waitForScreen { $0.contains("EXIT=0") }, "\((try? screen()) ?? "")")
+    let saved = try #require(try savedSyncUps(home).first)
+    #expect(saved["vocabulary"] as? [String] == ["Zorbex", "staging server"])
+  }
+
   /// Another process adding a sync-up shows on the list at once, without a key press.
   @Test func theListFollowsChangesMadeByAnotherProcess() async throws {
     let home = try seededDataDirectory()

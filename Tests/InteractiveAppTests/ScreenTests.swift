@@ -143,6 +143,20 @@ struct ScreenTests {
     #expect(lines.contains("   Theme   ◂ Orange ▸"))
     #expect(lines.contains("   1.      Ana"))
     #expect(lines.contains(" › 2.      Ben▏"))
+    #expect(lines.contains("   none yet: ^W adds a word or phrase the team uses"))
+  }
+
+  @Test func formListsTheVocabularyAfterTheAttendees() {
+    var syncUp = Self.syncUp
+    syncUp.vocabulary = ["Grafana", "pull request"]
+    let lines = plain(
+      FormScreen(heading: "Edit", state: SyncUpForm.State(syncUp: syncUp), field: .word(1)).lines)
+    let attendee = lines.firstIndex(of: "   2.      Ben")
+    let heading = lines.firstIndex(of: " Vocabulary (attendees' names are always in it)")
+    #expect(attendee != nil && heading != nil && attendee! < heading!)
+    #expect(lines.contains("   1.      Grafana"))
+    #expect(lines.contains(" › 2.      pull request▏"))
+    #expect(FormField.all(syncUp).suffix(2) == [.word(0), .word(1)])
   }
 
   @Test func meetingShowsTurnsBySpeaker() {

@@ -80,6 +80,7 @@ struct LifecycleTests {
         Duration:     1m30s
         Per attendee: 45s
         Attendees:    Ana, Ben
+        Vocabulary:   attendees' names only (add words with --add-word)
         Meetings:     0
 
         """)
@@ -98,6 +99,7 @@ struct LifecycleTests {
         Duration:     5m
         Per attendee: 2m30s
         Attendees:    Ben, Cy
+        Vocabulary:   attendees' names only (add words with --add-word)
         Meetings:     0
 
         """)
@@ -138,6 +140,7 @@ struct LifecycleTests {
         Duration:     5m
         Per attendee: 2m30s
         Attendees:    Ben, Cy
+        Vocabulary:   attendees' names only (add words with --add-word)
         Meetings:     2
           1. 2026-11-21 14:05  bbbbbbbb
           2. 2026-11-20 09:00  aaaaaaaa
@@ -146,7 +149,7 @@ struct LifecycleTests {
     let showWithMeetings = try home.run("show", short, "--json")
     #expect(
       showWithMeetings.stdout == """
-        {"id":"\(full)","title":"Daily","theme":"navy","duration":300,"durationPerAttendee":150,"attendees":["Ben","Cy"],\
+        {"id":"\(full)","title":"Daily","theme":"navy","duration":300,"durationPerAttendee":150,"attendees":["Ben","Cy"],"vocabulary":[],\
         "meetings":[{"id":"bbbbbbbb-0000-4000-8000-000000000002","date":"2026-11-21T14:05:00Z"},\
         {"id":"aaaaaaaa-0000-4000-8000-000000000001","date":"2026-11-20T09:00:00Z"}]}
 

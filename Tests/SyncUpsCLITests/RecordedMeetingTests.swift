@@ -60,7 +60,8 @@ struct RecordedMeetingTests {
       return try #require(syncUp.wrappedValue.meetings.first)
     }
     let expected = try String(
-      contentsOf: repositoryRoot.appendingPathComponent("Samples/standup.transcript.txt"),
+      // The live pass with the attendees' names as vocabulary (no audio kept: no second pass).
+      contentsOf: repositoryRoot.appendingPathComponent("Samples/standup.recorded-live.txt"),
       encoding: .utf8
     ).trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(meeting.transcript == expected)

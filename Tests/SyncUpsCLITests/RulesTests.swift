@@ -49,6 +49,27 @@ struct RulesTests {
     Case(
       name: "over a day", add: ["--title", "T", "--attendee", "Ana", "--duration", "24h1s"],
       edit: ["--duration", "24h1s"], words: "a sync-up lasts between 1s and 24h"),
+    Case(
+      name: "word on two lines", add: ["--title", "T", "--attendee", "Ana", "--word", "Gra\nfana"],
+      edit: ["--add-word", "Gra\nfana"],
+      words: #"the vocabulary word "Gra\nfana" must be one line"#),
+    Case(
+      name: "escape in word",
+      add: ["--title", "T", "--attendee", "Ana", "--word", "\u{1B}[2JGrafana"],
+      edit: ["--add-word", "\u{1B}[2JGrafana"],
+      words:
+        #"the vocabulary word "\u{1B}[2JGrafana" cannot contain control characters (such as escape sequences)"#
+    ),
+    Case(
+      name: "word that cannot be said",
+      add: ["--title", "T", "--attendee", "Ana", "--word", "k8s"],
+      edit: ["--add-word", "k8s"],
+      words: "the vocabulary word 'k8s' cannot be used: 'k8s' has characters other than letters"),
+    Case(
+      name: "word too long",
+      add: ["--title", "T", "--attendee", "Ana", "--word", String(repeating: "a", count: 61)],
+      edit: ["--add-word", String(repeating: "a", count: 61)],
+      words: "is too long: at most 60 characters"),
   ]
 
   func homeWithOneSyncUp() throws -> (Home, SyncUp) {

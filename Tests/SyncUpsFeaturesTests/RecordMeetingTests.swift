@@ -1,7 +1,9 @@
 import AudioCore
+import ConcurrencyExtras
 import Foundation
 import SyncUpsFeatures
 import Testing
+import TranscriptionClient
 
 /// Capture and transcription the test drives by hand: chunks arrive when the test says, results
 /// when the test yields them, and stopping the capture ends both streams like the real clients.
@@ -10,17 +12,42 @@ final class ScriptedAudio: Sendable {
   let chunkFeed: AsyncThrowingStream<AudioChunk, any Error>.Continuation
   let events: AsyncThrowingStream<TranscriptionEvent, any Error>
   let eventFeed: AsyncThrowingStream<TranscriptionEvent, any Error>.Continuation
+  /// What the second pass gives once its input ends (those starting before the audio's end).
+  let sentences: [Utterance]
+  /// The options each pass was started with: live first.
+  let options = LockIsolated<[String: TranscriptionOptions]>([:])
+  /// How many chunks the second pass was fed.
+  let sentenceChunks = LockIsolated(0)
 
-  init() {
+  init(sentences: [Utterance] = []) {
     (chunks, chunkFeed) = AsyncThrowingStream.makeStream()
     (events, eventFeed) = AsyncThrowingStream.makeStream()
+    self.sentences = sentences
   }
 
   func install(_ dependencies: inout DependencyValues) {
     dependencies.audioCapture.start = { _ in self.chunks }
     dependencies.transcription.checkModel = {}
     dependencies.audioCapture.stop = { self.chunkFeed.finish() }
-    dependencies.transcription.transcribe = { input in
+    dependencies.transcription.transcribeSentences = { chunks, options in
+      self.options.withValue { $0["sentences"] = options }
+      let counted = AsyncThrowingStream<AudioChunk, any Error> { continuation in
+        Task {
+          do {
+            for try await chunk in chunks {
+              self.sentenceChunks.withValue { $0 += 1 }
+              continuation.yield(chunk)
+            }
+            continuation.finish()
+          } catch {
+            continuation.finish(throwing: error)
+          }
+        }
+      }
+      return try await TranscriptionClient.replayingSentences(self.sentences)(counted, options)
+    }
+    dependencies.transcription.transcribeMeeting = { input, options in
+      self.options.withValue { $0["live"] = options }
       Task {
         // The decoder flushes its last utterance when its input ends.
         do {
@@ -134,22 +161,27 @@ struct RecordMeetingTests {
         Transcription.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)
       ])
     audio.eventFeed.yield(.final(first))
+    let parser = Meeting.Segment(
+      speaker: "Blob", start: 0.4, end: 1.6, text: "i finished the parser",
+      words: [Meeting.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)]
+    )
     await store.receive(\.speechResult) {
       $0.partial = ""
-      $0.segments = [
-        Meeting.Segment(
-          speaker: "Blob", start: 0.4, end: 1.6, text: "i finished the parser",
-          words: [Meeting.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)]
-        )
-      ]
+      $0.pendingSegments = [.init(parser)]
+    }
+    await store.receive(\.segmentKept) {
+      $0.pendingSegments = []
+      $0.segments = [parser]
     }
     // Blob Jr's slot starts at 2 s: an utterance starting at 2.3 s is theirs, even if its
     // result arrives before the clock has ticked that far.
     audio.eventFeed.yield(.final(Utterance(start: 2.3, end: 3.1, text: "reviews today", words: [])))
-    await store.receive(\.speechResult) {
-      $0.segments.append(
-        Meeting.Segment(speaker: "Blob Jr", start: 2.3, end: 3.1, text: "reviews today")
-      )
+    let reviews = Meeting.Segment(
+      speaker: "Blob Jr", start: 2.3, end: 3.1, text: "reviews today")
+    await store.receive(\.speechResult) { $0.pendingSegments = [.init(reviews)] }
+    await store.receive(\.segmentKept) {
+      $0.pendingSegments = []
+      $0.segments.append(reviews)
     }
     await store.send(.endMeetingButtonTapped) {
       $0.alert = .endMeeting(isDiscardable: true)
@@ -315,8 +347,11 @@ struct RecordMeetingTests {
       $0.status = .recording
     }
     audio.eventFeed.yield(.final(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
-    await store.receive(\.speechResult) {
-      $0.segments = [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")]
+    let hello = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")
+    await store.receive(\.speechResult) { $0.pendingSegments = [.init(hello)] }
+    await store.receive(\.segmentKept) {
+      $0.pendingSegments = []
+      $0.segments = [hello]
     }
     audio.chunkFeed.finish(throwing: CaptureFailure())
     // The meeting goes on (its clock too) while the alert says what happened.

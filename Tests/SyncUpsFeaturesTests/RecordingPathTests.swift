@@ -50,7 +50,7 @@ struct RecordingPathTests {
       $0.recordingStore = loggingStore(log)
       audio.install(&$0)
       // The decoder's last pass waits for the test.
-      $0.transcription.transcribe = { input in
+      $0.transcription.transcribeMeeting = { input, _ in
         Task {
           for try await _ in input {}
           for await _ in flush.stream { break }
@@ -64,8 +64,11 @@ struct RecordingPathTests {
       $0.status = .recording
     }
     audio.eventFeed.yield(.final(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
-    await store.receive(\.speechResult) {
-      $0.segments = [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")]
+    let hello = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")
+    await store.receive(\.speechResult) { $0.pendingSegments = [.init(hello)] }
+    await store.receive(\.segmentKept) {
+      $0.pendingSegments = []
+      $0.segments = [hello]
     }
     await store.send(.endAndSaveRequested) { $0.status = .ending }
     // A second signal while the last words are transcribed changes nothing.
@@ -119,7 +122,10 @@ struct RecordingPathTests {
 
   @Test func anAudioWriteErrorDropsTheAudioAndTheMeetingGoesOn() async {
     let clock = TestClock()
-    let audio = ScriptedAudio()
+    // Without kept audio there is no second pass: its sentences are never saved.
+    let audio = ScriptedAudio(sentences: [
+      Utterance(start: 0.2, end: 0.9, text: "not heard", words: [])
+    ])
     let deleted = LockIsolated<[URL]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(
@@ -139,7 +145,7 @@ struct RecordingPathTests {
       $0.recording = started(audio: true)
       $0.status = .recording
     }
-    audio.chunkFeed.yield(AudioChunk(samples: [0, 1, 2], startSample: 0))
+    audio.chunkFeed.yield(AudioChunk(samples: Array(repeating: 0, count: 16_000), startSample: 0))
     await store.receive(\.audioFailed) {
       $0.recording?.audioFile = nil
       $0.notice =
@@ -147,8 +153,11 @@ struct RecordingPathTests {
     }
     // Transcription and the meeting clock go on.
     audio.eventFeed.yield(.final(Utterance(start: 0.2, end: 0.9, text: "still here", words: [])))
-    await store.receive(\.speechResult) {
-      $0.segments = [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "still here")]
+    let stillHere = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "still here")
+    await store.receive(\.speechResult) { $0.pendingSegments = [.init(stillHere)] }
+    await store.receive(\.segmentKept) {
+      $0.pendingSegments = []
+      $0.segments = [stillHere]
     }
     await clock.tick()
     await store.receive(\.timerTick) {

@@ -76,4 +76,50 @@ struct SyncUpFormTests {
       $0.syncUp.duration = .seconds(600)
     }
   }
+
+  @Test func addingTypingAndRemovingVocabularyWords() async {
+    let store = TestStore(initialState: SyncUpForm.State(syncUp: .mock)) { SyncUpForm() }
+    await store.send(.addWordButtonTapped) {
+      $0.focus = .word(0)
+      $0.syncUp.vocabulary = [""]
+    }
+    await store.send(.binding(.set(\.syncUp.vocabulary[0], "Grafana"))) {
+      $0.syncUp.vocabulary = ["Grafana"]
+    }
+    await store.send(.addWordButtonTapped) {
+      $0.focus = .word(1)
+      $0.syncUp.vocabulary = ["Grafana", ""]
+    }
+    await store.send(.binding(.set(\.syncUp.vocabulary[1], "pull request"))) {
+      $0.syncUp.vocabulary = ["Grafana", "pull request"]
+    }
+    await store.send(.addWordButtonTapped) {
+      $0.focus = .word(2)
+      $0.syncUp.vocabulary = ["Grafana", "pull request", ""]
+    }
+    // A blank row is dropped when the form is saved.
+    var form = store.state
+    #expect(form.validated()?.vocabulary == ["Grafana", "pull request"])
+    await store.send(.onDeleteWords([1])) {
+      $0.focus = .word(1)
+      $0.syncUp.vocabulary = ["Grafana", ""]
+    }
+    await store.send(.onDeleteWords([1])) {
+      $0.focus = .word(0)
+      $0.syncUp.vocabulary = ["Grafana"]
+    }
+    // The last word gone, the cursor goes back to the last attendee.
+    await store.send(.onDeleteWords([0])) {
+      $0.focus = .attendee(Attendee.ID(UUID(3)))
+      $0.syncUp.vocabulary = []
+    }
+  }
+
+  @Test func aVocabularyWordAgainstTheRulesStaysOnTheForm() async {
+    var form = SyncUpForm.State(syncUp: .mock)
+    form.syncUp.vocabulary = ["Grafana", "grafana"]
+    #expect(form.validated() == nil)
+    #expect(form.problem == .duplicateWord("grafana"))
+    #expect("\(form.problem!)" == "the vocabulary has 'grafana' twice: keep one")
+  }
 }

@@ -9,6 +9,7 @@ struct Rule: Sendable, CustomTestStringConvertible {
   var title = "Design"
   var names = ["Blob"]
   var duration: Duration = .seconds(60)
+  var vocabulary: [String] = []
   var words: String
 
   var testDescription: String { name }
@@ -36,6 +37,25 @@ struct Rule: Sendable, CustomTestStringConvertible {
     Rule(
       name: "over a day", duration: .seconds(24 * 3600 + 1),
       words: "a sync-up lasts between 1s and 24h"),
+    Rule(
+      name: "word on two lines", vocabulary: ["Gra\nfana"],
+      words: #"the vocabulary word "Gra\nfana" must be one line"#),
+    Rule(
+      name: "escape in word", vocabulary: ["\u{1B}[2JGrafana"],
+      words:
+        #"the vocabulary word "\u{1B}[2JGrafana" cannot contain control characters (such as escape sequences)"#
+    ),
+    Rule(
+      name: "word that cannot be said", vocabulary: ["k8s"],
+      words:
+        "the vocabulary word 'k8s' cannot be used: 'k8s' has characters other than letters; "
+        + "write it as it is said (e.g. 'k eight s')"),
+    Rule(
+      name: "word too long", vocabulary: [String(repeating: "a", count: 61)],
+      words: "the vocabulary word 'aaaaaaaaaaaaaaaaaaaa…' is too long: at most 60 characters"),
+    Rule(
+      name: "same word twice", vocabulary: ["Grafana", "GRAFANA"],
+      words: "the vocabulary has 'GRAFANA' twice: keep one"),
   ]
 
   func syncUp(id: SyncUp.ID) -> SyncUp {
@@ -47,7 +67,8 @@ struct Rule: Sendable, CustomTestStringConvertible {
         }
       ),
       duration: duration,
-      title: title
+      title: title,
+      vocabulary: vocabulary
     )
   }
 }
@@ -121,5 +142,25 @@ struct SyncUpRulesTests {
     syncUp.attendees.append(Attendee(id: Attendee.ID(UUID(9)), name: "   "))
     #expect(try syncUp.validated() == .mock)
     #expect(SyncUp.durationRange == .seconds(1) ... .seconds(24 * 3600))
+  }
+
+  @Test func theVocabularyIsSavedTrimmedWithoutBlankRowsOrAttendeesNames() throws {
+    var syncUp = SyncUp.mock
+    syncUp.vocabulary = ["  Grafana ", "", "blob jr", "pull request", "   "]
+    var saved = SyncUp.mock
+    saved.vocabulary = ["Grafana", "pull request"]
+    #expect(try syncUp.validated() == saved)
+    #expect(
+      saved.transcriptionVocabulary == ["Blob", "Blob Jr", "Blob Sr", "Grafana", "pull request"])
+  }
+
+  @Test func filesWithoutAVocabularyStillRead() throws {
+    let json = #"{"id":"00000000-0000-0000-0000-000000000000","title":"Old","attendees":[]}"#
+    let syncUp = try JSONDecoder().decode(SyncUp.self, from: Data(json.utf8))
+    #expect(syncUp.vocabulary == [])
+    var withWords = syncUp
+    withWords.vocabulary = ["Grafana"]
+    let again = try JSONDecoder().decode(SyncUp.self, from: JSONEncoder().encode(withWords))
+    #expect(again.vocabulary == ["Grafana"])
   }
 }

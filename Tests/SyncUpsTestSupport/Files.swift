@@ -19,6 +19,12 @@ public func committedSentences(_ name: String) throws -> String {
   try committedText(name, "sentences")
 }
 
+/// What `syncups record` saves for a sync-up whose attendees are Ana, Ben and Cleo (their names
+/// are its vocabulary): the second pass when the audio is kept, else the live pass.
+public func committedRecording(_ name: String, audioKept: Bool = true) throws -> String {
+  try committedText(name, audioKept ? "recorded" : "recorded-live")
+}
+
 private func committedText(_ name: String, _ kind: String) throws -> String {
   try String(contentsOf: samples.appendingPathComponent("\(name).\(kind).txt"), encoding: .utf8)
     .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -6,10 +6,13 @@ import SyncUpsFeatures
 public enum FormField: Equatable, Sendable {
   case title, duration, theme
   case attendee(Attendee.ID)
+  /// A vocabulary row, by position.
+  case word(Int)
 
-  /// The form's lines in order: title, duration, theme, then each attendee.
+  /// The form's lines in order: title, duration, theme, each attendee, then each vocabulary word.
   public static func all(_ syncUp: SyncUp) -> [FormField] {
     [.title, .duration, .theme] + syncUp.attendees.map { .attendee($0.id) }
+      + syncUp.vocabulary.indices.map { .word($0) }
   }
 }
 
@@ -47,6 +50,13 @@ public struct FormScreen {
       lines.append(
         row(.attendee(attendee.id), "\(index + 1).", attendee.name.visible, editable: true))
     }
+    lines += ["", ANSI.bold + " Vocabulary" + ANSI.reset + " (attendees' names are always in it)"]
+    if syncUp.vocabulary.isEmpty {
+      lines.append("   none yet: ^W adds a word or phrase the team uses")
+    }
+    for (index, word) in syncUp.vocabulary.enumerated() {
+      lines.append(row(.word(index), "\(index + 1).", word.visible, editable: true))
+    }
     lines.append("")
     if let problem = state.problem {
       // The rules' own words, on one line: why enter did not save.
@@ -54,7 +64,8 @@ public struct FormScreen {
     }
     lines += [
       Text.hint(
-        "↑↓ field · type to edit · ←→ length/theme · ^N add · ^D remove attendee", width: width),
+        "↑↓ field · type to edit · ←→ length/theme · ^N add attendee · ^W add word · ^D remove",
+        width: width),
       Text.hint("enter save · esc cancel", width: width),
     ]
     return Text.frame(lines, columns: width, rows: height)

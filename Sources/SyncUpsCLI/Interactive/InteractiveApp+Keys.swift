@@ -218,6 +218,16 @@ extension InteractiveApp {
       guard let index = form.syncUp.attendees.index(id: attendee) else { return }
       send(.onDeleteAttendees(IndexSet(integer: index)))
       if case .attendee(let id)? = focus(of: form) { formField = .attendee(id) }
+    case (.control("w"), _):
+      send(.addWordButtonTapped)
+      if case .word(let index)? = focus(of: form) { formField = .word(index) }
+    case (.control("d"), .word(let index)):
+      send(.onDeleteWords(IndexSet(integer: index)))
+      switch focus(of: form) {
+      case .word(let index)?: formField = .word(index)
+      case .attendee(let id)?: formField = .attendee(id)
+      default: formField = .title
+      }
     case (.left, .duration), (.character("-"), .duration):
       // The whole minute below (1 min 30 s → 1 min), never under a minute, never longer.
       let minutes = Int((form.syncUp.duration.seconds / 60).rounded(.up)) - 1
@@ -245,6 +255,13 @@ extension InteractiveApp {
       guard var attendee = form.syncUp.attendees[id: id] else { return }
       attendee.name = String(attendee.name.dropLast())
       send(.binding(.set(\.syncUp.attendees[id: id], attendee)))
+    case (.character(let letter), .word(let index)):
+      guard form.syncUp.vocabulary.indices.contains(index) else { return }
+      send(.binding(.set(\.syncUp.vocabulary[index], form.syncUp.vocabulary[index] + [letter])))
+    case (.backspace, .word(let index)):
+      guard form.syncUp.vocabulary.indices.contains(index) else { return }
+      let word = String(form.syncUp.vocabulary[index].dropLast())
+      send(.binding(.set(\.syncUp.vocabulary[index], word)))
     default: break
     }
   }

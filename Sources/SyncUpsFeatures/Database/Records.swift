@@ -77,6 +77,36 @@ struct AttendeeRecord: FetchableRecord, PersistableRecord {
   var attendee: Attendee { Attendee(id: Attendee.ID(UUID(databaseString: id)), name: name) }
 }
 
+/// A sync-up's vocabulary: one row per word or phrase, in the order the team added them (rowid).
+enum VocabularyWordRecord {
+  /// Every sync-up's words, by sync-up id.
+  static func all(_ db: Database) throws -> [String: [String]] {
+    var words: [String: [String]] = [:]
+    let rows = try Row.fetchCursor(
+      db, sql: "SELECT syncUpId, word FROM vocabularyWord ORDER BY syncUpId, rowid")
+    while let row = try rows.next() { words[row["syncUpId"], default: []].append(row["word"]) }
+    return words
+  }
+
+  static func words(of syncUpID: String, _ db: Database) throws -> [String] {
+    try String.fetchAll(
+      db, sql: "SELECT word FROM vocabularyWord WHERE syncUpId = ? ORDER BY rowid",
+      arguments: [syncUpID])
+  }
+
+  /// Rewrites a sync-up's words (an edit adds and removes few; order is kept by rewriting).
+  static func replace(_ words: [String], of syncUpID: SyncUp.ID, _ db: Database) throws {
+    let id = syncUpID.rawValue.databaseString
+    try db.execute(sql: "DELETE FROM vocabularyWord WHERE syncUpId = ?", arguments: [id])
+    for word in words {
+      // A file edited by hand may repeat a word: the first one stays.
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO vocabularyWord (syncUpId, word) VALUES (?, ?)",
+        arguments: [id, word])
+    }
+  }
+}
+
 struct MeetingRecord: FetchableRecord, PersistableRecord {
   static let databaseTableName = "meeting"
   var id: String

@@ -8,7 +8,8 @@ import SharingGRDB
 /// `.meetingTranscript(id)`).
 ///
 /// Saving writes only what differs from the value last loaded or saved, in one transaction:
-/// sync-ups added, removed or edited (attendees are rewritten for an edited sync-up only);
+/// sync-ups added, removed or edited (attendees and vocabulary are rewritten for an edited
+/// sync-up only when they changed);
 /// meetings added (with their segments), removed, or edited. A meeting's segments are written
 /// when it is added, or replaced when a save brings a non-empty, different list; a summary's
 /// empty segments never delete anything.
@@ -24,6 +25,7 @@ public struct SyncUpsRequest: DatabaseValueRequest {
     {
       attendees[record.syncUpId, default: []].append(record.attendee)
     }
+    let vocabularies = try VocabularyWordRecord.all(db)
     var meetings: [String: IdentifiedArrayOf<Meeting>] = [:]
     let meetingRows = try Row.fetchCursor(
       db,
@@ -44,6 +46,7 @@ public struct SyncUpsRequest: DatabaseValueRequest {
       uniqueElements: syncUps.map { record in
         var syncUp = record.syncUp()
         syncUp.attendees = attendees[record.id] ?? []
+        syncUp.vocabulary = vocabularies[record.id] ?? []
         syncUp.meetings = meetings[record.id] ?? []
         return syncUp
       })
@@ -117,6 +120,9 @@ public struct SyncUpsRequest: DatabaseValueRequest {
       for (position, attendee) in syncUp.attendees.enumerated() {
         try AttendeeRecord(attendee, syncUpID: syncUp.id, position: position).insert(db)
       }
+    }
+    if (before?.vocabulary ?? []) != syncUp.vocabulary {
+      try VocabularyWordRecord.replace(syncUp.vocabulary, of: syncUp.id, db)
     }
     let oldMeetings = before?.meetings ?? []
     for removed in oldMeetings.ids.subtracting(syncUp.meetings.ids) {
@@ -193,6 +199,7 @@ public struct SyncUpRequest: FetchKeyRequest {
       uniqueElements: try AttendeeRecord.fetchAll(
         db, sql: "SELECT * FROM attendee WHERE syncUpId = ? ORDER BY position", arguments: [id]
       ).map(\.attendee))
+    syncUp.vocabulary = try VocabularyWordRecord.words(of: id, db)
     syncUp.meetings = IdentifiedArray(
       uniqueElements: try MeetingRecord.fetchAll(
         db,
