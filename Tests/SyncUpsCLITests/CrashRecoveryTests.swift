@@ -37,7 +37,10 @@ struct CrashRecoveryTests {
     let steps = try Self.steps(library: library)
     try #require(!steps.isEmpty, "the clean run made no durable step at all")
     let kills = steps.enumerated().flatMap { index, call in
-      [Kill(step: index + 1, before: true, call: call), Kill(step: index + 1, before: false, call: call)]
+      [
+        Kill(step: index + 1, before: true, call: call),
+        Kill(step: index + 1, before: false, call: call),
+      ]
     }
     var killedAtAll = 0
     for kill in kills {

@@ -94,7 +94,8 @@ extension Home {
       }
       var isDirectory: ObjCBool = false
       FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-      result[name] = isDirectory.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: path))
+      result[name] =
+        isDirectory.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: path))
     }
     return result
   }
