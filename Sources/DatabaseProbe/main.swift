@@ -119,7 +119,7 @@ do {
     try withDependencies {
       $0.syncUpsDatabase = database
     } operation: {
-      @Shared(.syncUpsInDatabase) var syncUps
+      @Shared(.syncUps) var syncUps
       if let error = $syncUps.loadError { throw error }
       switch mode {
       case "add":

@@ -183,8 +183,7 @@ func spawn(_ executable: String, _ arguments: [String], home: URL) throws -> Mea
   let argv = ([executable] + arguments).map { strdup($0) } + [nil]
   let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
   defer {
-    argv.forEach { free($0) }
-    envp.forEach { free($0) }
+    for pointer in argv + envp { free(pointer) }
   }
   var pid: pid_t = 0
   let start = ContinuousClock.now

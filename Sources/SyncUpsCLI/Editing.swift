@@ -53,6 +53,7 @@ public enum Editing {
     } catch {
       throw CLIError("\(error)")
     }
+    try data.checkWritable()
     data.syncUps.withLock { _ = $0.append(syncUp) }
     try data.save()
     return syncUp
@@ -98,16 +99,33 @@ public enum Editing {
     } catch {
       throw CLIError("\(error)")
     }
+    try data.checkWritable()
     shared.withLock { $0 = edited }
     try data.save()
     return edited
   }
 
-  /// Deletes a sync-up and its meetings, and saves.
-  public static func delete(_ syncUp: Shared<SyncUp>, in data: SyncUpsStore) throws(CLIError) {
+  /// Deletes a sync-up, its meetings (rows, in one transaction) and their audio files; refuses,
+  /// removing nothing, while a recording of it runs.
+  public static func delete(
+    _ syncUp: Shared<SyncUp>, in data: SyncUpsStore
+  ) async throws(CLIError) {
+    try data.checkWritable()
     let id = syncUp.wrappedValue.id
+    @Dependency(\.syncUpDeletion) var deletion
+    let audioFiles: [String]
+    do {
+      audioFiles = try await deletion.prepare([id])
+    } catch let error as SyncUpBeingRecorded {
+      throw CLIError("\(error)")
+    } catch {
+      throw CLIError(
+        "cannot delete \(syncUp.wrappedValue.label): "
+          + "\(SyncUpsDatabaseError(error, url: data.database.directory?.databaseFile))")
+    }
     data.syncUps.withLock { _ = $0.remove(id: id) }
     try data.save()
+    await deletion.deleteAudio(audioFiles)
   }
 
   private static func trimmed(_ text: String) -> String {

@@ -75,29 +75,31 @@ public enum Listing {
 
   // MARK: meetings
 
-  public static func meetings(_ syncUp: SyncUp) -> String {
-    guard !syncUp.meetings.isEmpty else {
+  /// `meetings` are the sync-up's, newest first, as `.meetingSummaries(id)` reads them (no
+  /// transcript is loaded).
+  public static func meetings(_ syncUp: SyncUp, _ meetings: [MeetingSummary]) -> String {
+    guard !meetings.isEmpty else {
       return "'\(syncUp.title.visible)' has no meetings yet.\n"
     }
-    let rows = syncUp.meetingsNewestFirst.enumerated().map { index, meeting in
+    let rows = meetings.enumerated().map { index, meeting in
       [
         String(index + 1), meeting.shortID, Format.date(meeting.date),
-        Format.clock(meeting.spokenLength), String(meeting.segments.count),
+        Format.clock(meeting.length), String(meeting.segmentCount),
         meeting.firstWords.visible,
       ]
     }
     return table(header: ["N", "ID", "DATE", "LENGTH", "SEGMENTS", "FIRST WORDS"], rows: rows)
   }
 
-  public static func meetingsJSON(_ syncUp: SyncUp) -> String {
+  public static func meetingsJSON(_ meetings: [MeetingSummary]) -> String {
     JSON.array(
-      syncUp.meetingsNewestFirst.enumerated().map { index, meeting in
+      meetings.enumerated().map { index, meeting in
         .object([
           ("index", .number(Double(index + 1))),
           ("id", .string(meeting.fullID)),
           ("date", .string(Format.isoDate(meeting.date))),
-          ("length", .number(meeting.spokenLength)),
-          ("segments", .number(Double(meeting.segments.count))),
+          ("length", .number(meeting.length)),
+          ("segments", .number(Double(meeting.segmentCount))),
           ("firstWords", .string(meeting.firstWords)),
         ])
       }
@@ -142,8 +144,20 @@ extension Meeting {
   public var spokenLength: Double { runningLength }
 
   /// The first eight words of the transcript, for telling meetings apart.
-  public var firstWords: String {
-    let words = transcript.split(whereSeparator: \.isWhitespace)
+  public var firstWords: String { transcript.firstWords }
+}
+
+extension MeetingSummary {
+  public var fullID: String { id.rawValue.uuidString.lowercased() }
+  public var shortID: String { String(fullID.prefix(8)) }
+  /// The first eight words of the transcript, for telling meetings apart.
+  public var firstWords: String { opening.firstWords }
+}
+
+extension String {
+  /// The first eight words, and `…` when there are more.
+  var firstWords: String {
+    let words = split(whereSeparator: \.isWhitespace)
     let shown = words.prefix(8).joined(separator: " ")
     return words.count > 8 ? shown + " …" : shown
   }

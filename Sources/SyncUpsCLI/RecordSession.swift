@@ -48,6 +48,11 @@ public final class RecordSession {
   public init(reference: String, configuration: Configuration) async throws(CLIError) {
     let syncUps = try await SyncUpsStore.open()
     let syncUp = try syncUps.resolve(reference)
+    try syncUps.checkWritable()
+    var configuration = configuration
+    if configuration.input == nil {
+      configuration.source = await Self.microphone(configuration.source)
+    }
     let meter = LevelMeter()
     @Dependency(\.uuid) var uuid
     let state = RecordMeeting.State(
@@ -62,6 +67,35 @@ public final class RecordSession {
       $0.audioFiles = $0.audioFiles.metered(by: meter)
     }
     self.output = Terminal.isInteractive ? ScreenOutput(meter: meter) : LineOutput()
+  }
+
+  /// The microphone to record: the one given (remembered for next time), else the one last
+  /// given if it still exists (said in one line), else the server's default (nil).
+  static func microphone(_ given: String?) async -> String? {
+    @Shared(.appStorage("record.source")) var remembered = ""
+    if let given {
+      if given != remembered {
+        $remembered.withLock { $0 = given }
+        try? $remembered.save()
+      }
+      return given
+    }
+    guard !remembered.isEmpty else { return nil }
+    @Dependency(\.audioCapture) var audioCapture
+    guard let sources = try? await audioCapture.sources(),
+      !sources.contains(where: { $0.name == remembered })
+    else {
+      printLine("using microphone \(remembered.visible) (last used; --source to change)")
+      return remembered
+    }
+    printLine(
+      "the microphone last used, \(remembered.visible), is gone; using the default "
+        + "(--source to choose one; 'syncups sources' lists them)")
+    return nil
+  }
+
+  private static func printLine(_ line: String) {
+    FileHandle.standardError.write(Data("syncups: \(line)\n".utf8))
   }
 
   /// Records until the meeting's time is up, the input ends, the user ends it, or a signal
@@ -89,7 +123,10 @@ public final class RecordSession {
     if output.wantsKeys, let notice = reportedNotice { printNotice(notice) }
 
     if let failure = store.state.failure { throw CLIError(failure) }
-    return syncUp.wrappedValue.meetings[id: store.state.meetingID]
+    guard var meeting = syncUp.wrappedValue.meetings[id: store.state.meetingID] else { return nil }
+    // The list may hold it as a summary (after another process's change): its segments are these.
+    meeting.segments = store.state.segments
+    return meeting
   }
 
   /// A problem the meeting went on after: one line on stderr as it happens (the live screen

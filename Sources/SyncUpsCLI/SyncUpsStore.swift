@@ -1,44 +1,74 @@
 import Foundation
 import SyncUpsFeatures
 
-/// The sync-ups in the data directory, as every command sees them: opened through
-/// `@Shared(.syncUps)` (live file storage), with sync-ups found by id prefix or title.
+/// The sync-ups in the data directory, as every command sees them: the database
+/// (`syncups.sqlite`), opened once per process and put in the dependencies so every key and
+/// client uses it, read through `@Shared(.syncUps)`, with sync-ups found by id prefix or title.
 public struct SyncUpsStore: Sendable {
   public let syncUps: Shared<IdentifiedArrayOf<SyncUp>>
+  public let database: SyncUpsDatabase
 
-  /// Opens the data. An unreadable `sync-ups.json` is an error that names where the original was
-  /// kept; it is never replaced. Meetings whose recording died are recovered first (by the
-  /// recording store, as `RecordMeeting` saves them), and said so.
+  /// Opens the data. Meetings whose recording died are finished first (by the recording
+  /// store), each said in one line; a `sync-ups.json` imported on this first run is said too.
   public static func open(
     report: (String) -> Void = { FileHandle.standardError.write(Data("syncups: \($0)\n".utf8)) }
   ) async throws(CLIError) -> SyncUpsStore {
-    let store = try load()
-    @Dependency(\.recordingStore) var recordingStore
-    for line in await recordingStore.recoverUnfinishedMeetings(into: store.syncUps) {
-      report(line)
+    let database = try openDatabase(report: report)
+    if !database.isReadOnly {
+      @Dependency(\.recordingStore) var recordingStore
+      for line in await recordingStore.recover() { report(line) }
     }
-    return store
+    return try load(database)
   }
 
   /// Opens the data without looking for unfinished meetings (`open` does both).
-  public static func load() throws(CLIError) -> SyncUpsStore {
+  public static func load(
+    report: (String) -> Void = { FileHandle.standardError.write(Data("syncups: \($0)\n".utf8)) }
+  ) throws(CLIError) -> SyncUpsStore {
+    try load(try openDatabase(report: report))
+  }
+
+  private static func load(_ database: SyncUpsDatabase) throws(CLIError) -> SyncUpsStore {
     @Shared(.syncUps) var syncUps
     if let error = $syncUps.loadError {
-      switch error as? SharedFileError {
-      case .corrupt(let url, _, _)?:
-        // The original was moved aside, byte for byte; nothing is written in its place here.
-        throw CLIError(
-          "cannot read your sync-ups: \(error); repair that copy and move it back to \(url.path), "
-            + "or leave it aside to start again with no sync-ups"
-        )
-      default:
-        throw CLIError(
-          "cannot read your sync-ups: \(error); check the file and its permissions, "
-            + "then run syncups again"
-        )
-      }
+      throw CLIError(
+        "cannot read your sync-ups: "
+          + "\(SyncUpsDatabaseError(error, url: database.directory?.databaseFile))")
     }
-    return SyncUpsStore(syncUps: $syncUps)
+    return SyncUpsStore(syncUps: $syncUps, database: database)
+  }
+
+  /// The process's database. Run live, the data directory's, opened (and, on the first run,
+  /// filled from `sync-ups.json`) the first time and prepared as the `syncUpsDatabase`,
+  /// `defaultDatabase` and `defaultAppStorage` dependencies; in tests, the dependency's.
+  static func openDatabase(report: (String) -> Void) throws(CLIError) -> SyncUpsDatabase {
+    @Dependency(\.context) var context
+    guard context == .live else {
+      @Dependency(\.syncUpsDatabase) var database
+      return database
+    }
+    return try OpenedDatabase.shared.database(report: report)
+  }
+
+  /// Writes what is pending now; says why when it cannot (nothing is claimed saved then).
+  public func save() throws(CLIError) {
+    do {
+      try syncUps.save()
+    } catch {
+      throw CLIError(
+        "cannot save your sync-ups: "
+          + "\(SyncUpsDatabaseError(error, url: database.directory?.databaseFile))")
+    }
+  }
+
+  /// Refuses a change before it is made when the database can only be read.
+  public func checkWritable() throws(CLIError) {
+    guard database.isReadOnly else { return }
+    throw CLIError(
+      "cannot change anything: \(database.directory?.databaseFile.path ?? "the database") "
+        + "can only be read here (its folder is read-only); list, show, meetings and transcript "
+        + "still work"
+    )
   }
 
   /// Finds one sync-up by `reference`: the start of its id or of its title (any case). A
@@ -70,15 +100,6 @@ public struct SyncUpsStore: Sendable {
     return shared
   }
 
-  /// Writes what is pending to disk now.
-  public func save() throws(CLIError) {
-    do {
-      try syncUps.save()
-    } catch {
-      throw CLIError("cannot save your sync-ups: \(error)")
-    }
-  }
-
   private func suggestions(for query: String, in all: IdentifiedArrayOf<SyncUp>) -> String {
     let close =
       all
@@ -94,6 +115,41 @@ public struct SyncUpsStore: Sendable {
         : "; 'syncups list' shows them all"
     }
     return "; did you mean " + close.map { $0.syncUp.label }.joined(separator: " or ") + "?"
+  }
+}
+
+/// The database this process opened, once.
+private final class OpenedDatabase: @unchecked Sendable {
+  static let shared = OpenedDatabase()
+  private let lock = NSLock()
+  private var opened: SyncUpsDatabase?
+
+  func database(report: (String) -> Void) throws(CLIError) -> SyncUpsDatabase {
+    lock.lock()
+    defer { lock.unlock() }
+    if let opened { return opened }
+    @Dependency(\.dataDirectory) var directory
+    let database: SyncUpsDatabase
+    do {
+      database = try SyncUpsDatabase.open(directory)
+    } catch {
+      throw CLIError(SyncUpsDatabaseError(error, url: directory.databaseFile).description)
+    }
+    let storage = (try? AppStorage(database: database.writer)) ?? .inMemory()
+    prepareDependencies {
+      $0.syncUpsDatabase = database
+      $0.defaultDatabase = database.writer
+      $0.defaultAppStorage = storage
+    }
+    opened = database
+    if let imported = database.firstRunImport {
+      let summary = imported.summary
+      report(
+        "imported \(Format.count(summary.syncUps, "sync-up")) and "
+          + "\(Format.count(summary.meetings, "meeting")) from \(imported.file.path) into "
+          + "\(directory.databaseFile.path); the file is kept as \(imported.keptAs.path)")
+    }
+    return database
   }
 }
 

@@ -9,16 +9,11 @@ public struct DataDirectory: Sendable, Equatable {
 
   public init(url: URL) { self.url = url }
 
-  /// The sync-ups and their meetings.
+  /// Where sync-ups were kept before the database: imported on the first run, then renamed
+  /// `sync-ups.json.imported`.
   public var syncUpsFile: URL { url.appendingPathComponent("sync-ups.json") }
   /// Recorded meeting audio, one FLAC file per meeting.
   public var audioDirectory: URL { url.appendingPathComponent("audio", isDirectory: true) }
-
-  /// Where a meeting of `syncUp` writes its audio while it is being recorded.
-  public func recordingAudio(of syncUp: SyncUp.ID) -> URL {
-    audioDirectory.appendingPathComponent(
-      "recording-\(syncUp.rawValue.uuidString.lowercased()).flac")
-  }
 
   /// A saved meeting's audio, relative to the data directory (as `Meeting.audioFile` holds it).
   public static func audioFile(of meeting: Meeting.ID) -> String {
@@ -46,7 +41,7 @@ public struct DataDirectory: Sendable, Equatable {
 
 extension DataDirectory: DependencyKey {
   public static var liveValue: DataDirectory { .resolve() }
-  /// Tests use the in-memory file system unless they ask for a real one, so this path is never
+  /// Tests use an in-memory database unless they ask for a real one, so this path is never
   /// written to by accident.
   public static var testValue: DataDirectory {
     DataDirectory(url: URL(fileURLWithPath: "/syncups-tests", isDirectory: true))
@@ -57,18 +52,5 @@ extension DependencyValues {
   public var dataDirectory: DataDirectory {
     get { self[DataDirectory.self] }
     set { self[DataDirectory.self] = newValue }
-  }
-}
-
-extension SharedReaderKey where Self == FileStorageKey<IdentifiedArrayOf<SyncUp>>.Default {
-  /// All sync-ups, persisted to `sync-ups.json` in the data directory.
-  public static var syncUps: Self {
-    @Dependency(\.dataDirectory) var dataDirectory
-    return Self[
-      .fileStorage(
-        dataDirectory.syncUpsFile, decode: SyncUpsFile.decode, encode: SyncUpsFile.encode
-      ),
-      default: []
-    ]
   }
 }

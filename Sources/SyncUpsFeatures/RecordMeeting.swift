@@ -400,7 +400,7 @@ public struct RecordMeeting: Reducer {
       .run { [syncUp = state.$syncUp, recordingStore, dismiss] send in
         do {
           try await WorkerThread.run(name: "syncups-save") { try syncUp.save() }
-          try await recordingStore.finish(recording.meetingID)
+          try await recordingStore.finish(recording.meetingID, recording.audioFile)
         } catch {
           await send(
             .saveFailed(

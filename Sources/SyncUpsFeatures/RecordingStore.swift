@@ -7,8 +7,8 @@ import WorkerThreads
 
 /// Where a meeting being recorded is kept durably, utterance by utterance, so that a recording
 /// that dies (SIGKILL, power loss) loses nothing that was heard. `RecordMeeting`'s effects write
-/// it; recovery reads what a dead recording left. Today's live value is a journal of JSON lines
-/// (`JournalRecordingStore`); a database can implement the same client.
+/// it; recovery finishes what a dead recording left. The live value is the database: an
+/// unfinished meeting row, one committed segment per utterance (`SyncUpsDatabase` recording).
 @DependencyClient
 public struct RecordingStore: Sendable {
   /// Starts keeping a meeting: its id, sync-up, start date and audio file are durable from now on.
@@ -17,12 +17,14 @@ public struct RecordingStore: Sendable {
   public var append:
     @Sendable (_ segment: Meeting.Segment, _ meetingID: Meeting.ID) async throws
       -> Void
-  /// The meeting was saved normally: its durable traces go.
-  public var finish: @Sendable (_ meetingID: Meeting.ID) async throws -> Void
-  /// The meeting was discarded: its durable traces go.
+  /// The meeting ended normally: it joins its sync-up's history with its audio file (nil: none
+  /// was kept), in one transaction. A meeting the list's save finished already stays as it is.
+  public var finish: @Sendable (_ meetingID: Meeting.ID, _ audioFile: String?) async throws -> Void
+  /// The meeting was discarded: its rows go.
   public var discard: @Sendable (_ meetingID: Meeting.ID) async throws -> Void
-  /// What recordings that died left behind (never one that is still running).
-  public var unfinished: @Sendable () async throws -> [UnfinishedRecording]
+  /// Finishes, once each, the meetings whose recording died (never one that still runs), with
+  /// what they committed; returns them.
+  public var recoverUnfinished: @Sendable () async throws -> [UnfinishedMeeting]
 }
 
 /// What is known of a meeting from the moment its recording starts.
@@ -41,46 +43,60 @@ public struct MeetingRecording: Codable, Equatable, Sendable {
   }
 }
 
-/// A recording that never finished, as the store kept it.
-public struct UnfinishedRecording: Equatable, Sendable {
-  public var recording: MeetingRecording
-  public var segments: [Meeting.Segment]
-  /// Where it is kept, for messages.
-  public var location: String
-
-  public init(recording: MeetingRecording, segments: [Meeting.Segment], location: String) {
-    self.recording = recording
-    self.segments = segments
-    self.location = location
-  }
-}
-
 extension RecordingStore: DependencyKey {
   public static var liveValue: RecordingStore {
-    @Dependency(\.dataDirectory) var dataDirectory
-    return .journal(in: dataDirectory.url.appendingPathComponent("journal", isDirectory: true))
+    @Dependency(\.syncUpsDatabase) var database
+    return .database(database)
   }
 
   /// Tests keep recordings in memory.
   public static var testValue: RecordingStore { .inMemory() }
 
-  /// Keeps recordings in memory: what tests use, and what they inspect.
+  /// The database's recording calls, each on a thread of its own (SQLite waits for the disk).
+  public static func database(_ database: SyncUpsDatabase) -> RecordingStore {
+    let worker = WorkerThread(name: "syncups-recording")
+    return RecordingStore(
+      begin: { recording in
+        try await worker.run {
+          let meeting = Meeting(
+            id: recording.meetingID, date: recording.started, transcript: "",
+            audioFile: recording.audioFile)
+          try database.begin(meeting, syncUpID: recording.syncUpID)
+        }
+      },
+      append: { segment, id in
+        try await worker.run { _ = try database.append(segment, meetingID: id) }
+      },
+      finish: { id, audioFile in
+        try await worker.run { _ = try database.finishRecording(id, audioFile: audioFile) }
+      },
+      discard: { id in try await worker.run { _ = try database.discard(id) } },
+      recoverUnfinished: { try await worker.run { try database.recoverUnfinished() } }
+    )
+  }
+
+  /// Keeps recordings in memory: what feature tests use, and what they inspect. Recovery
+  /// returns what is kept (as not running) and drops it.
   public static func inMemory(
-    _ recordings: LockIsolated<[Meeting.ID: UnfinishedRecording]> = LockIsolated([:])
+    _ recordings: LockIsolated<[Meeting.ID: UnfinishedMeeting]> = LockIsolated([:])
   ) -> RecordingStore {
     RecordingStore(
       begin: { recording in
         recordings.withValue {
-          $0[recording.meetingID] = UnfinishedRecording(
-            recording: recording, segments: [], location: "memory"
-          )
+          $0[recording.meetingID] = UnfinishedMeeting(
+            syncUpID: recording.syncUpID, syncUpTitle: "", meetingID: recording.meetingID,
+            date: recording.started, segmentCount: 0, audioFile: recording.audioFile,
+            isActive: true)
         }
       },
-      append: { segment, id in recordings.withValue { $0[id]?.segments.append(segment) } },
-      finish: { id in recordings.withValue { $0[id] = nil } },
+      append: { _, id in recordings.withValue { $0[id]?.segmentCount += 1 } },
+      finish: { id, _ in recordings.withValue { $0[id] = nil } },
       discard: { id in recordings.withValue { $0[id] = nil } },
-      unfinished: {
-        recordings.value.values.sorted { $0.recording.started < $1.recording.started }
+      recoverUnfinished: {
+        recordings.withValue { kept in
+          defer { kept = [:] }
+          return kept.values.sorted { $0.date < $1.date }
+        }
       }
     )
   }
@@ -96,48 +112,29 @@ extension DependencyValues {
 // MARK: Recovery
 
 extension RecordingStore {
-  /// Turns what dead recordings left into meetings of their sync-ups, built as a normal save
-  /// builds them (`Meeting.recorded`), saves, and drops the traces. Returns one line per
-  /// recording for the user.
-  public func recoverUnfinishedMeetings(
-    into syncUps: Shared<IdentifiedArrayOf<SyncUp>>
-  ) async -> [String] {
-    let unfinished: [UnfinishedRecording]
+  /// Finishes what dead recordings left and returns one line per meeting for the user (or one
+  /// line saying why it could not look).
+  public func recover() async -> [String] {
+    let recovered: [UnfinishedMeeting]
     do {
-      unfinished = try await self.unfinished()
+      recovered = try await recoverUnfinished()
     } catch {
-      return ["cannot look for unfinished meetings: \(error)"]
+      return ["cannot finish the meetings of recordings that stopped: \(error)"]
     }
-    var report: [String] = []
-    for item in unfinished {
-      let recording = item.recording
-      guard let syncUp = Shared(syncUps[id: recording.syncUpID]) else {
-        report.append(
-          "an unfinished meeting in \(item.location) belongs to a deleted sync-up; "
-            + "it was left there"
-        )
-        continue
-      }
-      let meeting = Meeting.recorded(recording, segments: item.segments, length: nil)
-      syncUp.withLock {
-        guard $0.meetings[id: meeting.id] == nil else { return }
-        $0.meetings.insert(meeting, at: 0)
-      }
-      do {
-        try await WorkerThread.run(name: "syncups-save") { try syncUps.save() }
-      } catch {
-        report.append("cannot save the recovered meeting in \(item.location): \(error)")
-        continue
-      }
-      try? await finish(recording.meetingID)
-      let count = item.segments.count
-      report.append(
-        "recovered an unfinished meeting of '\(syncUp.wrappedValue.title)' "
-          + "(\(syncUp.wrappedValue.id.rawValue.uuidString.lowercased().prefix(8))) started "
-          + "\(recording.started.formatted(date: .abbreviated, time: .shortened)) "
-          + "(\(count) \(count == 1 ? "utterance" : "utterances"))"
-      )
+    return recovered.map { meeting in
+      let count = meeting.segmentCount
+      return "recovered an unfinished meeting of '\(meeting.syncUpTitle)' "
+        + "(\(meeting.syncUpID.rawValue.uuidString.lowercased().prefix(8))) started "
+        + "\(meeting.date.formatted(date: .abbreviated, time: .shortened)) "
+        + "(\(count) \(count == 1 ? "utterance" : "utterances"))"
     }
-    return report
+  }
+}
+
+extension NSError {
+  /// The POSIX error behind a Foundation error, when there is one.
+  var posixCode: Int32? {
+    if domain == NSPOSIXErrorDomain { return Int32(code) }
+    return (userInfo[NSUnderlyingErrorKey] as? NSError)?.posixCode
   }
 }

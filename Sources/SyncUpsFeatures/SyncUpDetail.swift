@@ -2,6 +2,7 @@ import Architecture
 import AudioCaptureClient
 import Foundation
 import Tagged
+import WorkerThreads
 
 /// One sync-up: edit it (on a copy), delete it, delete past meetings, start a meeting.
 /// Holds the sync-up as a reference derived from the list's, so every change is saved there.
@@ -23,6 +24,8 @@ public struct SyncUpDetail: Reducer {
     case delegate(Delegate)
     case deleteButtonTapped
     case deleteMeetings(atOffsets: IndexSet)
+    case deletionFailed(String)
+    case deletionPrepared(audioFiles: [String])
     case destination(PresentationAction<Destination.Action>)
     case doneEditingButtonTapped
     case editButtonTapped
@@ -67,6 +70,7 @@ public struct SyncUpDetail: Reducer {
 
   @Dependency(\.audioCapture) var audioCapture
   @Dependency(\.dismiss) var dismiss
+  @Dependency(\.syncUpDeletion) var syncUpDeletion
 
   public init() {}
 
@@ -92,11 +96,32 @@ public struct SyncUpDetail: Reducer {
         state.$syncUp.withLock { $0.meetings.remove(atOffsets: indices) }
         return .none
 
-      case .destination(.presented(.alert(.confirmDeletion))):
+      case .deletionFailed(let message):
+        state.destination = .alert(.deletionFailed(message))
+        return .none
+
+      case .deletionPrepared(let audioFiles):
         @Shared(.syncUps) var syncUps
         let id = state.syncUp.id
         $syncUps.withLock { _ = $0.remove(id: id) }
-        return .run { [dismiss] _ in await dismiss() }
+        return .run { [syncUps = $syncUps, syncUpDeletion, dismiss] send in
+          do {
+            try await WorkerThread.run(name: "syncups-save") { try syncUps.save() }
+          } catch {
+            return await send(.deletionFailed("\(error)"))
+          }
+          await syncUpDeletion.deleteAudio(audioFiles)
+          await dismiss()
+        }
+
+      case .destination(.presented(.alert(.confirmDeletion))):
+        return .run { [id = state.syncUp.id, syncUpDeletion] send in
+          do {
+            await send(.deletionPrepared(audioFiles: try await syncUpDeletion.prepare([id])))
+          } catch {
+            await send(.deletionFailed("\(error)"))
+          }
+        }
 
       case .destination(.presented(.alert(.continueWithoutRecording))):
         return .send(.delegate(.startMeeting(state.$syncUp, withAudio: false)))
@@ -145,6 +170,17 @@ extension AlertState where Action == SyncUpDetail.Alert {
     ButtonState(role: .cancel) { TextState("Nevermind") }
   } message: {
     TextState("Are you sure you want to delete this sync-up and all its meetings?")
+  }
+
+  /// The sync-up could not be deleted, and why.
+  public static func deletionFailed(_ message: String) -> Self {
+    Self {
+      TextState("Could not delete")
+    } actions: {
+      ButtonState(role: .cancel) { TextState("OK") }
+    } message: {
+      TextState(message)
+    }
   }
 
   /// The original's "speech recognition denied" flow, for a machine without a microphone.

@@ -1,10 +1,11 @@
 import Architecture
 import Foundation
 import Tagged
+import WorkerThreads
 
-/// The list of all sync-ups, persisted to `sync-ups.json`. Adds (through a form), deletes (once
-/// an alert is confirmed), and tells the user when the file could not be read (it is kept aside,
-/// never replaced).
+/// The list of all sync-ups, kept in the database. Adds (through a form), deletes (once an
+/// alert is confirmed, unless one is being recorded; their audio goes with them), and tells the
+/// user when the database could not be read.
 public struct SyncUpsList: Reducer {
   public struct State: Equatable, Sendable {
     @Presents public var destination: Destination.State?
@@ -19,6 +20,8 @@ public struct SyncUpsList: Reducer {
   public enum Action: Equatable, Sendable {
     case addSyncUpButtonTapped
     case confirmAddSyncUpButtonTapped
+    case deletionFailed(String)
+    case deletionPrepared([SyncUp.ID], audioFiles: [String])
     case destination(PresentationAction<Destination.Action>)
     case dismissAddSyncUpButtonTapped
     case onAppear
@@ -51,6 +54,7 @@ public struct SyncUpsList: Reducer {
     case confirmDeletion([SyncUp.ID])
   }
 
+  @Dependency(\.syncUpDeletion) var syncUpDeletion
   @Dependency(\.uuid) var uuid
 
   public init() {}
@@ -72,11 +76,32 @@ public struct SyncUpsList: Reducer {
         state.$syncUps.withLock { _ = $0.append(syncUp) }
         return .none
 
-      case .destination(.presented(.alert(.confirmDeletion(let ids)))):
+      case .deletionFailed(let message):
+        state.destination = .alert(.deletionFailed(message))
+        return .none
+
+      case .deletionPrepared(let ids, let audioFiles):
         state.$syncUps.withLock { syncUps in
           for id in ids { syncUps.remove(id: id) }
         }
-        return .none
+        return .run { [syncUps = state.$syncUps, syncUpDeletion] send in
+          do {
+            try await WorkerThread.run(name: "syncups-save") { try syncUps.save() }
+          } catch {
+            return await send(.deletionFailed("\(error)"))
+          }
+          await syncUpDeletion.deleteAudio(audioFiles)
+        }
+
+      case .destination(.presented(.alert(.confirmDeletion(let ids)))):
+        return .run { [syncUpDeletion] send in
+          do {
+            let audioFiles = try await syncUpDeletion.prepare(ids)
+            await send(.deletionPrepared(ids, audioFiles: audioFiles))
+          } catch {
+            await send(.deletionFailed("\(error)"))
+          }
+        }
 
       case .destination:
         return .none
@@ -119,7 +144,18 @@ extension AlertState where Action == SyncUpsList.Alert {
     }
   }
 
-  /// The data file exists but could not be read: say where the original was kept.
+  /// Sync-ups that could not be deleted, and why.
+  public static func deletionFailed(_ message: String) -> Self {
+    AlertState {
+      TextState("Could not delete")
+    } actions: {
+      ButtonState(role: .cancel) { TextState("OK") }
+    } message: {
+      TextState(message)
+    }
+  }
+
+  /// The database could not be read: say why.
   public static func loadFailed(_ error: any Error) -> Self {
     AlertState {
       TextState("Could not load your sync-ups")

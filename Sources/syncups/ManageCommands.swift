@@ -3,8 +3,8 @@ import Foundation
 import SyncUpsCLI
 import SyncUpsFeatures
 
-// `list`, `show`, `add`, `edit`, `delete`: every one opens the data through `SyncUpsStore`, so an
-// unreadable `sync-ups.json` is one line naming the preserved copy, and nothing is written.
+// `list`, `show`, `add`, `edit`, `delete`: every one opens the database through `SyncUpsStore`,
+// so a database that cannot be opened is one line, and a failed write is said, never claimed.
 
 struct ListCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -136,7 +136,7 @@ struct DeleteCommand: AsyncParsableCommand {
         throw CLIError("not deleted: \(label) is unchanged")
       }
     }
-    try Editing.delete(syncUp, in: data)
+    try await Editing.delete(syncUp, in: data)
     output("Deleted \(label).\n")
   }
 }

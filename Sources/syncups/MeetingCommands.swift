@@ -17,7 +17,9 @@ struct MeetingsCommand: AsyncParsableCommand {
 
   @MainActor func run() async throws {
     let syncUp = try await SyncUpsStore.open().resolve(ref).wrappedValue
-    output(json ? Listing.meetingsJSON(syncUp) : Listing.meetings(syncUp))
+    @SharedReader(.meetingSummaries(syncUp.id)) var meetings
+    if let error = $meetings.loadError { throw CLIError("cannot read the meetings: \(error)") }
+    output(json ? Listing.meetingsJSON(meetings) : Listing.meetings(syncUp, meetings))
   }
 }
 
@@ -42,8 +44,16 @@ struct TranscriptCommand: AsyncParsableCommand {
   @MainActor func run() async throws {
     let format = try MeetingTranscriptFormat.named(format)
     let syncUp = try await SyncUpsStore.open().resolve(ref).wrappedValue
-    let meeting = try syncUp.meeting(meeting)
-    output(format.render(meeting, of: syncUp))
+    let summary = try syncUp.meeting(meeting)
+    // The list holds summaries: the transcript is read now, for this meeting only.
+    @SharedReader(.meetingTranscript(summary.id)) var transcript
+    if let error = $transcript.loadError {
+      throw CLIError("cannot read the transcript: \(error)")
+    }
+    guard let transcript else {
+      throw CLIError("meeting \(summary.shortID) of \(syncUp.label) was deleted meanwhile")
+    }
+    output(format.render(transcript, of: syncUp))
   }
 }
 

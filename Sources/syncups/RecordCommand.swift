@@ -61,7 +61,7 @@ struct RecordCommand: AsyncParsableCommand {
     print(
       "Saved meeting \(meeting.id.rawValue.uuidString.lowercased().prefix(8)) "
         + "(\(Format.count(meeting.segments.count, "utterance"))) in "
-        + "\(dataDirectory.syncUpsFile.path)\(audio)"
+        + "\(dataDirectory.databaseFile.path)\(audio)"
     )
   }
 }

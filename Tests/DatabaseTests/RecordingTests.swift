@@ -53,7 +53,7 @@ struct RecordingTests {
     try withDependencies {
       $0.syncUpsDatabase = database
     } operation: {
-      @Shared(.syncUpsInDatabase) var syncUps
+      @Shared(.syncUps) var syncUps
       let detail = try #require(Shared($syncUps[id: syncUp.id]))
       detail.withLock { $0.meetings.insert(meeting, at: 0) }
       try detail.save()

@@ -5,7 +5,7 @@ import SharingGRDB
 import SyncUpsFeatures
 import Testing
 
-/// `@Shared(.syncUpsInDatabase)` and the fetch keys over an in-memory database, as the Sharing
+/// `@Shared(.syncUps)` and the fetch keys over an in-memory database, as the Sharing
 /// tests use an in-memory file system; across processes over a real file.
 @MainActor
 struct SharedDatabaseTests {
@@ -51,7 +51,7 @@ struct SharedDatabaseTests {
     let syncUp = makeSyncUp(meetings: [newer, older])
     try insert([syncUp], into: database)
     try shared {
-      @Shared(.syncUpsInDatabase) var syncUps
+      @Shared(.syncUps) var syncUps
       #expect(syncUps.ids == [syncUp.id])
       #expect(syncUps[0].attendees == syncUp.attendees)
       #expect(syncUps[0].meetings.ids == [newer.id, older.id])
@@ -69,7 +69,7 @@ struct SharedDatabaseTests {
     try insert([makeSyncUp("Old", meetings: [older])], into: database)
     let added = makeSyncUp("New")
     try shared {
-      @Shared(.syncUpsInDatabase) var syncUps
+      @Shared(.syncUps) var syncUps
       let changed = try changes {
         $syncUps.withLock { _ = $0.append(added) }
         try $syncUps.save()
@@ -89,7 +89,7 @@ struct SharedDatabaseTests {
     try insert([syncUp], into: database)
     let recorded = makeMeeting(date: Date(timeIntervalSince1970: 1_800_000_000), count: 5)
     try shared {
-      @Shared(.syncUpsInDatabase) var syncUps
+      @Shared(.syncUps) var syncUps
       let detail = try #require(Shared($syncUps[id: syncUp.id]))
       let ran = try statements {
         detail.withLock { $0.meetings.insert(recorded, at: 0) }
@@ -119,7 +119,7 @@ struct SharedDatabaseTests {
     let gone = makeSyncUp("Gone", meetings: [makeMeeting()])
     try insert([kept, gone], into: database)
     try shared {
-      @Shared(.syncUpsInDatabase) var syncUps
+      @Shared(.syncUps) var syncUps
       $syncUps.withLock {
         $0.remove(id: gone.id)
         $0[id: kept.id]?.meetings.remove(id: older.id)
@@ -138,7 +138,7 @@ struct SharedDatabaseTests {
     try await withDependencies {
       $0.syncUpsDatabase = database
     } operation: {
-      @Shared(.syncUpsInDatabase) var syncUps
+      @Shared(.syncUps) var syncUps
       let meeting = Meeting(
         id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_800_000_000), transcript: "")
       try database.begin(meeting, syncUpID: syncUp.id)
@@ -156,7 +156,7 @@ struct SharedDatabaseTests {
     try await withDependencies {
       $0.syncUpsDatabase = database
     } operation: {
-      @Shared(.syncUpsInDatabase) var syncUps
+      @Shared(.syncUps) var syncUps
       #expect(syncUps.isEmpty)
       let run = try await Probe.run("add", directory.url, ["Elsewhere", "2"])
       #expect(run.status == 0, "\(run.errors)")
@@ -171,7 +171,7 @@ struct SharedDatabaseTests {
     try await withDependencies {
       $0.syncUpsDatabase = database
     } operation: {
-      @Shared(.syncUpsInDatabase) var syncUps
+      @Shared(.syncUps) var syncUps
       let detail = try #require(Shared($syncUps[id: syncUp.id]))
       try writeSync(database) { db in try db.execute(sql: "DELETE FROM syncUp") }
       detail.withLock { $0.title = "Edited" }
@@ -185,7 +185,7 @@ struct SharedDatabaseTests {
     let syncUp = makeSyncUp()
     try insert([syncUp], into: database)
     try shared {
-      @Shared(.syncUpsInDatabase) var syncUps
+      @Shared(.syncUps) var syncUps
       try writeSync(database) { db in
         try db.execute(
           sql: """
@@ -227,6 +227,6 @@ struct SharedDatabaseTests {
 
 @MainActor
 private func detailState(_ id: SyncUp.ID) -> SyncUpDetail.State {
-  @Shared(.syncUpsInDatabase) var syncUps
+  @Shared(.syncUps) var syncUps
   return SyncUpDetail.State(syncUp: Shared($syncUps[id: id])!)
 }

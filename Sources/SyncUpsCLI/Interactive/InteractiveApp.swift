@@ -45,7 +45,7 @@ public final class InteractiveApp {
   public func run() async throws(CLIError) {
     // Meetings a dead recording left are recovered before the screen changes.
     @Dependency(\.recordingStore) var recordingStore
-    for line in await recordingStore.recoverUnfinishedMeetings(into: syncUps.syncUps) {
+    for line in syncUps.database.isReadOnly ? [] : await recordingStore.recover() {
       FileHandle.standardError.write(Data("syncups: \(line)\n".utf8))
     }
     let session = Terminal.Session()
@@ -65,7 +65,7 @@ public final class InteractiveApp {
     let observer = Task { [store] in
       for await _ in store.states { continuation.yield(.changed) }
     }
-    // Another process (`syncups add`, a recording) changing the file changes the shared value
+    // Another process (`syncups add`, a recording) changing the database changes the shared value
     // without any action: redraw for it too.
     let dataObserver = Task { [syncUps] in
       for await _ in syncUps.syncUps.values { continuation.yield(.changed) }

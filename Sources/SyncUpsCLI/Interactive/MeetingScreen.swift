@@ -39,9 +39,9 @@ public struct MeetingScreen {
   public var transcript: [String] {
     let turns = state.turns
     guard !turns.isEmpty else {
-      return state.meeting.transcript.isEmpty
+      return state.text.isEmpty
         ? [ANSI.dim + " Nothing was transcribed." + ANSI.reset]
-        : Text.wrap(state.meeting.transcript.oneLine, width: width)
+        : Text.wrap(state.text.oneLine, width: width)
     }
     return turns.flatMap { turn in
       Text.wrap(

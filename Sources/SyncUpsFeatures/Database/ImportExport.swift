@@ -72,11 +72,11 @@ extension SyncUpsDatabase {
   /// transaction, then renames it, byte for byte, to `sync-ups.json.imported` (or `.imported-2`
   /// ...). A crash between the two imports nothing twice: the next open merges the same file,
   /// which adds nothing, and renames it.
-  func importFileOnFirstOpen() throws {
-    guard let directory, !isReadOnly else { return }
+  func importFileOnFirstOpen() throws -> FirstRunImport? {
+    guard let directory, !isReadOnly else { return nil }
     let file = directory.syncUpsFile
-    guard FileManager.default.fileExists(atPath: file.path) else { return }
-    try importFile(file)
+    guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+    let summary = try importFile(file)
     var target = file.appendingPathExtension("imported")
     var counter = 2
     while FileManager.default.fileExists(atPath: target.path) {
@@ -88,5 +88,22 @@ extension SyncUpsDatabase {
     } catch {
       throw SyncUpsDatabaseError.importFailed(url: file, reason: describe(error))
     }
+    return FirstRunImport(summary: summary, file: file, keptAs: target)
   }
+
+  /// Throws `importFailed` unless `url` is a `sync-ups.json` this version can import.
+  static func checkImportable(_ url: URL) throws {
+    do {
+      _ = try SyncUpsFile.decode(try Data(contentsOf: url))
+    } catch {
+      throw SyncUpsDatabaseError.importFailed(url: url, reason: describe(error))
+    }
+  }
+}
+
+/// A `sync-ups.json` imported on the first run, and where it was kept (byte for byte).
+public struct FirstRunImport: Equatable, Sendable {
+  public var summary: ImportSummary
+  public var file: URL
+  public var keptAs: URL
 }

@@ -12,6 +12,19 @@ public struct UnfinishedMeeting: Equatable, Sendable {
   public var audioFile: String?
   /// A running recording (in this process or another) holds it.
   public var isActive: Bool
+
+  public init(
+    syncUpID: SyncUp.ID, syncUpTitle: String, meetingID: Meeting.ID, date: Date,
+    segmentCount: Int, audioFile: String?, isActive: Bool
+  ) {
+    self.syncUpID = syncUpID
+    self.syncUpTitle = syncUpTitle
+    self.meetingID = meetingID
+    self.date = date
+    self.segmentCount = segmentCount
+    self.audioFile = audioFile
+    self.isActive = isActive
+  }
 }
 
 /// The recording path's writes (what `RecordingStore` does): each one a transaction on its
@@ -70,6 +83,22 @@ extension SyncUpsDatabase {
   public func finish(_ meetingID: Meeting.ID, audioFile: String? = nil) throws -> Bool {
     defer { locks.release(meetingID) }
     return try write { db in try Self.finish(meetingID, audioFile: audioFile, db) }
+  }
+
+  /// How a recording ends normally: finished with exactly `audioFile` (nil: its audio was not
+  /// kept), in one transaction; its lock goes. False when it was finished already (by the
+  /// list's save, which names the audio the same way, or by a recovery).
+  @discardableResult
+  public func finishRecording(_ meetingID: Meeting.ID, audioFile: String?) throws -> Bool {
+    defer { locks.release(meetingID) }
+    return try write { db in
+      if audioFile == nil {
+        try db.execute(
+          sql: "UPDATE meeting SET audioFile = NULL WHERE id = ? AND isFinished = 0",
+          arguments: [meetingID.rawValue.databaseString])
+      }
+      return try Self.finish(meetingID, audioFile: audioFile, db)
+    }
   }
 
   static func finish(_ meetingID: Meeting.ID, audioFile: String?, _ db: Database) throws -> Bool {

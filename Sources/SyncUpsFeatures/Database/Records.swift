@@ -92,7 +92,8 @@ struct MeetingRecord: FetchableRecord, PersistableRecord {
     syncUpId = syncUpID.rawValue.databaseString
     date = meeting.date.timeIntervalSince1970
     self.isFinished = isFinished
-    length = meeting.segments.map(\.end).max() ?? 0
+    // How long it ran (recorded meetings), else until its last word.
+    length = meeting.length ?? meeting.segments.map(\.end).max() ?? 0
     audioFile = meeting.audioFile
     transcript = meeting.transcript == meeting.joinedSegmentTexts ? nil : meeting.transcript
   }

@@ -138,7 +138,10 @@ public struct SyncUpsRequest: DatabaseValueRequest {
     if stored != nil {
       // Only what changed; what a summary does not carry (segments, transcript) is kept.
       var columns: [String: (any DatabaseValueConvertible)?] = [:]
-      if before?.audioFile != meeting.audioFile { columns["audioFile"] = meeting.audioFile }
+      // A recording's row names its audio from the start; the meeting saved says what was kept.
+      if before?.audioFile != meeting.audioFile || stored?.isFinished == false {
+        columns["audioFile"] = meeting.audioFile
+      }
       if writesSegments {
         columns["length"] = record.length
         columns["transcript"] = record.transcript
@@ -227,6 +230,9 @@ public struct MeetingSummary: Equatable, Sendable, Identifiable {
   public var length: Double
   public var segmentCount: Int
   public var firstText: String
+  /// The start of the whole transcript (about its first thousand characters), for showing its
+  /// first words.
+  public var opening: String
   public var audioFile: String?
 }
 
@@ -241,7 +247,11 @@ public struct MeetingSummariesRequest: FetchKeyRequest {
       sql: """
         SELECT id, date, length, audioFile, segmentCount,
           (SELECT text FROM segment WHERE meetingId = meeting.id ORDER BY ordinal LIMIT 1)
-            AS firstText
+            AS firstText,
+          coalesce(substr(transcript, 1, 1000),
+            (SELECT group_concat(text, ' ') FROM (
+              SELECT text FROM segment WHERE meetingId = meeting.id ORDER BY ordinal LIMIT 20)))
+            AS opening
         FROM meeting WHERE syncUpId = ? AND isFinished = 1 ORDER BY date DESC, rowid DESC
         """,
       arguments: [syncUpID.rawValue.databaseString]
@@ -252,6 +262,7 @@ public struct MeetingSummariesRequest: FetchKeyRequest {
         length: row["length"],
         segmentCount: row["segmentCount"],
         firstText: row["firstText"] ?? "",
+        opening: row["opening"] ?? "",
         audioFile: row["audioFile"]
       )
     }
@@ -259,8 +270,8 @@ public struct MeetingSummariesRequest: FetchKeyRequest {
 }
 
 extension SharedReaderKey where Self == DatabaseKey<SyncUpsRequest>.Default {
-  /// All sync-ups in the `syncUpsDatabase` dependency's database (phase 2 makes this `.syncUps`).
-  public static var syncUpsInDatabase: Self {
+  /// All sync-ups in the `syncUpsDatabase` dependency's database, with meeting summaries.
+  public static var syncUps: Self {
     @Dependency(\.syncUpsDatabase) var database
     return Self[.database(SyncUpsRequest(), database: database.writer), default: []]
   }

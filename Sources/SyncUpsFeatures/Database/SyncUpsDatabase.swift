@@ -12,11 +12,16 @@ public final class SyncUpsDatabase: Sendable {
   /// The data directory, for a database on disk (nil in memory).
   public let directory: DataDirectory?
   let locks: RecordingLocks
+  /// What `open` imported from `sync-ups.json` on this first run, if it did.
+  public let firstRunImport: FirstRunImport?
 
-  init(writer: any DatabaseWriter, directory: DataDirectory?) {
+  init(
+    writer: any DatabaseWriter, directory: DataDirectory?, firstRunImport: FirstRunImport? = nil
+  ) {
     self.writer = writer
     self.directory = directory
     self.locks = RecordingLocks(directory: directory?.url.appendingPathComponent("locks"))
+    self.firstRunImport = firstRunImport
   }
 
   /// How long a writer waits for another process's transaction before failing.
@@ -38,6 +43,9 @@ public final class SyncUpsDatabase: Sendable {
         return try openReadOnly(directory)
       }
       try check(url)
+    } else if FileManager.default.fileExists(atPath: directory.syncUpsFile.path) {
+      // A file this version cannot import (a newer format, damaged) creates no database.
+      try checkImportable(directory.syncUpsFile)
     }
     var configuration = Configuration()
     configuration.busyMode = .timeout(busyTimeout)
@@ -53,8 +61,8 @@ public final class SyncUpsDatabase: Sendable {
       throw SyncUpsDatabaseError(error, url: url)
     }
     let database = SyncUpsDatabase(writer: pool, directory: directory)
-    try database.importFileOnFirstOpen()
-    return database
+    guard let imported = try database.importFileOnFirstOpen() else { return database }
+    return SyncUpsDatabase(writer: pool, directory: directory, firstRunImport: imported)
   }
 
   /// A database in a folder this process cannot write (a read-only mount, another user's
@@ -191,7 +199,7 @@ public enum SyncUpsDatabaseError: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  init(_ error: any Error, url: URL?) {
+  public init(_ error: any Error, url: URL?) {
     if let error = error as? SyncUpsDatabaseError {
       self = error
       return

@@ -1,0 +1,81 @@
+import Architecture
+import Dependencies
+import DependenciesMacros
+import Foundation
+import WorkerThreads
+
+/// What deleting sync-ups needs beyond removing them from `@Shared(.syncUps)` (whose save
+/// deletes their rows, meetings and segments in one transaction): refusing while one of them is
+/// being recorded, and deleting their meetings' audio files once the rows are gone.
+@DependencyClient
+public struct SyncUpDeletion: Sendable {
+  /// Checks that none of the sync-ups is being recorded (in any process) and returns their
+  /// meetings' audio files, relative to the data directory. Throws `SyncUpBeingRecorded`.
+  public var prepare: @Sendable (_ ids: [SyncUp.ID]) async throws -> [String]
+  /// Deletes those audio files (one already gone is fine).
+  public var deleteAudio: @Sendable (_ files: [String]) async -> Void
+}
+
+/// A sync-up cannot be deleted while one of its meetings is being recorded.
+public struct SyncUpBeingRecorded: Error, Equatable, CustomStringConvertible {
+  public var title: String
+  public init(title: String) { self.title = title }
+  public var description: String {
+    "'\(title)' is being recorded; nothing was deleted: end that recording, then delete it"
+  }
+}
+
+extension SyncUpDeletion: DependencyKey {
+  public static var liveValue: SyncUpDeletion {
+    @Dependency(\.syncUpsDatabase) var database
+    @Dependency(\.dataDirectory) var directory
+    return .database(database, removingFilesIn: directory)
+  }
+
+  /// Checks the test database; files are never touched.
+  public static var testValue: SyncUpDeletion {
+    @Dependency(\.syncUpsDatabase) var database
+    return SyncUpDeletion(
+      prepare: { ids in try database.deletionAudioFiles(ids) },
+      deleteAudio: { _ in }
+    )
+  }
+
+  public static func database(
+    _ database: SyncUpsDatabase, removingFilesIn directory: DataDirectory
+  ) -> SyncUpDeletion {
+    SyncUpDeletion(
+      prepare: { ids in
+        try await WorkerThread.run(name: "syncups-delete") {
+          try database.deletionAudioFiles(ids)
+        }
+      },
+      deleteAudio: { files in
+        guard !files.isEmpty else { return }
+        _ = try? await WorkerThread.run(name: "syncups-delete") {
+          for file in files {
+            try? FileManager.default.removeItem(at: directory.url.appendingPathComponent(file))
+          }
+        }
+      }
+    )
+  }
+}
+
+extension SyncUpsDatabase {
+  /// The audio files of the sync-ups' meetings, or `SyncUpBeingRecorded` when a recording of
+  /// one of them runs.
+  public func deletionAudioFiles(_ ids: [SyncUp.ID]) throws -> [String] {
+    if let active = try unfinished().first(where: { $0.isActive && ids.contains($0.syncUpID) }) {
+      throw SyncUpBeingRecorded(title: active.syncUpTitle)
+    }
+    return try ids.flatMap { try audioFiles(of: $0) }
+  }
+}
+
+extension DependencyValues {
+  public var syncUpDeletion: SyncUpDeletion {
+    get { self[SyncUpDeletion.self] }
+    set { self[SyncUpDeletion.self] = newValue }
+  }
+}
