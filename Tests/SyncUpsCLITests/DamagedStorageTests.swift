@@ -49,6 +49,9 @@ struct DamagedStorageTests {
     let home = try Home()
     let id = try home.add("Kept")
     #expect(try home.recordHello(id).status == 0)
+    // Everything into the main file first (the last `syncups` may leave its WAL behind, and
+    // SQLite would read the pages from there): then the damage is to the data itself.
+    try checkpoint(home)
     var bytes = try Data(contentsOf: home.database)
     if damage == "not a database" {
       bytes = Data((0..<bytes.count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
@@ -184,6 +187,14 @@ struct DamagedStorageTests {
     let record = try home.recordHello(id)
     #expect(record.status != 0 && record.stderrLines.count == 1, "\(record)")
     #expect(try home.snapshot() == before, "record changed the data folder")
+  }
+
+  /// Copies every committed page from the WAL into the database file and removes the WAL.
+  func checkpoint(_ home: Home) throws {
+    let queue = try DatabaseQueue(path: home.database.path)
+    try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    try queue.close()
+    #expect(!FileManager.default.fileExists(atPath: home.database.path + "-wal"))
   }
 
   /// A data directory holding a format-1 `sync-ups.json` with one sync-up, as the app wrote.
