@@ -11,7 +11,7 @@ import TranscriptionClientLive
 
 /// A sync-up made with `syncups add`, a meeting recorded into it by the app's own RecordMeeting
 /// feature (the real decoder on the bundled stand-up, replayed), then read back with
-/// `syncups meetings` and `syncups transcript`: the file format is the one the app writes.
+/// `syncups meetings` and `syncups transcript`: the database holds what the app saved.
 @MainActor
 @Suite("syncups transcript of a recorded meeting")
 struct RecordedMeetingTests {
@@ -25,11 +25,13 @@ struct RecordedMeetingTests {
       UUID(uuidString: added.stdout.trimmingCharacters(in: .newlines)), "\(added)")
     let date = ISO8601DateFormatter().date(from: "2026-11-21T14:05:00Z")!
 
+    let database = try SyncUpsDatabase.open(home.dataDirectory)
     let meeting = try await withDependencies {
-      $0.defaultFileStorage = .fileSystem
       $0.dataDirectory = home.dataDirectory
+      $0.syncUpsDatabase = database
+      $0.recordingStore = .database(database)
     } operation: {
-      @Shared(.syncUps) var syncUps = []
+      @Shared(.syncUps) var syncUps
       let syncUp = try #require(Shared($syncUps[id: SyncUp.ID(id)]))
       let store = Store(
         initialState: RecordMeeting.State(

@@ -27,31 +27,22 @@ final class Home: @unchecked Sendable {
     try runSyncups(arguments, environment: ["SYNCUPS_HOME": url.path].merging(environment) { $1 })
   }
 
-  /// Reads the sync-ups file as the app does, through `@Shared(.syncUps)`.
+  /// Everything in the database, meetings with their transcripts (what `sync-ups.json` held).
   func load() throws -> IdentifiedArrayOf<SyncUp> {
-    try withDependencies {
-      $0.defaultFileStorage = .fileSystem
-      $0.dataDirectory = dataDirectory
-      // A registry of its own: the file as it is now, not a value cached by an earlier call
-      // (which would learn of a `syncups` process's write only when inotify tells it).
-      $0.sharedRegistry = SharedRegistry()
-    } operation: {
-      @Shared(.syncUps) var syncUps = []
-      if let error = $syncUps.loadError { throw error }
-      return syncUps
-    }
+    try SyncUpsDatabase.open(dataDirectory).exportedSyncUps()
   }
 
-  /// Changes the sync-ups through `@Shared(.syncUps)` and writes the file, as the app does.
+  /// Changes the sync-ups through `@Shared(.syncUps)` over the database and saves, as the app
+  /// does.
   func update(_ change: (inout IdentifiedArrayOf<SyncUp>) -> Void) throws {
+    let database = try SyncUpsDatabase.open(dataDirectory)
     try withDependencies {
-      $0.defaultFileStorage = .fileSystem
       $0.dataDirectory = dataDirectory
-      // A registry of its own: the file as it is now, not a value cached by an earlier call
-      // (which would learn of a `syncups` process's write only when inotify tells it).
+      $0.syncUpsDatabase = database
+      // A registry of its own: the database as it is now, not a value cached by an earlier call.
       $0.sharedRegistry = SharedRegistry()
     } operation: {
-      @Shared(.syncUps) var syncUps = []
+      @Shared(.syncUps) var syncUps
       if let error = $syncUps.loadError { throw error }
       $syncUps.withLock { change(&$0) }
       try $syncUps.save()

@@ -8,8 +8,9 @@ import Testing
 import TranscriptionClient
 import TranscriptionClientLive
 
-/// The saved meeting reaches `sync-ups.json` in a real (temporary) data directory through the
-/// reference derived from the list's, and the meeting's audio is kept next to it as FLAC.
+/// The saved meeting reaches the database (`syncups.sqlite`) in a real (temporary) data
+/// directory through the reference derived from the list's, with its segments committed as
+/// they were heard, and the meeting's audio is kept next to it as FLAC.
 @MainActor
 struct PersistenceTests {
   @Test func recordedMeetingIsWrittenToTheDataDirectory() async throws {
@@ -19,11 +20,12 @@ struct PersistenceTests {
     let dataDirectory = DataDirectory(url: directory)
     let now = Date(timeIntervalSince1970: 1_234_567_890)
 
+    let database = try SyncUpsDatabase.open(dataDirectory)
     try await withDependencies {
-      $0.defaultFileStorage = .fileSystem
       $0.dataDirectory = dataDirectory
+      $0.syncUpsDatabase = database
       $0.audioFiles = .liveValue
-      $0.recordingStore = .journal(in: directory.appendingPathComponent("journal"))
+      $0.recordingStore = .database(database)
       $0.transcription = .live()
       $0.continuousClock = TestClock()
       $0.date.now = now
@@ -57,17 +59,18 @@ struct PersistenceTests {
     }
 
     // Read back what is on disk, as the next run of the app would.
-    let data = try Data(contentsOf: dataDirectory.syncUpsFile)
-    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    #expect(json["formatVersion"] as? Int == 1)
-    let reloaded = withDependencies {
-      $0.defaultFileStorage = .fileSystem
+    let reopened = try SyncUpsDatabase.open(dataDirectory)
+    let (summary, meeting) = try withDependencies {
       $0.dataDirectory = dataDirectory
+      $0.syncUpsDatabase = reopened
     } operation: {
-      @Shared(.syncUps) var syncUps = []
-      return syncUps
+      @Shared(.syncUps) var syncUps
+      let summary = try #require(syncUps.first?.meetings.first)
+      @SharedReader(.meetingTranscript(summary.id)) var meeting
+      return (summary, try #require(meeting))
     }
-    let meeting = try #require(reloaded.first?.meetings.first)
+    #expect(summary.segments.isEmpty)
+    #expect(try reopened.unfinished().isEmpty)
     let expected = try String(
       contentsOf: SampleMeetingTests.samples.appendingPathComponent("hello.transcript.txt"),
       encoding: .utf8
@@ -77,6 +80,7 @@ struct PersistenceTests {
     #expect(meeting.date == now)
 
     let audioFile = try #require(meeting.audioFile)
+    #expect(summary.audioFile == audioFile)
     #expect(audioFile == "audio/\(UUID(0).uuidString.lowercased()).flac")
     let info = try await AudioFilesClient.liveValue.info(
       directory.appendingPathComponent(audioFile))
@@ -86,11 +90,10 @@ struct PersistenceTests {
     let audioFiles = try FileManager.default.contentsOfDirectory(
       atPath: dataDirectory.audioDirectory.path)
     #expect(audioFiles == ["\(UUID(0).uuidString.lowercased()).flac"])
-    // A normal save drops the meeting's journal.
-    let journals = try FileManager.default.contentsOfDirectory(
-      atPath: directory.appendingPathComponent("journal").path
-    )
-    #expect(journals.isEmpty)
-    #expect(try #require(meeting.length) >= info.duration - 1)
+    // How long it ran, as the list of meetings shows it.
+    let summaries = try await reopened.writer.read { db in
+      try MeetingSummariesRequest(syncUpID: SyncUp.ID(UUID(100))).fetch(db)
+    }
+    #expect(try #require(summaries.first?.length) >= info.duration - 1)
   }
 }

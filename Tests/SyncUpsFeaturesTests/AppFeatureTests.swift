@@ -4,8 +4,9 @@ import Testing
 
 @MainActor
 struct AppFeatureTests {
-  @Test func editingInTheDetailUpdatesTheList() async {
-    @Shared(.syncUps) var syncUps = [.mock]
+  @Test func editingInTheDetailUpdatesTheList() async throws {
+    @Shared(.syncUps) var syncUps
+    try $syncUps.seed([.mock])
     let store = TestStore(initialState: AppFeature.State()) { AppFeature() }
     await store.send(.syncUpTapped(SyncUp.mock.id)) {
       $0.path[id: 0] = nil
@@ -41,17 +42,17 @@ struct AppFeatureTests {
     #expect(syncUps[0].title == "Blob")
   }
 
-  @Test func meetingRecordedFromThePushedScreenReachesTheListAndTheFile() async throws {
+  @Test func meetingRecordedFromThePushedScreenReachesTheListAndTheDatabase() async throws {
     let clock = TestClock()
-    let fileSystem = InMemoryFileSystem()
     let now = Date(timeIntervalSince1970: 1_234_567_890)
+    @Dependency(\.syncUpsDatabase) var database
     let store = TestStore(initialState: AppFeature.State()) {
       AppFeature()
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
-      $0.defaultFileStorage = .inMemory(fileSystem)
       $0.uuid = .incrementing
+      $0.recordingStore = .database(database)
       $0.audioCapture.checkAvailability = { _ in throw CaptureFailure() }
     }
     store.exhaustivity = .off  // The timer's ticks are covered by RecordMeetingTests.
@@ -78,14 +79,14 @@ struct AppFeatureTests {
     let meeting = Meeting(id: Meeting.ID(UUID(2)), date: now, transcript: "", length: 6)
     #expect(store.state.syncUpsList.syncUps[0].meetings == [meeting])
 
+    // In the database: finished (not a recording any more), with how long it ran.
     try store.state.syncUpsList.$syncUps.save()
-    let data = try #require(try fileSystem.read(DataDirectory.testValue.syncUpsFile))
-    let file = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-    #expect(file?["formatVersion"] as? Int == 1)
-    let saved = try #require((file?["syncUps"] as? [[String: Any]])?.first)
-    let savedMeetings = try #require(saved["meetings"] as? [[String: Any]])
-    #expect(savedMeetings.count == 1)
-    #expect(savedMeetings.first?["id"] as? String == UUID(2).uuidString)
+    let summaries = try await database.writer.read { db in
+      try MeetingSummariesRequest(syncUpID: SyncUp.mock.id).fetch(db)
+    }
+    #expect(summaries.map(\.id) == [meeting.id])
+    #expect(summaries.map(\.length) == [6])
+    #expect(try database.unfinished().isEmpty)
   }
 
   /// The parent acts on the element that sent the delegate action, not on the top of the stack.
@@ -94,9 +95,11 @@ struct AppFeatureTests {
       id: Meeting.ID(UUID(50)), date: Date(timeIntervalSince1970: 0), transcript: "hi")
     var first = SyncUp.mock
     first.meetings = [meeting]
-    var second = SyncUp.mock
-    second = SyncUp(id: SyncUp.ID(UUID(60)), attendees: second.attendees, title: "Other")
-    @Shared(.syncUps) var syncUps = [first, second]
+    let second = SyncUp(
+      id: SyncUp.ID(UUID(60)), attendees: [Attendee(id: Attendee.ID(UUID(61)), name: "Ana")],
+      title: "Other")
+    @Shared(.syncUps) var syncUps
+    try $syncUps.seed([first, second])
     let firstShared = try #require(Shared($syncUps[id: first.id]))
     let secondShared = try #require(Shared($syncUps[id: second.id]))
     let store = TestStore(

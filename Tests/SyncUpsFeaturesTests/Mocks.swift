@@ -16,3 +16,12 @@ extension SyncUp {
     title: "Morning Sync"
   )
 }
+
+extension Shared where Value == IdentifiedArrayOf<SyncUp> {
+  /// Puts `syncUps` in the test's in-memory database through this reference, as the app saves
+  /// them (the write is committed when this returns).
+  func seed(_ syncUps: IdentifiedArrayOf<SyncUp>) throws {
+    withLock { $0 = syncUps }
+    try save()
+  }
+}

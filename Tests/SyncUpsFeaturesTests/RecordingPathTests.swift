@@ -23,9 +23,9 @@ private func loggingStore(_ log: LockIsolated<[String]>) -> RecordingStore {
   RecordingStore(
     begin: { recording in log.withValue { $0.append("begin \(recording.meetingID)") } },
     append: { segment, _ in log.withValue { $0.append("append \(segment.text)") } },
-    finish: { _ in log.withValue { $0.append("finish") } },
+    finish: { _, audio in log.withValue { $0.append("finish" + (audio.map { " " + $0 } ?? "")) } },
     discard: { _ in log.withValue { $0.append("discard") } },
-    unfinished: { [] }
+    recoverUnfinished: { [] }
   )
 }
 
@@ -251,56 +251,64 @@ struct RecordingPathTests {
     #expect(state.slot(atMeetingSeconds: 4.99) == 4)
   }
 
-  @Test func recoveryBuildsTheMeetingAsASaveDoes() async throws {
-    let started = started(audio: true)
-    let segments = [Meeting.Segment(speaker: "Blob", start: 0.2, end: 4.5, text: "hello")]
-    let orphan = MeetingRecording(
-      meetingID: Meeting.ID(UUID(9)), syncUpID: SyncUp.ID(UUID(8)), started: now, audioFile: nil
-    )
-    let kept = LockIsolated<[Meeting.ID: UnfinishedRecording]>([
-      meetingID: UnfinishedRecording(recording: started, segments: segments, location: "here"),
-      orphan.meetingID: UnfinishedRecording(recording: orphan, segments: [], location: "there"),
+  @Test func recoveryIsSaidInOneLinePerMeeting() async {
+    let kept = LockIsolated([
+      meetingID: UnfinishedMeeting(
+        syncUpID: SyncUp.mock.id, syncUpTitle: "Morning Sync", meetingID: meetingID, date: now,
+        segmentCount: 1, audioFile: nil, isActive: false)
     ])
-    let syncUps = Shared(value: IdentifiedArrayOf<SyncUp>([.mock]))
-    let report = await RecordingStore.inMemory(kept).recoverUnfinishedMeetings(into: syncUps)
-    let meeting = Meeting.recorded(started, segments: segments, length: nil)
-    #expect(syncUps.wrappedValue[id: SyncUp.mock.id]?.meetings == [meeting])
-    #expect(meeting.date == now)
-    #expect(meeting.length == 4.5)
-    #expect(meeting.audioFile == "audio/\(UUID(0).uuidString.lowercased()).flac")
+    let report = await RecordingStore.inMemory(kept).recover()
     #expect(
-      Set(report) == [
+      report == [
         "recovered an unfinished meeting of 'Morning Sync' (00000000) started "
-          + "\(now.formatted(date: .abbreviated, time: .shortened)) (1 utterance)",
-        "an unfinished meeting in there belongs to a deleted sync-up; it was left there",
+          + "\(now.formatted(date: .abbreviated, time: .shortened)) (1 utterance)"
       ])
-    #expect(Array(kept.value.keys) == [orphan.meetingID])
+    #expect(kept.value.isEmpty)
   }
 
-  @Test func theJournalKeepsWhatARecordingLeftAndNeverARunningOne() async throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("syncups-journal-\(UUID().uuidString)", isDirectory: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let journal = RecordingStore.journal(in: directory.appendingPathComponent("journal"))
-    let running = started(audio: false)
-    try await journal.begin(running)
+  /// The live store: the meeting is a row from its start, each utterance a committed segment;
+  /// a running recording is never recovered; finishing names exactly the audio that was kept.
+  @Test func theDatabaseKeepsEachUtteranceAndNeverRecoversARunningRecording() async throws {
+    let database = try SyncUpsDatabase.inMemory()
+    try await database.writer.write { db in
+      try SyncUpsRequest().save(from: [], to: [.mock], in: db)
+    }
+    let store = RecordingStore.database(database)
+    try await store.begin(started(audio: true))
     let segment = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")
-    try await journal.append(segment, meetingID)
-    // Locked by this recording: not a dead one.
-    #expect(try await journal.unfinished().isEmpty)
+    try await store.append(segment, meetingID)
+    #expect(try await store.recoverUnfinished().isEmpty)
+    let running = try database.unfinished()
+    #expect(running.map(\.segmentCount) == [1])
+    #expect(running.map(\.isActive) == [true])
+    #expect(try database.isRecording(SyncUp.mock.id))
 
-    // Another process's store sees it once this one is gone (its lock with it).
-    let file = directory.appendingPathComponent("journal/\(UUID(0).uuidString.lowercased()).jsonl")
-    let copy = directory.appendingPathComponent("journal/copy.jsonl")
-    try FileManager.default.copyItem(at: file, to: copy)
-    let dead = try await journal.unfinished()
-    #expect(dead.map(\.recording) == [running])
-    #expect(dead.map(\.segments) == [[segment]])
+    // The audio could not be kept after all: the finished meeting names none.
+    try await store.finish(meetingID, nil)
+    #expect(try database.unfinished().isEmpty)
+    let summaries = try await database.writer.read { db in
+      try MeetingSummariesRequest(syncUpID: SyncUp.mock.id).fetch(db)
+    }
+    #expect(summaries.map(\.id) == [meetingID])
+    #expect(summaries.map(\.segmentCount) == [1])
+    #expect(summaries.map(\.audioFile) == [nil])
+    #expect(try !database.isRecording(SyncUp.mock.id))
+  }
 
-    try await journal.finish(meetingID)
-    try FileManager.default.removeItem(at: copy)
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
-        .isEmpty)
+  @Test func aDiscardedRecordingLeavesNoRows() async throws {
+    let database = try SyncUpsDatabase.inMemory()
+    try await database.writer.write { db in
+      try SyncUpsRequest().save(from: [], to: [.mock], in: db)
+    }
+    let store = RecordingStore.database(database)
+    try await store.begin(started(audio: true))
+    try await store.append(
+      Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello"), meetingID)
+    try await store.discard(meetingID)
+    #expect(try database.unfinished().isEmpty)
+    let count = try await database.writer.read { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM segment")
+    }
+    #expect(count == 0)
   }
 }

@@ -39,14 +39,39 @@ struct SyncUpDetailTests {
   }
 
   @Test func deleteRemovesTheSyncUpFromTheListAndDismisses() async throws {
-    @Shared(.syncUps) var syncUps = [.mock]
+    @Shared(.syncUps) var syncUps
+    try $syncUps.seed([.mock])
     let syncUp = try #require(Shared($syncUps[id: SyncUp.mock.id]))
     let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) { SyncUpDetail() }
     await store.send(.deleteButtonTapped) { $0.destination = .alert(.deleteSyncUp) }
     await store.send(\.destination.presented.alert.confirmDeletion) { $0.destination = nil }
+    await store.receive(\.deletionPrepared)
     await store.finish()
     #expect(store.isDismissed)
     #expect(syncUps.isEmpty)
+  }
+
+  /// A sync-up being recorded (here, by this process) is not deleted: the alert says why.
+  @Test func deleteIsRefusedWhileASyncUpIsBeingRecorded() async throws {
+    @Shared(.syncUps) var syncUps
+    try $syncUps.seed([.mock])
+    @Dependency(\.syncUpsDatabase) var database
+    try await RecordingStore.database(database).begin(
+      MeetingRecording(
+        meetingID: Meeting.ID(UUID(50)), syncUpID: SyncUp.mock.id,
+        started: Date(timeIntervalSince1970: 0), audioFile: nil))
+    let syncUp = try #require(Shared($syncUps[id: SyncUp.mock.id]))
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) { SyncUpDetail() }
+    await store.send(.deleteButtonTapped) { $0.destination = .alert(.deleteSyncUp) }
+    await store.send(\.destination.presented.alert.confirmDeletion) { $0.destination = nil }
+    await store.receive(\.deletionFailed) {
+      $0.destination = .alert(
+        .deletionFailed(
+          "'Morning Sync' is being recorded; nothing was deleted: end that recording, then "
+            + "delete it"))
+    }
+    #expect(!store.isDismissed)
+    #expect(syncUps.ids == [SyncUp.mock.id])
   }
 
   @Test func deleteMeetings() async {

@@ -126,45 +126,79 @@ struct SyncUpsListTests {
     #expect(store.state.syncUps.isEmpty)
   }
 
-  @Test func deleteSyncUp() async {
-    @Shared(.syncUps) var syncUps = [.mock]
+  @Test func deleteSyncUp() async throws {
+    @Shared(.syncUps) var syncUps
+    try $syncUps.seed([.mock])
     let store = TestStore(initialState: SyncUpsList.State()) { SyncUpsList() }
     await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([.mock])) }
     await store.send(\.destination.presented.alert.confirmDeletion, [SyncUp.mock.id]) {
       $0.destination = nil
+    }
+    await store.receive(\.deletionPrepared) {
       $0.$syncUps.withLock { $0 = [] }
     }
+    await store.finish()
+    #expect(syncUps.isEmpty)
   }
 
-  @Test func deleteAsksFirstAndNoKeepsTheSyncUp() async {
-    @Shared(.syncUps) var syncUps = [.mock]
+  /// The rows go in one save; the meetings' audio files go after them.
+  @Test func deleteRemovesTheMeetingsAudioAfterTheRows() async throws {
+    var syncUp = SyncUp.mock
+    let audio = DataDirectory.audioFile(of: Meeting.ID(UUID(100)))
+    syncUp.meetings = [
+      Meeting(
+        id: Meeting.ID(UUID(100)), date: Date(timeIntervalSince1970: 0), transcript: "",
+        audioFile: audio)
+    ]
+    @Shared(.syncUps) var syncUps
+    try $syncUps.seed([syncUp])
+    @Dependency(\.syncUpsDatabase) var database
+    let deleted = LockIsolated<[String]>([])
+    let store = TestStore(initialState: SyncUpsList.State()) {
+      SyncUpsList()
+    } withDependencies: {
+      $0.syncUpDeletion.deleteAudio = { files in
+        // The rows are gone first.
+        let left = try? await database.writer.read { db in
+          try Int.fetchOne(db, sql: "SELECT count(*) FROM meeting")
+        }
+        if left == 0 { deleted.withValue { $0 += files } }
+      }
+    }
+    await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([syncUp])) }
+    await store.send(\.destination.presented.alert.confirmDeletion, [syncUp.id]) {
+      $0.destination = nil
+    }
+    await store.receive(\.deletionPrepared) {
+      $0.$syncUps.withLock { $0 = [] }
+    }
+    await store.finish()
+    #expect(deleted.value == [audio])
+  }
+
+  @Test func deleteAsksFirstAndNoKeepsTheSyncUp() async throws {
+    @Shared(.syncUps) var syncUps
+    try $syncUps.seed([.mock])
     let store = TestStore(initialState: SyncUpsList.State()) { SyncUpsList() }
     await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([.mock])) }
     await store.send(.destination(.dismiss)) { $0.destination = nil }
     #expect(store.state.syncUps == [.mock])
   }
 
-  @Test func unreadableFileIsReportedAndKept() async throws {
-    let url = DataDirectory.testValue.syncUpsFile
-    let fileSystem = InMemoryFileSystem(files: [url: Data("{ not json".utf8)])
+
+  @Test func aDatabaseThatCannotBeReadIsReported() async throws {
+    let database = try SyncUpsDatabase.inMemory()
+    try await database.writer.write { db in try db.execute(sql: "DROP TABLE attendee") }
     let store = TestStore(initialState: SyncUpsList.State()) {
       SyncUpsList()
     } withDependencies: {
-      $0.defaultFileStorage = .inMemory(fileSystem)
+      $0.syncUpsDatabase = database
     }
     #expect(store.state.syncUps.isEmpty)
     let error = try #require(store.state.$syncUps.loadError)
     await store.send(.onAppear) {
-      $0.destination = .alert(
-        AlertState {
-          TextState("Could not load your sync-ups")
-        } actions: {
-          ButtonState(role: .cancel) { TextState("OK") }
-        } message: {
-          TextState("\(error)")
-        }
-      )
+      $0.destination = .alert(.loadFailed(error))
     }
-    #expect("\(error)".contains("preserved at"))
+    #expect("\(error)".contains("attendee"))
   }
 }

@@ -1,0 +1,182 @@
+import Foundation
+import SyncUpsFeatures
+import SyncUpsTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The commands on the database (`syncups.sqlite`): the first run's import of `sync-ups.json`,
+/// `delete` with the meetings' audio and while a recording runs, the remembered microphone.
+@Suite("syncups on the database")
+struct DatabaseCommandTests {
+  static let syncUpID = SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!)
+
+  static let daily: SyncUp = {
+    SyncUp(
+      id: syncUpID,
+      attendees: [
+        Attendee(id: Attendee.ID(UUID()), name: "Ben"),
+        Attendee(id: Attendee.ID(UUID()), name: "Cy"),
+      ],
+      meetings: [LifecycleTests.newer, LifecycleTests.older],
+      title: "Daily"
+    )
+  }()
+
+  /// Format-1 JSON, as the file storage wrote it.
+  static func formatOneFile(_ syncUps: IdentifiedArrayOf<SyncUp>) throws -> Data {
+    let database = try SyncUpsDatabase.inMemory()
+    try database.writer.write { db in try SyncUpsRequest().save(from: [], to: syncUps, in: db) }
+    return try database.export()
+  }
+
+  @Test func theFirstRunImportsTheFileInOneGoAndKeepsItByteForByte() throws {
+    let home = try Home()
+    let file = try Self.formatOneFile([Self.daily])
+    try file.write(to: home.dataFile)
+
+    let list = try home.run("list")
+    #expect(list.status == 0, "\(list)")
+    #expect(
+      list.stderr
+        == "syncups: imported 1 sync-up and 2 meetings from \(home.dataFile.path) into "
+        + "\(home.dataDirectory.databaseFile.path); the file is kept as "
+        + "\(home.dataFile.path).imported\n")
+    #expect(list.stdout.contains("12345678  Daily"), "\(list)")
+    let kept = home.url.appendingPathComponent("sync-ups.json.imported")
+    #expect(try Data(contentsOf: kept) == file)
+    #expect(!FileManager.default.fileExists(atPath: home.dataFile.path))
+
+    // Meetings and transcripts are there; the next run says nothing more.
+    let meetings = try home.run("meetings", "daily", "--json")
+    #expect(meetings.stderr.isEmpty, "\(meetings)")
+    let rows = try #require(
+      try JSONSerialization.jsonObject(with: Data(meetings.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.map { $0["segments"] as? Int } == [3, 1])
+    let transcript = try home.run("transcript", "daily", "--meeting", "1")
+    #expect(transcript.status == 0, "\(transcript)")
+    #expect(transcript.stdout.contains("Cy: yesterday I fixed the build"), "\(transcript)")
+    #expect(try home.load() == [Self.daily])
+  }
+
+  /// `delete` removes the rows and the meetings' audio files; another sync-up's stay.
+  @Test func deleteRemovesTheMeetingsAudio() throws {
+    let home = try Home()
+    var daily = Self.daily
+    var other = SyncUp(
+      id: SyncUp.ID(UUID()), attendees: [Attendee(id: Attendee.ID(UUID()), name: "Ana")],
+      meetings: [
+        Meeting(id: Meeting.ID(UUID()), date: LifecycleTests.olderDate, transcript: "")
+      ],
+      title: "Other")
+    for index in daily.meetings.indices {
+      daily.meetings[index].audioFile = DataDirectory.audioFile(of: daily.meetings[index].id)
+    }
+    other.meetings[0].audioFile = DataDirectory.audioFile(of: other.meetings[0].id)
+    try FileManager.default.createDirectory(
+      at: home.dataDirectory.audioDirectory, withIntermediateDirectories: true)
+    for meeting in daily.meetings + other.meetings {
+      try Data("flac".utf8).write(to: home.url.appendingPathComponent(meeting.audioFile!))
+    }
+    try home.update { $0 = [daily, other] }
+
+    let run = try home.run("delete", "daily", "--yes")
+    #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+    #expect(run.stdout == "Deleted 'Daily' (12345678).\n")
+    let left = try FileManager.default.contentsOfDirectory(
+      atPath: home.dataDirectory.audioDirectory.path)
+    #expect(left == ["\(other.meetings[0].id.rawValue.uuidString.lowercased()).flac"])
+    #expect(try home.load().map(\.id) == [other.id])
+  }
+
+  /// While a meeting of the sync-up is being recorded (by another process), `delete` refuses in
+  /// one line and removes nothing; once the recording is saved, it deletes it and its audio.
+  @Test func deleteIsRefusedWhileTheSyncUpIsBeingRecorded() async throws {
+    if let problem = syncupsBinaryProblem { throw problem }
+    let home = try Home()
+    let add = try home.run("add", "--title", "Daily", "--attendee", "Ana", "--duration", "10m")
+    #expect(add.status == 0, "\(add)")
+
+    let recorder = Process()
+    recorder.executableURL = syncupsBinary
+    recorder.arguments = [
+      "record", "daily", "--input", samples.appendingPathComponent("standup.wav").path,
+      "--no-transcription",
+    ]
+    recorder.environment = ["SYNCUPS_HOME": home.url.path, "PATH": "/usr/bin:/bin"]
+    recorder.standardOutput = FileHandle.nullDevice
+    recorder.standardError = FileHandle.nullDevice
+    recorder.standardInput = FileHandle.nullDevice
+    try recorder.run()
+    defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
+
+    // The recording runs once its meeting is an unfinished, active row and its audio is there.
+    let database = try SyncUpsDatabase.open(home.dataDirectory)
+    func running() throws -> UnfinishedMeeting? {
+      try database.unfinished().first { meeting in
+        meeting.isActive
+          && meeting.audioFile.map {
+            FileManager.default.fileExists(atPath: home.url.appendingPathComponent($0).path)
+          } == true
+      }
+    }
+    let deadline = ContinuousClock.now + .seconds(120)  // A safety net only.
+    while try running() == nil, recorder.isRunning, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    let recording = try #require(try running())
+    let audio = home.url.appendingPathComponent(try #require(recording.audioFile))
+
+    let refused = try home.run("delete", "daily", "--yes")
+    expectOneLineFailure(
+      refused, containing: ["'Daily' is being recorded; nothing was deleted", "end that recording"])
+    #expect(try home.load().map(\.title) == ["Daily"])
+    #expect(FileManager.default.fileExists(atPath: audio.path))
+
+    // SIGINT ends and saves the meeting.
+    recorder.interrupt()
+    recorder.waitUntilExit()
+    #expect(recorder.terminationStatus == 0)
+    #expect(try home.load().first?.meetings.map(\.id) == [recording.meetingID])
+
+    let deleted = try home.run("delete", "daily", "--yes")
+    #expect(deleted.status == 0, "\(deleted)")
+    #expect(!FileManager.default.fileExists(atPath: audio.path))
+    #expect(try home.load().isEmpty)
+  }
+
+  /// `record --source NAME` is remembered: without `--source` the next `record` uses it and
+  /// says so; a remembered source that is gone falls back to the default, said too.
+  @Test func recordRemembersTheMicrophone() throws {
+    let pulse = try PrivatePulse.environment()
+    let home = try Home()
+    let add = try home.run("add", "--title", "Daily", "--attendee", "Ana", "--duration", "1s")
+    #expect(add.status == 0, "\(add)")
+    // The daemon's null sink's monitor: a source that always exists and delivers silence.
+    let source = "syncups_out.monitor"
+    let first = try home.run(
+      ["record", "daily", "--source", source, "--no-transcription"], environment: pulse)
+    #expect(first.status == 0, "\(first)")
+    #expect(!first.stderr.contains("last used"), "\(first)")
+
+    let second = try home.run(["record", "daily", "--no-transcription"], environment: pulse)
+    #expect(second.status == 0, "\(second)")
+    #expect(
+      second.stderrLines == [
+        "syncups: using microphone \(source) (last used; --source to change)"
+      ], "\(second)")
+
+    // A source that no longer exists: the default is used, and said.
+    let gone = try home.run(
+      ["record", "daily", "--source", "syncups-no-such-source", "--no-transcription"],
+      environment: pulse)
+    #expect(gone.status != 0, "\(gone)")
+    let fallback = try home.run(["record", "daily", "--no-transcription"], environment: pulse)
+    #expect(
+      fallback.stderrLines.first
+        == "syncups: the microphone last used, syncups-no-such-source, is gone; using the "
+        + "default (--source to choose one; 'syncups sources' lists them)", "\(fallback)")
+  }
+}
