@@ -73,12 +73,21 @@ public final class SyncUpsDatabase: Sendable {
     var configuration = Configuration()
     configuration.readonly = true
     do {
-      var components = URLComponents()
-      components.scheme = "file"
-      components.path = url.path
-      components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
-      let queue = try DatabaseQueue(
-        path: components.string ?? url.path, configuration: configuration)
+      // What the last writer left in the WAL (a process that exits without closing leaves it)
+      // is read through a plain read-only connection, which SQLite allows when the `-wal` and
+      // `-shm` files exist; without them, the file alone is everything, read as immutable.
+      var queue: DatabaseQueue
+      do {
+        queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        try queue.read { db in _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
+      } catch {
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = url.path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        queue = try DatabaseQueue(
+          path: components.string ?? url.path, configuration: configuration)
+      }
       let (superseded, complete) = try queue.read { db in
         _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master")
         guard try db.tableExists("grdb_migrations") else { return (false, false) }
