@@ -49,13 +49,13 @@ public final class SyncUpsDatabase: Sendable {
     }
     var configuration = Configuration()
     configuration.busyMode = .timeout(busyTimeout)
-    configuration.prepareDatabase { db in
-      // Each commit is on disk before it returns: a meeting's segments survive power loss.
-      try db.execute(sql: "PRAGMA synchronous = FULL")
-    }
     let pool: DatabasePool
     do {
       pool = try DatabasePool(path: url.path, configuration: configuration)
+      // Each commit is on disk before it returns: a meeting's segments survive power loss.
+      // (Set on the writer after the pool is made: GRDB's WAL set-up sets NORMAL, which syncs
+      // only at checkpoints, after `prepareDatabase` has run.)
+      try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
       try Schema.migrator.migrate(pool)
     } catch {
       throw SyncUpsDatabaseError(error, url: url)
