@@ -241,7 +241,7 @@ let package = Package(
     // microphones.
     .target(
       name: "SyncUpsTestSupport",
-      dependencies: ["AudioCore", "WorkerThreads"],
+      dependencies: ["AudioCore", "WorkerThreads", "SyncUpsFeatures"],
       path: "Tests/SyncUpsTestSupport"
     ),
     .testTarget(

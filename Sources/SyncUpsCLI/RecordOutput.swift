@@ -11,11 +11,16 @@ protocol RecordOutput {
 }
 
 /// For scripts and CI: one line when the meeting starts, on each change of speaker and for each
-/// final utterance, written (unbuffered) as it happens.
+/// final utterance once it is kept (`isKept`), written (unbuffered) as it happens.
 @MainActor
 final class LineOutput: RecordOutput {
   private var printedSegments = 0
   private var speakerIndex = -1
+  private let isKept: (Meeting.Segment, RecordMeeting.State) -> Bool
+
+  init(isKept: @escaping (Meeting.Segment, RecordMeeting.State) -> Bool = { _, _ in true }) {
+    self.isKept = isKept
+  }
 
   var wantsKeys: Bool { false }
 
@@ -33,7 +38,9 @@ final class LineOutput: RecordOutput {
       let elapsed = Format.clock(Double(state.secondsElapsed))
       write("[\(elapsed)] " + RecordScreen(state: state).speakerLine)
     }
-    while printedSegments < state.segments.count {
+    while printedSegments < state.segments.count,
+      isKept(state.segments[printedSegments], state)
+    {
       let segment = state.segments[printedSegments]
       write("[\(Format.clock(segment.start))] \(segment.label): \(segment.oneLine)")
       printedSegments += 1

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SyncUpsFeatures
 import SyncUpsTestSupport
 import Testing
 
@@ -110,15 +111,18 @@ struct InteractiveAppTests {
 
     let meetings = try #require(try savedSyncUps(home).first?["meetings"] as? [[String: Any]])
     #expect(meetings.count == 1)
-    let journal = home.appendingPathComponent("journal")
-    #expect(((try? FileManager.default.contentsOfDirectory(atPath: journal.path)) ?? []).isEmpty)
+    #expect(try SyncUpsDatabase.open(DataDirectory(url: home)).unfinished().isEmpty)
   }
 
-  /// An unreadable `sync-ups.json` is one line and a failure, before the screen is taken over.
+  /// A damaged database is one line and a failure, before the screen is taken over.
   @Test func unreadableDataIsOneLine() async throws {
     let home = try seededDataDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    try Data("{not json".utf8).write(to: home.appendingPathComponent("sync-ups.json"))
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(
+        at: home.appendingPathComponent("syncups.sqlite" + suffix))
+    }
+    try Data("{not json".utf8).write(to: home.appendingPathComponent("syncups.sqlite"))
     try terminal.start(
       "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
       columns: 400, rows: 10
@@ -128,7 +132,8 @@ struct InteractiveAppTests {
     #expect(try await waitForScreen { $0.contains("EXIT=1") }, "\((try? screen()) ?? "")")
     let lines = try screen().split(separator: "\n")
     #expect(
-      lines.first?.hasPrefix("syncups: cannot read your sync-ups: corrupt sync-ups.json") == true)
+      lines.first?.hasPrefix(
+        "syncups: \(home.appendingPathComponent("syncups.sqlite").path) is damaged") == true)
     #expect(lines.dropFirst().first == "EXIT=1")
   }
 

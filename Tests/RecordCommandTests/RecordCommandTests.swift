@@ -1,4 +1,5 @@
 import Foundation
+import SyncUpsFeatures
 import SyncUpsTestSupport
 import Testing
 
@@ -25,11 +26,9 @@ struct RecordCommandTests {
     let audio = try #require(meeting["audioFile"] as? String)
     #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(audio).path))
     #expect(run.stdout.contains("Saved meeting"))
-    #expect(run.stdout.contains(home.appendingPathComponent("sync-ups.json").path))
-    // A normal save leaves no journal behind.
-    let journals = try FileManager.default.contentsOfDirectory(
-      atPath: home.appendingPathComponent("journal").path)
-    #expect(journals.isEmpty)
+    #expect(run.stdout.contains(home.appendingPathComponent("syncups.sqlite").path))
+    // A normal save leaves no unfinished meeting behind.
+    #expect(try SyncUpsDatabase.open(DataDirectory(url: home)).unfinished().isEmpty)
   }
 
   @Test func sigintEndsTheMeetingAndSavesIt() async throws {
@@ -104,22 +103,18 @@ struct RecordCommandTests {
     #expect(try savedMeetings(home).isEmpty)
   }
 
-  @Test func corruptDataFileIsReportedAndKept() async throws {
+  @Test func aDamagedDatabaseIsReportedAndLeftUntouched() async throws {
     let home = try dataDirectory()
-    let file = home.appendingPathComponent("sync-ups.json")
-    let corrupt = Data("{\"formatVersion\": 1, \"syncUps\": [".utf8)
-    try corrupt.write(to: file)
+    let damaged = Data("{\"formatVersion\": 1, \"syncUps\": [".utf8)
+    try damageDatabase(home, with: damaged)
     let run = try await syncups(["record", "Morning Sync", "--input", "x.wav"], home: home)
     #expect(run.status == 1)
     #expect(run.stderr.split(separator: "\n").count == 1)
-    #expect(run.stderr.hasPrefix("syncups: cannot read your sync-ups: corrupt sync-ups.json"))
-    let preserved = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: home.path).first {
-        $0.hasPrefix("sync-ups.json.corrupt-")
-      }
-    )
-    #expect(run.stderr.contains(home.appendingPathComponent(preserved).path))
-    #expect(try Data(contentsOf: home.appendingPathComponent(preserved)) == corrupt)
+    #expect(
+      run.stderr.hasPrefix(
+        "syncups: \(home.appendingPathComponent("syncups.sqlite").path) is damaged or not a "
+          + "SyncUps database"), "\(run.stderr)")
+    #expect(try Data(contentsOf: home.appendingPathComponent("syncups.sqlite")) == damaged)
   }
 
   @Test func noPulseAudioWithAnExplicitSourceFails() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SyncUpsFeatures
 import SyncUpsTestSupport
 
 /// A running `syncups` with its own data directory; its output is collected as it comes.
@@ -74,7 +75,8 @@ func syncups(
   return (status, process.stdout, process.stderr)
 }
 
-/// A fresh data directory with one sync-up, written as the app writes `sync-ups.json`.
+/// A fresh data directory with one sync-up in its database (a `sync-ups.json` imported, as on
+/// a first run).
 func dataDirectory(
   title: String = "Morning Sync", attendees: [String] = ["Ana", "Ben", "Cleo"], seconds: Int = 36
 ) throws -> URL {
@@ -95,16 +97,23 @@ func dataDirectory(
   ]
   try JSONSerialization.data(withJSONObject: file).write(
     to: home.appendingPathComponent("sync-ups.json"))
+  _ = try SyncUpsDatabase.open(DataDirectory(url: home))
   return home
+}
+
+/// Replaces the database of `home` by `bytes` (a damaged file).
+func damageDatabase(_ home: URL, with bytes: Data) throws {
+  for suffix in ["", "-wal", "-shm"] {
+    try? FileManager.default.removeItem(at: home.appendingPathComponent("syncups.sqlite" + suffix))
+  }
+  try bytes.write(to: home.appendingPathComponent("syncups.sqlite"))
 }
 
 let syncUpID = "11111111-2222-3333-4444-555555555555"
 
-/// The meetings `sync-ups.json` holds for the sync-up titled `title`, newest first.
+/// The meetings the database holds for the sync-up titled `title`, newest first.
 func savedMeetings(_ home: URL, title: String = "Morning Sync") throws -> [[String: Any]] {
-  let data = try Data(contentsOf: home.appendingPathComponent("sync-ups.json"))
-  let file = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-  let syncUps = file?["syncUps"] as? [[String: Any]] ?? []
+  let syncUps = try savedSyncUps(home)
   return syncUps.first { $0["title"] as? String == title }?["meetings"] as? [[String: Any]] ?? []
 }
 

@@ -92,6 +92,30 @@ struct ErrorTests {
     #expect(try Data(contentsOf: home.dataFile) == newer)
   }
 
+  /// A database written by a newer syncups: every command is one line, and the file is never
+  /// written (its bytes and its WAL stay as they were).
+  @Test func aDatabaseFromANewerVersionIsLeftUntouched() throws {
+    let (home, _) = try homeWithOneSyncUp()
+    do {
+      let database = try SyncUpsDatabase.open(home.dataDirectory)
+      try database.writer.write { db in
+        try db.execute(
+          sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
+      }
+    }  // Closed: nothing of this process stays open on it.
+    let file = home.dataDirectory.databaseFile
+    let before = try Data(contentsOf: file)
+    for command in Self.everyDataCommand {
+      let run = try home.run(command)
+      expectOneLineFailure(
+        run, containing: ["\(file.path) was written by a newer version of syncups", "untouched"])
+    }
+    #expect(try Data(contentsOf: file) == before)
+    // Reading may leave SQLite's empty write-ahead log beside it, never a transaction in it.
+    let wal = home.url.appendingPathComponent("syncups.sqlite-wal")
+    #expect((try? Data(contentsOf: wal))?.isEmpty ?? true)
+  }
+
   @Test func noPulseAudio() throws {
     let home = try Home()
     let run = try home.run("sources", environment: ["PULSE_SERVER": "unix:/nonexistent"])

@@ -185,7 +185,6 @@ struct SyncUpsListTests {
     #expect(store.state.syncUps == [.mock])
   }
 
-
   @Test func aDatabaseThatCannotBeReadIsReported() async throws {
     let database = try SyncUpsDatabase.inMemory()
     try await database.writer.write { db in try db.execute(sql: "DROP TABLE attendee") }

@@ -1,7 +1,9 @@
 import Foundation
+import SyncUpsFeatures
 
-/// A fresh data directory (for `SYNCUPS_HOME`) holding one sync-up, written as the app writes
-/// `sync-ups.json`: id `11111111-2222-3333-4444-555555555555`, attendee ids ending in 1, 2, …
+/// A fresh data directory (for `SYNCUPS_HOME`) holding one sync-up in its database (written as
+/// a `sync-ups.json` and imported, as a first run does): id
+/// `11111111-2222-3333-4444-555555555555`, attendee ids ending in 1, 2, …
 public func seededDataDirectory(
   title: String = "Morning Sync", attendees: [String] = ["Ana", "Ben"], seconds: Int = 300,
   theme: String = "orange"
@@ -17,12 +19,14 @@ public func seededDataDirectory(
   let file: [String: Any] = ["formatVersion": 1, "syncUps": [syncUp]]
   try JSONSerialization.data(withJSONObject: file)
     .write(to: home.appendingPathComponent("sync-ups.json"))
+  _ = try SyncUpsDatabase.open(DataDirectory(url: home))
   return home
 }
 
-/// The sync-ups `sync-ups.json` in `home` holds, as JSON objects.
+/// The sync-ups the database in `home` holds, with their meetings and transcripts, as JSON
+/// objects (the format-1 JSON `sync-ups.json` held).
 public func savedSyncUps(_ home: URL) throws -> [[String: Any]] {
-  let data = try Data(contentsOf: home.appendingPathComponent("sync-ups.json"))
+  let data = try SyncUpsDatabase.open(DataDirectory(url: home)).export()
   let file = try JSONSerialization.jsonObject(with: data) as? [String: Any]
   return file?["syncUps"] as? [[String: Any]] ?? []
 }

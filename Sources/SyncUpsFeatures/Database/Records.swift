@@ -128,6 +128,9 @@ struct MeetingRecord: FetchableRecord, PersistableRecord {
       audioFile: audioFile
     )
     meeting.transcript = transcript ?? meeting.joinedSegmentTexts
+    // A length beyond the last word is how long a recorded meeting ran (a file's meeting
+    // without one is stored as its last word's end, and read back without one).
+    if length != segments.map(\.end).max() ?? 0 { meeting.length = length }
     return meeting
   }
 

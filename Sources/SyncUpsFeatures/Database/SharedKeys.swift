@@ -140,7 +140,7 @@ public struct SyncUpsRequest: DatabaseValueRequest {
       var columns: [String: (any DatabaseValueConvertible)?] = [:]
       // A recording's row names its audio from the start; the meeting saved says what was kept.
       if before?.audioFile != meeting.audioFile || stored?.isFinished == false {
-        columns["audioFile"] = meeting.audioFile
+        columns.updateValue(meeting.audioFile, forKey: "audioFile")  // nil too: NULL
       }
       if writesSegments {
         columns["length"] = record.length
