@@ -197,15 +197,17 @@ struct DamagedStorageTests {
     #expect(!FileManager.default.fileExists(atPath: home.database.path + "-wal"))
   }
 
-  /// A data directory holding a format-1 `sync-ups.json` with one sync-up, as the app wrote.
+  /// A data directory holding only a format-1 `sync-ups.json` with one sync-up ("Morning
+  /// Sync"), as syncups wrote before the database: what a first run finds.
   func seededHome() throws -> Home {
     let home = try Home()
-    let seeded = try seededDataDirectory()
-    for name in try FileManager.default.contentsOfDirectory(atPath: seeded.path) {
-      try FileManager.default.moveItem(
-        at: seeded.appendingPathComponent(name), to: home.url.appendingPathComponent(name))
-    }
-    try? FileManager.default.removeItem(at: seeded)
+    let syncUp: [String: Any] = [
+      "id": "11111111-2222-3333-4444-555555555555", "title": "Morning Sync", "duration": 300,
+      "theme": "orange", "meetings": [],
+      "attendees": [["id": "11111111-2222-3333-4444-000000000001", "name": "Ana"]],
+    ]
+    try JSONSerialization.data(withJSONObject: ["formatVersion": 1, "syncUps": [syncUp]])
+      .write(to: home.url.appendingPathComponent("sync-ups.json"))
     return home
   }
 
