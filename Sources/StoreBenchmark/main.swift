@@ -225,11 +225,10 @@ struct Operation {
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent()
 
-func runBenchmark(syncups: String, runs: Int) throws {
+func runBenchmark(syncups: String, runs: Int, sizes: [Int]) throws {
   let me = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
   let root = FileManager.default.temporaryDirectory.appendingPathComponent("bench-store-\(UUID())")
   defer { try? FileManager.default.removeItem(at: root) }
-  let sizes = [10, 250]
   var homes: [Int: URL] = [:]
   for size in sizes {
     let directory = root.appendingPathComponent("\(size)")
@@ -246,10 +245,10 @@ func runBenchmark(syncups: String, runs: Int) throws {
   }
   // `syncups search` comes with the terminal branch's commands: without it, the same search
   // runs in a child of this benchmark (open, search, print), and the table says so.
-  let probe = try spawn(syncups, ["search", "--help"], home: homes[10]!)
-  let hasSearch = probe.status == 0
+  let help = try spawn(syncups, ["--help"], home: homes[sizes[0]]!)
+  let hasSearch = help.output.split(separator: "\n").contains { $0.hasPrefix("  search ") }
   let hello = repository.appendingPathComponent("Samples/hello.wav").path
-  // The 5th newest meeting: not simply the newest one.
+  // The transcript of the 5th newest meeting: not simply the newest one.
   var operations = [
     Operation(label: "list", program: syncups, arguments: ["list"], runs: runs),
     Operation(label: "show REF", program: syncups, arguments: ["show", "Daily"], runs: runs),
@@ -257,7 +256,7 @@ func runBenchmark(syncups: String, runs: Int) throws {
       label: "meetings REF", program: syncups, arguments: ["meetings", "Daily"], runs: runs),
     Operation(
       label: "transcript REF N", program: syncups,
-      arguments: ["transcript", "Daily", "--meeting", "5"], runs: runs),
+      arguments: ["transcript", "Daily", "--meeting", "\(min(5, sizes[0]))"], runs: runs),
   ]
   for text in ["staging", "\"staging server\"", "deploy*"] {
     operations.append(
@@ -301,20 +300,28 @@ func runBenchmark(syncups: String, runs: Int) throws {
   print("resident set of the runs; the writes run last (each adds a meeting to both stores)")
   print("")
   let header = "operation".padding(toLength: 42, withPad: " ", startingAt: 0)
-  print(header + "   10: time     peak   250: time     peak   ratio: time   peak")
+  let (small, large) = (sizes[0], sizes[1])
+  let columns = String(format: "%5d: time     peak %5d: time     peak", small, large)
+  print(header + columns + "   \(large)/\(small): time  peak")
   var misses: [String] = []
   for operation in operations {
-    guard let small = results[operation.label]?[10], let large = results[operation.label]?[250]
+    guard let smallRuns = results[operation.label]?[small],
+      let largeRuns = results[operation.label]?[large]
     else { continue }
-    var smallTime = median(small.map(\.seconds))
-    var largeTime = median(large.map(\.seconds))
+    var smallTime = median(smallRuns.map(\.seconds))
+    var largeTime = median(largeRuns.map(\.seconds))
     if operation.program == me && operation.arguments.first == "save" {
       // The child prints the finish's seconds and the whole save's: time the whole save.
-      smallTime = median(small.compactMap { Double($0.output.split(separator: "\t").last ?? "") })
-      largeTime = median(large.compactMap { Double($0.output.split(separator: "\t").last ?? "") })
+      let whole: (Measured) -> Double? = {
+        Double(
+          $0.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: "\t").last ?? "")
+      }
+      smallTime = median(smallRuns.compactMap(whole))
+      largeTime = median(largeRuns.compactMap(whole))
     }
-    let smallPeak = Double(small.map(\.peakKilobytes).max() ?? 0) / 1024
-    let largePeak = Double(large.map(\.peakKilobytes).max() ?? 0) / 1024
+    let smallPeak = Double(smallRuns.map(\.peakKilobytes).max() ?? 0) / 1024
+    let largePeak = Double(largeRuns.map(\.peakKilobytes).max() ?? 0) / 1024
     let timeRatio = largeTime / smallTime
     let peakRatio = largePeak / smallPeak
     print(
@@ -325,14 +332,15 @@ func runBenchmark(syncups: String, runs: Int) throws {
     if timeRatio > 1.2 { misses.append("\(operation.label): time ratio \(format(timeRatio))") }
     if peakRatio > 1.2 { misses.append("\(operation.label): memory ratio \(format(peakRatio))") }
     if largePeak >= 60 && operation.program == syncups && !operation.writes {
-      misses.append("\(operation.label): \(format(largePeak)) MB at 250")
+      misses.append("\(operation.label): \(format(largePeak)) MB at \(large)")
     }
     if operation.label == "list" && largeTime >= 0.05 {
-      misses.append("list: \(format(largeTime * 1000)) ms at 250")
+      misses.append("list: \(format(largeTime * 1000)) ms at \(large)")
     }
   }
   print("")
   print("goals: 250/10 ratios at most 1.2, list under 50 ms, peak memory under 60 MB at 250")
+  if sizes != [10, 250] { print("(measured at \(small) and \(large) meetings instead)") }
   if !hasSearch {
     print("`syncups search` is not in this build: search is timed in process (open + search)")
   }
@@ -354,11 +362,16 @@ do {
     var syncups = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
       .deletingLastPathComponent().appendingPathComponent("syncups").path
     var runs = 9
+    var sizes = [10, 250]
     var index = 1
     while index + 1 < arguments.count {
       switch arguments[index] {
       case "--syncups": syncups = arguments[index + 1]
       case "--runs": runs = max(1, Int(arguments[index + 1]) ?? runs)
+      // Other sizes than 10 and 250 (a quick check of the benchmark itself): "SMALL,LARGE".
+      case "--sizes":
+        sizes = arguments[index + 1].split(separator: ",").compactMap { Int($0) }
+        guard sizes.count == 2 else { fail("--sizes takes SMALL,LARGE") }
       default: fail("unknown option \(arguments[index])")
       }
       index += 2
@@ -366,7 +379,7 @@ do {
     guard FileManager.default.isExecutableFile(atPath: syncups) else {
       fail("no syncups binary at \(syncups): build it (make bench-store does) or pass --syncups")
     }
-    try runBenchmark(syncups: syncups, runs: runs)
+    try runBenchmark(syncups: syncups, runs: runs, sizes: sizes)
   }
 } catch {
   fail("\(error)")
