@@ -18,6 +18,12 @@ public struct AppStorage: Sendable {
     }
   }
 
+  /// A database whose schema already has the `setting` table: nothing is written on creation
+  /// (a read-only database works too; its settings can only be read).
+  public init(settingsIn database: any DatabaseWriter) {
+    self.database = database
+  }
+
   public static func inMemory() -> AppStorage { try! AppStorage(database: DatabaseQueue()) }
 }
 

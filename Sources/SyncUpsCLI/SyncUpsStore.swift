@@ -135,7 +135,8 @@ private final class OpenedDatabase: @unchecked Sendable {
     } catch {
       throw CLIError(SyncUpsDatabaseError(error, url: directory.databaseFile).description)
     }
-    let storage = (try? AppStorage(database: database.writer)) ?? .inMemory()
+    // The schema has the settings table: nothing is written to open it.
+    let storage = AppStorage(settingsIn: database.writer)
     prepareDependencies {
       $0.syncUpsDatabase = database
       $0.defaultDatabase = database.writer

@@ -93,8 +93,21 @@ public struct SyncUpDetail: Reducer {
         return .none
 
       case .deleteMeetings(atOffsets: let indices):
+        let meetings = state.syncUp.meetings
+        let audioFiles = indices.filter(meetings.indices.contains).compactMap {
+          meetings[$0].audioFile
+        }
         state.$syncUp.withLock { $0.meetings.remove(atOffsets: indices) }
-        return .none
+        guard !audioFiles.isEmpty else { return .none }
+        // Their audio goes once their rows are gone.
+        return .run { [syncUp = state.$syncUp, syncUpDeletion] send in
+          do {
+            try await WorkerThread.run(name: "syncups-save") { try syncUp.save() }
+          } catch {
+            return await send(.deletionFailed("\(error)"))
+          }
+          await syncUpDeletion.deleteAudio(audioFiles)
+        }
 
       case .deletionFailed(let message):
         state.destination = .alert(.deletionFailed(message))

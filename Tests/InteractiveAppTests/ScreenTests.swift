@@ -68,6 +68,29 @@ struct ScreenTests {
     #expect(lines.last?.contains("a add · d delete · q quit") == true)
   }
 
+  /// The list holds meetings without transcripts; the detail shows their openings, read from
+  /// the database.
+  @Test func detailShowsTheOpeningOfMeetingsHeldAsSummaries() throws {
+    let database = try SyncUpsDatabase.inMemory()
+    try database.writer.write { db in
+      try SyncUpsRequest().save(from: [], to: [Self.syncUp], in: db)
+    }
+    var summary = Self.syncUp
+    summary.meetings = IdentifiedArray(
+      uniqueElements: Self.syncUp.meetings.map {
+        Meeting(id: $0.id, date: $0.date, transcript: "")
+      })
+    let lines = withDependencies {
+      $0.syncUpsDatabase = database
+    } operation: {
+      plain(DetailScreen(state: SyncUpDetail.State(syncUp: Shared(value: summary))).lines)
+    }
+    #expect(
+      lines.contains { $0.contains("good morning let's start yesterday I fixed the") },
+      "\(lines)")
+    #expect(!lines.contains { $0.contains("(no transcript)") })
+  }
+
   @Test func emptyListSaysHowToAdd() {
     let lines = plain(ListScreen(state: list([])).lines)
     #expect(lines.contains(" No sync-ups yet: press a to add one."))

@@ -106,8 +106,11 @@ struct DatabaseCommandTests {
       "--no-transcription",
     ]
     recorder.environment = ["SYNCUPS_HOME": home.url.path, "PATH": "/usr/bin:/bin"]
-    recorder.standardOutput = FileHandle.nullDevice
-    recorder.standardError = FileHandle.nullDevice
+    let log = home.url.appendingPathComponent("record.log")
+    FileManager.default.createFile(atPath: log.path, contents: nil)
+    let logHandle = try FileHandle(forWritingTo: log)
+    recorder.standardOutput = logHandle
+    recorder.standardError = logHandle
     recorder.standardInput = FileHandle.nullDevice
     try recorder.run()
     defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
@@ -126,7 +129,10 @@ struct DatabaseCommandTests {
     while try running() == nil, recorder.isRunning, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(20))
     }
-    let recording = try #require(try running())
+    func output() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    let unfinished = try database.unfinished()
+    let recording = try #require(
+      try running(), "running: \(recorder.isRunning); \(unfinished); \(output())")
     let audio = home.url.appendingPathComponent(try #require(recording.audioFile))
 
     let refused = try home.run("delete", "daily", "--yes")
@@ -178,5 +184,65 @@ struct DatabaseCommandTests {
       fallback.stderrLines.first
         == "syncups: the microphone last used, syncups-no-such-source, is gone; using the "
         + "default (--source to choose one; 'syncups sources' lists them)", "\(fallback)")
+  }
+
+  static let canDropPrivileges =
+    getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
+  /// Runs `syncups` as `nobody`, for whom `home` can only be read.
+  func runAsNobody(_ home: Home, _ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    process.arguments =
+      ["--reuid=65534", "--regid=65534", "--clear-groups", syncupsBinary.path] + arguments
+    process.environment = ["SYNCUPS_HOME": home.url.path, "HOME": "/tmp", "TZ": "UTC"]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus,
+      stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+      stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+  }
+
+  /// A data folder the user cannot write (another user's, a read-only mount): what was saved
+  /// can be listed and shown, commits still in the write-ahead log included; every change is
+  /// refused in one line, and nothing is written.
+  @Test(.enabled(if: canDropPrivileges)) func aReadOnlyFolderIsReadAndRefusesChanges() throws {
+    if let problem = syncupsBinaryProblem { throw problem }
+    let home = try Home()
+    try home.update { $0 = [Self.daily] }
+    // A later commit by a process that exits without a checkpoint: it is in the log only.
+    let added = try home.run("add", "--title", "Later", "--attendee", "Ana")
+    #expect(added.status == 0, "\(added)")
+    #expect(FileManager.default.fileExists(atPath: home.dataDirectory.databaseFile.path + "-wal"))
+    let chmod = Process()
+    chmod.executableURL = URL(fileURLWithPath: "/bin/chmod")
+    chmod.arguments = ["-R", "a+rX,go-w", home.url.path]
+    try chmod.run()
+    chmod.waitUntilExit()
+    let before = try Data(contentsOf: home.dataDirectory.databaseFile)
+
+    let list = try runAsNobody(home, ["list"])
+    #expect(list.status == 0 && list.stderr.isEmpty, "\(list)")
+    #expect(list.stdout.contains("Daily") && list.stdout.contains("Later"), "\(list)")
+    let transcript = try runAsNobody(home, ["transcript", "daily", "--meeting", "1"])
+    #expect(transcript.stdout.contains("Cy: yesterday I fixed the build"), "\(transcript)")
+    let meetings = try runAsNobody(home, ["meetings", "daily"])
+    #expect(meetings.status == 0, "\(meetings)")
+    for change in [
+      ["add", "--title", "New", "--attendee", "Ana"], ["edit", "daily", "--title", "X"],
+      ["delete", "daily", "--yes"],
+      ["record", "daily", "--input", samples.appendingPathComponent("hello.wav").path],
+    ] {
+      expectOneLineFailure(
+        try runAsNobody(home, change), containing: ["can only be read here", "still work"])
+    }
+    #expect(try Data(contentsOf: home.dataDirectory.databaseFile) == before)
+    #expect(try home.load().map(\.title) == ["Daily", "Later"])
   }
 }

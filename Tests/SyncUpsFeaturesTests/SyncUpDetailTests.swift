@@ -89,6 +89,37 @@ struct SyncUpDetailTests {
     }
   }
 
+  @Test func deletingAMeetingDeletesItsAudioAfterItsRow() async throws {
+    var syncUp = SyncUp.mock
+    let meetings = (0..<2).map {
+      Meeting(
+        id: Meeting.ID(UUID($0 + 100)), date: Date(timeIntervalSince1970: Double($0)),
+        transcript: "", audioFile: DataDirectory.audioFile(of: Meeting.ID(UUID($0 + 100))))
+    }
+    syncUp.meetings = IdentifiedArray(uniqueElements: meetings.reversed())
+    @Shared(.syncUps) var syncUps
+    try $syncUps.seed([syncUp])
+    @Dependency(\.syncUpsDatabase) var database
+    let deleted = LockIsolated<[String]>([])
+    let shared = try #require(Shared($syncUps[id: syncUp.id]))
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: shared)) {
+      SyncUpDetail()
+    } withDependencies: {
+      $0.syncUpDeletion.deleteAudio = { files in
+        let rows = try? await database.writer.read { db in
+          try String.fetchAll(db, sql: "SELECT audioFile FROM meeting")
+        }
+        // Only once the row is gone.
+        if rows == [meetings[0].audioFile!] { deleted.withValue { $0 += files } }
+      }
+    }
+    await store.send(.deleteMeetings(atOffsets: [0])) {
+      $0.$syncUp.withLock { _ = $0.meetings.remove(id: meetings[1].id) }
+    }
+    await store.finish()
+    #expect(deleted.value == [meetings[1].audioFile!])
+  }
+
   @Test func startMeetingWithAudioCapture() async {
     let syncUp = Shared(value: SyncUp.mock)
     let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) {

@@ -69,6 +69,12 @@ public struct SyncupsRun: CustomStringConvertible, Sendable {
     stderr.split(separator: "\n").map(String.init)
   }
   public var description: String { "status \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+
+  public init(status: Int32, stdout: String, stderr: String) {
+    self.status = status
+    self.stdout = stdout
+    self.stderr = stderr
+  }
 }
 
 /// Runs `syncups` to the end without a terminal (stdin is /dev/null), with UTC dates, the test

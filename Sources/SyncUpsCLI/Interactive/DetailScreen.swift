@@ -27,10 +27,14 @@ public struct DetailScreen {
     lines += syncUp.attendees.map { "   " + $0.name.visible }
     lines += ["", ANSI.bold + " Past meetings" + ANSI.reset]
     if syncUp.meetings.isEmpty { lines.append(ANSI.dim + "   none yet" + ANSI.reset) }
+    // The list holds meetings without transcripts: their openings come from the database.
+    @SharedReader(.meetingSummaries(syncUp.id)) var summaries
+    let openings = Dictionary(summaries.map { ($0.id, $0.opening) }) { first, _ in first }
     for (index, meeting) in syncUp.meetings.enumerated() {
       let marker = index == selection ? " › " : "   "
       let date = meeting.date.formatted(date: .abbreviated, time: .shortened)
-      let words = meeting.transcript.isEmpty ? "(no transcript)" : meeting.transcript.oneLine
+      let text = meeting.transcript.isEmpty ? openings[meeting.id] ?? "" : meeting.transcript
+      let words = text.isEmpty ? "(no transcript)" : text.oneLine
       let line = marker + Text.pad(date + "  " + words, to: width - 4)
       lines.append(index == selection ? ANSI.bold + line + ANSI.reset : line)
     }

@@ -73,21 +73,18 @@ public final class SyncUpsDatabase: Sendable {
     var configuration = Configuration()
     configuration.readonly = true
     do {
-      // What the last writer left in the WAL (a process that exits without closing leaves it)
-      // is read through a plain read-only connection, which SQLite allows when the `-wal` and
-      // `-shm` files exist; without them, the file alone is everything, read as immutable.
-      var queue: DatabaseQueue
-      do {
-        queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        try queue.read { db in _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
-      } catch {
-        var components = URLComponents()
-        components.scheme = "file"
-        components.path = url.path
-        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
-        queue = try DatabaseQueue(
-          path: components.string ?? url.path, configuration: configuration)
-      }
+      var components = URLComponents()
+      components.scheme = "file"
+      components.path = url.path
+      // Commits still in the write-ahead log (a writer that exited without a checkpoint) are
+      // read through it: SQLite reads a WAL database whose `-wal` and `-shm` exist without
+      // writing them. Without a log, the file is the whole database.
+      let hasLog = FileManager.default.fileExists(atPath: url.path + "-wal")
+      components.queryItems = [
+        URLQueryItem(name: hasLog ? "mode" : "immutable", value: hasLog ? "ro" : "1")
+      ]
+      let queue = try DatabaseQueue(
+        path: components.string ?? url.path, configuration: configuration)
       let (superseded, complete) = try queue.read { db in
         _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master")
         guard try db.tableExists("grdb_migrations") else { return (false, false) }
