@@ -1,7 +1,12 @@
 import Dependencies
 import Foundation
 import GRDB
+
 @_exported import SharingGRDB
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The SyncUps database (`syncups.sqlite` in the data directory): sync-ups, attendees,
 /// meetings, their segments and a search index, in one SQLite file (WAL, busy timeout), shared
@@ -56,13 +61,31 @@ public final class SyncUpsDatabase: Sendable {
       // (Set on the writer after the pool is made: GRDB's WAL set-up sets NORMAL, which syncs
       // only at checkpoints, after `prepareDatabase` has run.)
       try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-      try Schema.migrator.migrate(pool)
+      if try !pool.read({ db in try Schema.migrator.hasCompletedMigrations(db) }) {
+        try migrateAlone(pool, directory: directory)
+      }
     } catch {
       throw SyncUpsDatabaseError(error, url: url)
     }
     let database = SyncUpsDatabase(writer: pool, directory: directory)
     guard let imported = try database.importFileOnFirstOpen() else { return database }
     return SyncUpsDatabase(writer: pool, directory: directory, firstRunImport: imported)
+  }
+
+  /// Migrates while holding `locks/migrations.lock` (`flock`): GRDB reads which migrations ran
+  /// before it runs the others, so two first runs at once both ran the first one and one
+  /// failed ("table syncUp already exists"), as concurrent `syncups add` showed.
+  private static func migrateAlone(_ pool: DatabasePool, directory: DataDirectory) throws {
+    let folder = directory.url.appendingPathComponent("locks")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent("migrations.lock").path
+    let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      throw SyncUpsDatabaseError.readOnly(url: URL(fileURLWithPath: path), reason: "cannot lock")
+    }
+    defer { close(fd) }
+    while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+    try Schema.migrator.migrate(pool)
   }
 
   /// A database in a folder this process cannot write (a read-only mount, another user's
