@@ -61,9 +61,7 @@ public final class SyncUpsDatabase: Sendable {
       // (Set on the writer after the pool is made: GRDB's WAL set-up sets NORMAL, which syncs
       // only at checkpoints, after `prepareDatabase` has run.)
       try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-      if try !pool.read({ db in try Schema.migrator.hasCompletedMigrations(db) }) {
-        try migrateAlone(pool, directory: directory)
-      }
+      try migrateAlone(pool, directory: directory)
     } catch {
       throw SyncUpsDatabaseError(error, url: url)
     }
@@ -72,16 +70,15 @@ public final class SyncUpsDatabase: Sendable {
     return SyncUpsDatabase(writer: pool, directory: directory, firstRunImport: imported)
   }
 
-  /// Migrates while holding `locks/migrations.lock` (`flock`): GRDB reads which migrations ran
-  /// before it runs the others, so two first runs at once both ran the first one and one
-  /// failed ("table syncUp already exists"), as concurrent `syncups add` showed.
+  /// Migrates while holding a `flock` on the data directory itself (no file of its own): GRDB
+  /// reads which migrations ran before it runs the others, so two first runs at once both ran
+  /// the first one and one failed ("table syncUp already exists"), as concurrent `syncups add`
+  /// showed.
   private static func migrateAlone(_ pool: DatabasePool, directory: DataDirectory) throws {
-    let folder = directory.url.appendingPathComponent("locks")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let path = folder.appendingPathComponent("migrations.lock").path
-    let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    let fd = Glibc.open(directory.url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw SyncUpsDatabaseError.readOnly(url: URL(fileURLWithPath: path), reason: "cannot lock")
+      throw SyncUpsDatabaseError.cannotOpen(
+        url: directory.url, reason: String(cString: strerror(errno)))
     }
     defer { close(fd) }
     while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
