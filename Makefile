@@ -61,11 +61,12 @@ bench: release
 latency: setup
 	@$(PULSE) && $(SWIFT) test --filter microphoneTranscriptEqualsFileTranscript 2>&1 | grep -E "latency|passed|failed"
 
-# The database at 10 and 250 meetings (release build; a command, not a test): times of list,
-# show, meetings, transcript, search and a meeting's save, peak memory, 250/10 ratios.
-bench-store: setup
+# The real commands on stores of 10 and 250 meetings (optimized build; a command, not a test):
+# medians of `syncups list`, `show`, `meetings`, `transcript`, search and a recorded meeting's
+# save, each command's peak memory, 250/10 ratios (Sources/StoreBenchmark).
+bench-store: release
 	$(SWIFT) build -c release --scratch-path .build-release --product StoreBenchmark
-	.build-release/release/StoreBenchmark
+	.build-release/release/StoreBenchmark --syncups $(RELEASE_BINARY)
 
 # The code's format (.swift-format: two-space indent, 100 columns); `make test` fails on any
 # difference, so run `make format` before committing.

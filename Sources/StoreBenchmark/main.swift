@@ -1,10 +1,15 @@
-// `make bench-store`: the database at 10 and 250 meetings of 15 minutes (word times included),
-// in one run. Each store is built by a child process, then measured by another, so peak memory
-// is that of the measured operations alone.
+// `make bench-store`: the real `syncups` commands on stores of 10 and 250 meetings of 15 minutes
+// (word times included), in one run. Each store is built through the database API by a child
+// process; each command is a child process too, timed from spawn to exit, its peak memory the
+// kernel's (`wait4`'s maximum resident set). Runs alternate between the sizes, so a busy moment
+// of this shared machine falls on both; each figure is the median of its runs.
 //
-//   StoreBenchmark                 builds and measures both sizes, prints the table and ratios
+//   StoreBenchmark [--syncups PATH] [--runs N]   builds both stores, prints the table and ratios
 //   StoreBenchmark build DIR N     a data directory with one sync-up of N meetings (+ 4 others)
-//   StoreBenchmark measure DIR     times the operations, prints `name seconds` lines and peak KB
+//   StoreBenchmark search DIR TEXT  the database's search in process (when `syncups search` is
+//       not there), one line per hit
+//   StoreBenchmark save DIR        a recorded meeting's save in process: 150 segments committed
+//       as heard, then the finishing transaction; prints its seconds
 import Dependencies
 import Foundation
 import SharingGRDB
@@ -123,188 +128,265 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
   return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 
-/// The best of `runs` timings: on a machine shared with other work the minimum is the
-/// repeatable figure (the first run, with SQLite's cache still cold, is included).
-func best(runs: Int = 7, _ body: () throws -> Void) rethrows -> Double {
-  var times: [Double] = []
-  for _ in 0..<runs { times.append(try seconds(body)) }
-  return times.min() ?? 0
-}
-
-func peakKilobytes() -> Int {
-  let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-  let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-  return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-}
-
-func measure(_ directory: DataDirectory) throws {
-  var results: [(String, Double)] = []
-  /// Best of 7 runs of open-then-`operation`; each database is closed (a WAL checkpoint, not
-  /// what a command waits for) after its run's timing.
-  func bestWithOpen(_ operation: (SyncUpsDatabase) throws -> Void) throws -> Double {
-    var times: [Double] = []
-    for _ in 0..<7 {
-      var database: SyncUpsDatabase?
-      times.append(
-        try seconds {
-          database = try SyncUpsDatabase.open(directory)
-          try operation(database!)
-        })
-      database = nil
-    }
-    return times.min() ?? 0
-  }
-  results.append(("open", try bestWithOpen { _ in }))
+/// The search in process, as `syncups search` would run it: open, search, print.
+func search(_ directory: DataDirectory, _ text: String) throws {
   let database = try SyncUpsDatabase.open(directory)
-  let newest = try database.writer.read { db in
-    try MeetingSummariesRequest(syncUpID: mainID).fetch(db).first
-  }
-  guard let newest else { fail("no meetings") }
-  // What each command reads, through the keys the features use.
-  let operations: [(String, (SyncUpsDatabase) throws -> Void)] = [
-    (
-      "list",
-      { database in
-        try withDependencies {
-          $0.syncUpsDatabase = database
-          $0.sharedRegistry = SharedRegistry()
-        } operation: {
-          @Shared(.syncUps) var syncUps
-          guard syncUps.count == 5 else { fail("list: \(syncUps.count) sync-ups") }
-        }
-      }
-    ),
-    (
-      "show",
-      { database in
-        _ = try database.writer.read { db in try SyncUpRequest(syncUpID: mainID).fetch(db) }
-      }
-    ),
-    (
-      "meetings",
-      { database in
-        _ = try database.writer.read { db in try MeetingSummariesRequest(syncUpID: mainID).fetch(db)
-        }
-      }
-    ),
-    (
-      "transcript",
-      { database in
-        _ = try database.writer.read { db in
-          try MeetingTranscriptRequest(meetingID: newest.id).fetch(db)
-        }
-      }
-    ),
-    (
-      "search phrase",
-      { database in
-        guard try !database.search(TranscriptSearch("\"staging server\"", limit: 20)).isEmpty
-        else { fail("search found nothing") }
-      }
-    ),
-    (
-      "search prefix",
-      { database in
-        guard try !database.search(TranscriptSearch("deploy*", limit: 20)).isEmpty
-        else { fail("search found nothing") }
-      }
-    ),
-  ]
-  // Alone, on an open database; then as a command does it: open the database, then read.
-  for (name, operation) in operations {
-    results.append((name, try best { try operation(database) }))
-  }
-  for (name, operation) in operations {
-    results.append(("open + \(name)", try bestWithOpen(operation)))
-  }
-  // A recorded meeting's save: the finishing transaction of a meeting whose 150 segments were
-  // committed as they were heard; and a whole meeting saved through the list's `@Shared`.
+  let hits = try database.search(TranscriptSearch(text, limit: 20))
+  guard !hits.isEmpty else { fail("search \(text) found nothing") }
+  for hit in hits { print("\(hit.syncUpTitle)\t\(hit.date)\t\(hit.speaker)\t\(hit.text)") }
+}
+
+/// A recorded meeting's save: its 150 segments committed one by one as they are heard, then
+/// the transaction that finishes it. Prints the seconds of the finish, then of the whole.
+func save(_ directory: DataDirectory) throws {
+  let database = try SyncUpsDatabase.open(directory)
   let recorded = meeting(9999, date: Date())
-  try database.begin(
-    Meeting(id: recorded.id, date: recorded.date, transcript: ""), syncUpID: mainID)
-  for segment in recorded.segments { try database.append(segment, meetingID: recorded.id) }
-  results.append(("save (finish)", try seconds { try database.finish(recorded.id) }))
-  results.append(
-    (
-      "save (@Shared)",
-      try withDependencies {
-        $0.syncUpsDatabase = database
-        $0.sharedRegistry = SharedRegistry()
-      } operation: {
-        @Shared(.syncUps) var syncUps
-        let another = meeting(10_000, date: Date())
-        return try seconds {
-          $syncUps.withLock { $0[id: mainID]?.meetings.insert(another, at: 0) }
-          try $syncUps.save()
+  var finish = 0.0
+  let whole = try seconds {
+    try database.begin(
+      Meeting(id: recorded.id, date: recorded.date, transcript: ""), syncUpID: mainID)
+    for segment in recorded.segments { _ = try database.append(segment, meetingID: recorded.id) }
+    finish = try seconds { _ = try database.finish(recorded.id) }
+  }
+  print("\(finish)\t\(whole)")
+}
+
+/// One child process: its wall time from spawn to exit, its peak resident memory, its output.
+struct Measured {
+  var seconds: Double
+  var peakKilobytes: Int
+  /// User plus system CPU time: less sensitive than wall time to a busy shared machine.
+  var cpuSeconds: Double
+  var status: Int32
+  var output: String
+  var errors: String
+}
+
+/// Spawns `executable` with `arguments` (stdin /dev/null, stdout and stderr to files, so no pipe
+/// can fill up) and waits for it with `wait4`, which reports its own peak memory.
+func spawn(_ executable: String, _ arguments: [String], home: URL) throws -> Measured {
+  let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "bench-store-out-\(UUID())")
+  defer {
+    try? FileManager.default.removeItem(atPath: scratch.path + ".out")
+    try? FileManager.default.removeItem(atPath: scratch.path + ".err")
+  }
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(
+    &actions, 1, scratch.path + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  posix_spawn_file_actions_addopen(
+    &actions, 2, scratch.path + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  var environment = ProcessInfo.processInfo.environment
+  environment["SYNCUPS_HOME"] = home.path
+  environment["TZ"] = "UTC"
+  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    for pointer in argv + envp { free(pointer) }
+  }
+  var pid: pid_t = 0
+  let start = ContinuousClock.now
+  let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+  guard spawned == 0 else {
+    fail("cannot run \(executable): \(String(cString: strerror(spawned)))")
+  }
+  var status: Int32 = 0
+  var usage = rusage()
+  while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+  let elapsed = ContinuousClock.now - start
+  let output = (try? String(contentsOfFile: scratch.path + ".out", encoding: .utf8)) ?? ""
+  let errors = (try? String(contentsOfFile: scratch.path + ".err", encoding: .utf8)) ?? ""
+  // Exited: the code is in bits 8-15; killed: the signal is in bits 0-6.
+  let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+  return Measured(
+    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+    peakKilobytes: usage.ru_maxrss,
+    cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6,
+    status: code, output: output, errors: errors)
+}
+
+func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  guard !sorted.isEmpty else { return 0 }
+  return sorted.count % 2 == 1
+    ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// What is timed: a label, the program (syncups or this benchmark), its arguments.
+struct Operation {
+  var label: String
+  var program: String
+  var arguments: [String]
+  /// Runs of this operation (recording is slow: it loads the speech models).
+  var runs: Int
+  /// Changes the store (then it runs after every reading operation).
+  var writes = false
+}
+
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent()
+
+func runBenchmark(syncups: String, runs: Int, sizes: [Int]) throws {
+  let me = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+  let root = FileManager.default.temporaryDirectory.appendingPathComponent("bench-store-\(UUID())")
+  defer { try? FileManager.default.removeItem(at: root) }
+  var homes: [Int: URL] = [:]
+  for size in sizes {
+    let directory = root.appendingPathComponent("\(size)")
+    print("building a store of \(size) meetings through the database API…")
+    var built: Measured?
+    let buildTime = try seconds {
+      built = try spawn(me, ["build", directory.path, "\(size)"], home: directory)
+    }
+    guard built?.status == 0 else { fail("building \(size): \(built?.errors ?? "")") }
+    let file = directory.appendingPathComponent("syncups.sqlite")
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+    print(String(format: "  built in %.1f s: %.1f MB", buildTime, Double(bytes) / 1e6))
+    homes[size] = directory
+  }
+  // `syncups search` comes with the terminal branch's commands: without it, the same search
+  // runs in a child of this benchmark (open, search, print), and the table says so.
+  let help = try spawn(syncups, ["--help"], home: homes[sizes[0]]!)
+  let hasSearch = help.output.split(separator: "\n").contains { $0.hasPrefix("  search ") }
+  let hello = repository.appendingPathComponent("Samples/hello.wav").path
+  // The transcript of the 5th newest meeting: not simply the newest one.
+  var operations = [
+    Operation(label: "list", program: syncups, arguments: ["list"], runs: runs),
+    Operation(label: "show REF", program: syncups, arguments: ["show", "Daily"], runs: runs),
+    Operation(
+      label: "meetings REF", program: syncups, arguments: ["meetings", "Daily"], runs: runs),
+    Operation(
+      label: "transcript REF N", program: syncups,
+      arguments: ["transcript", "Daily", "--meeting", "\(min(5, sizes[0]))"], runs: runs),
+  ]
+  for text in ["staging", "\"staging server\"", "deploy*"] {
+    operations.append(
+      hasSearch
+        ? Operation(
+          label: "search \(text)", program: syncups, arguments: ["search", text], runs: runs)
+        : Operation(
+          label: "search \(text) (in process)", program: me, arguments: ["search", "HOME", text],
+          runs: runs))
+  }
+  operations += [
+    Operation(
+      label: "record --fast (hello.wav)", program: syncups,
+      arguments: ["record", "Daily", "--input", hello, "--fast"], runs: max(3, runs / 2),
+      writes: true),
+    Operation(
+      label: "save: 150 segments + finish (in process)", program: me,
+      arguments: ["save", "HOME"], runs: max(3, runs / 2), writes: true),
+  ]
+  var results: [String: [Int: [Measured]]] = [:]
+  for operation in operations {
+    print("timing \(operation.label)…")
+    for _ in 0..<operation.runs {
+      for size in sizes {
+        let home = homes[size]!
+        let measured = try spawn(
+          operation.program, operation.arguments.map { $0 == "HOME" ? home.path : $0 }, home: home
+        )
+        guard measured.status == 0, !measured.output.isEmpty else {
+          fail(
+            "\(operation.label) at \(size) meetings exited \(measured.status): "
+              + measured.errors.trimmingCharacters(in: .whitespacesAndNewlines))
         }
+        results[operation.label, default: [:]][size, default: []].append(measured)
       }
-    ))
-  for (name, value) in results { print("\(name)\t\(value)") }
-  print("peak\t\(peakKilobytes())")
+    }
+  }
+
+  print("")
+  print("median of \(runs) runs (recording and save: \(max(3, runs / 2))); peak = largest maximum")
+  print("resident set of the runs; cpu = user + system time, the figure a busy machine")
+  print("disturbs least; the writes run last (each adds a meeting to both stores)")
+  print("")
+  let header = "operation".padding(toLength: 42, withPad: " ", startingAt: 0)
+  let (small, large) = (sizes[0], sizes[1])
+  let columns = String(format: "%5d: time     peak %5d: time     peak", small, large)
+  print(header + columns + "   \(large)/\(small): time  peak   cpu")
+  var misses: [String] = []
+  for operation in operations {
+    guard let smallRuns = results[operation.label]?[small],
+      let largeRuns = results[operation.label]?[large]
+    else { continue }
+    var smallTime = median(smallRuns.map(\.seconds))
+    var largeTime = median(largeRuns.map(\.seconds))
+    if operation.program == me && operation.arguments.first == "save" {
+      // The child prints the finish's seconds and the whole save's: time the whole save.
+      let whole: (Measured) -> Double? = {
+        Double(
+          $0.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: "\t").last ?? "")
+      }
+      smallTime = median(smallRuns.compactMap(whole))
+      largeTime = median(largeRuns.compactMap(whole))
+    }
+    let smallPeak = Double(smallRuns.map(\.peakKilobytes).max() ?? 0) / 1024
+    let largePeak = Double(largeRuns.map(\.peakKilobytes).max() ?? 0) / 1024
+    let timeRatio = largeTime / smallTime
+    let peakRatio = largePeak / smallPeak
+    let cpuRatio = median(largeRuns.map(\.cpuSeconds)) / median(smallRuns.map(\.cpuSeconds))
+    print(
+      operation.label.padding(toLength: 42, withPad: " ", startingAt: 0)
+        + String(
+          format: "%9.1f ms %5.1f MB %9.1f ms %5.1f MB %10.2f %6.2f %5.2f", smallTime * 1000,
+          smallPeak, largeTime * 1000, largePeak, timeRatio, peakRatio, cpuRatio))
+    if timeRatio > 1.2 { misses.append("\(operation.label): time ratio \(format(timeRatio))") }
+    if peakRatio > 1.2 { misses.append("\(operation.label): memory ratio \(format(peakRatio))") }
+    if largePeak >= 60 && operation.program == syncups && !operation.writes {
+      misses.append("\(operation.label): \(format(largePeak)) MB at \(large)")
+    }
+    if operation.label == "list" && largeTime >= 0.05 {
+      misses.append("list: \(format(largeTime * 1000)) ms at \(large)")
+    }
+  }
+  print("")
+  print("goals: 250/10 ratios at most 1.2, list under 50 ms, peak memory under 60 MB at 250")
+  if sizes != [10, 250] { print("(measured at \(small) and \(large) meetings instead)") }
+  if !hasSearch {
+    print("`syncups search` is not in this build: search is timed in process (open + search)")
+  }
+  print(misses.isEmpty ? "every goal met" : "missed: " + misses.joined(separator: "; "))
 }
 
-func runChild(_ arguments: [String]) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-  if !FileManager.default.isExecutableFile(atPath: process.executableURL!.path) {
-    process.executableURL = Bundle.main.executableURL
-  }
-  process.arguments = arguments
-  let output = Pipe()
-  process.standardOutput = output
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else { fail("\(arguments[0]) failed") }
-  return String(decoding: data, as: UTF8.self)
-}
-
-func parse(_ output: String) -> [(String, Double)] {
-  output.split(separator: "\n").compactMap { line in
-    let parts = line.split(separator: "\t")
-    guard parts.count == 2, let value = Double(parts[1]) else { return nil }
-    return (String(parts[0]), value)
-  }
-}
+func format(_ value: Double) -> String { String(format: "%.2f", value) }
 
 do {
   switch arguments.count > 1 ? arguments[1] : "" {
   case "build":
     try build(
       DataDirectory(url: URL(fileURLWithPath: arguments[2])), meetings: Int(arguments[3]) ?? 10)
-  case "measure":
-    try measure(DataDirectory(url: URL(fileURLWithPath: arguments[2])))
+  case "search":
+    try search(DataDirectory(url: URL(fileURLWithPath: arguments[2])), arguments[3])
+  case "save":
+    try save(DataDirectory(url: URL(fileURLWithPath: arguments[2])))
   default:
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bench-store-\(UUID())")
-    defer { try? FileManager.default.removeItem(at: root) }
-    var columns: [Int: [(String, Double)]] = [:]
-    for size in [10, 250] {
-      let directory = root.appendingPathComponent("\(size)")
-      print("building a store of \(size) meetings…")
-      let buildTime = try seconds { _ = try runChild(["build", directory.path, "\(size)"]) }
-      let file = directory.appendingPathComponent("syncups.sqlite")
-      let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-      print(String(format: "  built in %.1f s, %.1f MB", buildTime, Double(bytes) / 1e6))
-      columns[size] = parse(try runChild(["measure", directory.path]))
-    }
-    let small = columns[10] ?? []
-    let large = Dictionary(uniqueKeysWithValues: columns[250] ?? [])
-    print("")
-    print("operation              10 meetings   250 meetings   250/10   (best of 7)")
-    for (name, value) in small {
-      guard let big = large[name] else { continue }
-      let isMemory = name == "peak"
-      let format: (Double) -> String = {
-        isMemory ? String(format: "%9.1f MB", $0 / 1024) : String(format: "%9.2f ms", $0 * 1000)
+    var syncups = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+      .deletingLastPathComponent().appendingPathComponent("syncups").path
+    var runs = 9
+    var sizes = [10, 250]
+    var index = 1
+    while index + 1 < arguments.count {
+      switch arguments[index] {
+      case "--syncups": syncups = arguments[index + 1]
+      case "--runs": runs = max(1, Int(arguments[index + 1]) ?? runs)
+      // Other sizes than 10 and 250 (a quick check of the benchmark itself): "SMALL,LARGE".
+      case "--sizes":
+        sizes = arguments[index + 1].split(separator: ",").compactMap { Int($0) }
+        guard sizes.count == 2 else { fail("--sizes takes SMALL,LARGE") }
+      default: fail("unknown option \(arguments[index])")
       }
-      let label = isMemory ? "peak memory" : name
-      print(
-        label.padding(toLength: 21, withPad: " ", startingAt: 0) + "  " + format(value) + "   "
-          + format(big) + "   " + String(format: "%6.2f", big / value))
+      index += 2
     }
-    print("")
-    print("goals: ratios at most 1.2, list under 50 ms, peak memory under 60 MB at 250")
+    guard FileManager.default.isExecutableFile(atPath: syncups) else {
+      fail("no syncups binary at \(syncups): build it (make bench-store does) or pass --syncups")
+    }
+    try runBenchmark(syncups: syncups, runs: runs, sizes: sizes)
   }
 } catch {
   fail("\(error)")

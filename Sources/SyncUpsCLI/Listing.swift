@@ -160,10 +160,12 @@ extension MeetingSummary {
 }
 
 extension String {
-  /// The first eight words, and `…` when there are more.
+  /// The first eight words, and `…` when there are more. Only the start is split (a list of
+  /// 250 meetings split every word of their openings: `make bench-store`).
   var firstWords: String {
-    let words = split(whereSeparator: \.isWhitespace)
+    let words = split(maxSplits: 8, whereSeparator: \.isWhitespace)
     let shown = words.prefix(8).joined(separator: " ")
-    return words.count > 8 ? shown + " …" : shown
+    let more = words.count > 8 && words[8].contains { !$0.isWhitespace }
+    return more ? shown + " …" : shown
   }
 }

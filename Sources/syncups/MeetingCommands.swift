@@ -16,9 +16,16 @@ struct MeetingsCommand: AsyncParsableCommand {
   var json = false
 
   @MainActor func run() async throws {
-    let syncUp = try await SyncUpsStore.open().resolve(ref).wrappedValue
-    @SharedReader(.meetingSummaries(syncUp.id)) var meetings
-    if let error = $meetings.loadError { throw CLIError("cannot read the meetings: \(error)") }
+    let store = try await SyncUpsStore.open()
+    let syncUp = try store.resolve(ref).wrappedValue
+    let meetings: [MeetingSummary]
+    do {
+      meetings = try await store.database.writer.read { db in
+        try MeetingSummariesRequest(syncUpID: syncUp.id).fetch(db)
+      }
+    } catch {
+      throw CLIError("cannot read the meetings: \(error)")
+    }
     output(json ? Listing.meetingsJSON(meetings) : Listing.meetings(syncUp, meetings))
   }
 }

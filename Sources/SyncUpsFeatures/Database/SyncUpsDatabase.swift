@@ -1,7 +1,12 @@
 import Dependencies
 import Foundation
 import GRDB
+
 @_exported import SharingGRDB
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The SyncUps database (`syncups.sqlite` in the data directory): sync-ups, attendees,
 /// meetings, their segments and a search index, in one SQLite file (WAL, busy timeout), shared
@@ -49,20 +54,35 @@ public final class SyncUpsDatabase: Sendable {
     }
     var configuration = Configuration()
     configuration.busyMode = .timeout(busyTimeout)
-    configuration.prepareDatabase { db in
-      // Each commit is on disk before it returns: a meeting's segments survive power loss.
-      try db.execute(sql: "PRAGMA synchronous = FULL")
-    }
     let pool: DatabasePool
     do {
       pool = try DatabasePool(path: url.path, configuration: configuration)
-      try Schema.migrator.migrate(pool)
+      // Each commit is on disk before it returns: a meeting's segments survive power loss.
+      // (Set on the writer after the pool is made: GRDB's WAL set-up sets NORMAL, which syncs
+      // only at checkpoints, after `prepareDatabase` has run.)
+      try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+      try migrateAlone(pool, directory: directory)
     } catch {
       throw SyncUpsDatabaseError(error, url: url)
     }
     let database = SyncUpsDatabase(writer: pool, directory: directory)
     guard let imported = try database.importFileOnFirstOpen() else { return database }
     return SyncUpsDatabase(writer: pool, directory: directory, firstRunImport: imported)
+  }
+
+  /// Migrates while holding a `flock` on the data directory itself (no file of its own): GRDB
+  /// reads which migrations ran before it runs the others, so two first runs at once both ran
+  /// the first one and one failed ("table syncUp already exists"), as concurrent `syncups add`
+  /// showed.
+  private static func migrateAlone(_ pool: DatabasePool, directory: DataDirectory) throws {
+    let fd = Glibc.open(directory.url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw SyncUpsDatabaseError.cannotOpen(
+        url: directory.url, reason: String(cString: strerror(errno)))
+    }
+    defer { close(fd) }
+    while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+    try Schema.migrator.migrate(pool)
   }
 
   /// A database in a folder this process cannot write (a read-only mount, another user's
