@@ -22,7 +22,7 @@ public final class TestStore<State: Equatable, Action> {
   /// How long `receive` and `finish` wait for effects at most. Tests wait for events, so this is
   /// only a safety net far above any normal run, even on a loaded machine; a test that expects an
   /// action never to come passes a short `timeout` of its own.
-  public var timeout: Duration = .seconds(120)
+  public var timeout: Duration = .seconds(600)
   /// The dependencies reducers and effects run with; can be changed between sends.
   public var dependencies: DependencyValues
   /// True once the feature under test called `@Dependency(\.dismiss)`.

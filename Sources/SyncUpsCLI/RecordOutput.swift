@@ -11,17 +11,11 @@ protocol RecordOutput {
 }
 
 /// For scripts and CI: one line when the meeting starts, on each change of speaker and for each
-/// final utterance once it is kept (`isKept`), written (unbuffered) as it happens.
+/// final utterance (shown once the recording store has it), written (unbuffered) as it happens.
 @MainActor
 final class LineOutput: RecordOutput {
   private var printedSegments = 0
   private var speakerIndex = -1
-  private let isKept: (Meeting.Segment, RecordMeeting.State) -> Bool
-
-  init(isKept: @escaping (Meeting.Segment, RecordMeeting.State) -> Bool = { _, _ in true }) {
-    self.isKept = isKept
-  }
-
   var wantsKeys: Bool { false }
 
   func start(_ state: RecordMeeting.State) {
@@ -38,9 +32,7 @@ final class LineOutput: RecordOutput {
       let elapsed = Format.clock(Double(state.secondsElapsed))
       write("[\(elapsed)] " + RecordScreen(state: state).speakerLine)
     }
-    while printedSegments < state.segments.count,
-      isKept(state.segments[printedSegments], state)
-    {
+    while printedSegments < state.segments.count {
       let segment = state.segments[printedSegments]
       write("[\(Format.clock(segment.start))] \(segment.label): \(segment.oneLine)")
       printedSegments += 1

@@ -42,7 +42,6 @@ public final class RecordSession {
   private let syncUp: Shared<SyncUp>
   private let meter: LevelMeter
   private let output: any RecordOutput
-  private let kept = KeptSegments()
   private var reportedNotice: String?
 
   /// Prepares a recording of the sync-up `reference` names; fails with one line when it cannot.
@@ -61,25 +60,15 @@ public final class RecordSession {
     )
     self.syncUp = syncUp
     self.meter = meter
-    let kept = kept
     self.store = Store(initialState: state) {
       RecordMeeting()
     } withDependencies: {
       $0.audioCapture = $0.audioCapture.metered(by: meter)
       $0.audioFiles = $0.audioFiles.metered(by: meter)
-      // An utterance is printed once it is committed: what a script saw survives a SIGKILL.
-      let recordingStore = $0.recordingStore
-      $0.recordingStore.append = { segment, id in
-        try await recordingStore.append(segment, id)
-        kept.insert(segment)
-      }
     }
-    self.output =
-      Terminal.isInteractive
-      ? ScreenOutput(meter: meter)
-      : LineOutput(isKept: { [kept] segment, state in
-        state.status == .ended || kept.contains(segment)
-      })
+    // `RecordMeeting` shows an utterance only once the recording store has it, so what a
+    // script saw survives a SIGKILL.
+    self.output = Terminal.isInteractive ? ScreenOutput(meter: meter) : LineOutput()
   }
 
   /// The microphone to record: the one given (remembered for next time), else the one last
@@ -123,10 +112,6 @@ public final class RecordSession {
     output.start(store.state)
     let keys = output.wantsKeys ? Task { await self.handleKeys() } : nil
     let redraw = output.wantsKeys ? Task { await self.redrawPeriodically() } : nil
-    let keptLines = Task { [kept] in
-      for await _ in kept.changes { self.output.update(self.store.state) }
-    }
-    defer { keptLines.cancel() }
     store.send(.onTask)
     for await state in store.states {
       output.update(state)
@@ -178,30 +163,5 @@ public final class RecordSession {
       try? await Task.sleep(for: .milliseconds(200))
       output.update(store.state)
     }
-  }
-}
-
-/// The utterances the recording store has committed (appends are effects of their own).
-final class KeptSegments: @unchecked Sendable {
-  private let lock = NSLock()
-  private var keys: Set<String> = []
-  let changes: AsyncStream<Void>
-  private let continuation: AsyncStream<Void>.Continuation
-
-  init() {
-    (changes, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-  }
-
-  func insert(_ segment: Meeting.Segment) {
-    lock.withLock { _ = keys.insert(Self.key(segment)) }
-    continuation.yield()
-  }
-
-  func contains(_ segment: Meeting.Segment) -> Bool {
-    lock.withLock { keys.contains(Self.key(segment)) }
-  }
-
-  private static func key(_ segment: Meeting.Segment) -> String {
-    "\(segment.start) \(segment.end) \(segment.text)"
   }
 }

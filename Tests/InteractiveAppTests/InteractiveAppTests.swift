@@ -19,7 +19,7 @@ struct InteractiveAppTests {
   func type(_ text: String) throws { try terminal.type(text) }
 
   func waitForScreen(
-    timeout: Duration = .seconds(120), _ condition: (String) -> Bool
+    timeout: Duration = .seconds(600), _ condition: (String) -> Bool
   ) async throws -> Bool {
     try await terminal.waitForScreen(timeout: timeout, condition)
   }

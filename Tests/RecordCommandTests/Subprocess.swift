@@ -50,7 +50,7 @@ final class SyncUpsProcess: @unchecked Sendable {
   }
 
   /// Waits for the process to exit and returns its status.
-  func finish(timeout: Duration = .seconds(120)) async -> Int32? {
+  func finish(timeout: Duration = .seconds(600)) async -> Int32? {
     let deadline = ContinuousClock.now + timeout
     while process.isRunning, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(50))

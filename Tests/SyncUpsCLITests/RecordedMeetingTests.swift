@@ -51,7 +51,7 @@ struct RecordedMeetingTests {
         $0.uuid = .incrementing
       }
       store.send(.onTask)
-      let deadline = ContinuousClock.now + .seconds(120)
+      let deadline = ContinuousClock.now + .seconds(600)
       while !store.isDismissed, ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(20))
       }

@@ -66,7 +66,7 @@ public struct Tmux: Sendable {
   public func type(_ text: String) throws { try run("send-keys", "-t", server, "-l", text) }
 
   public func waitForScreen(
-    timeout: Duration = .seconds(120), _ condition: (String) -> Bool
+    timeout: Duration = .seconds(600), _ condition: (String) -> Bool
   ) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
