@@ -39,7 +39,6 @@ struct SyncUpsCommand: AsyncParsableCommand {
     do {
       try await withDependencies {
         $0.context = .live
-        $0.defaultFileStorage = .fileSystem
         $0.dataDirectory = .resolve()
         $0.audioCapture = .liveValue
       } operation: {
