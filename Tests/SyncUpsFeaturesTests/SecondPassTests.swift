@@ -34,24 +34,28 @@ final class Gate: Sendable {
   func open() { stream.continuation.finish() }
 }
 
-/// A `RecordMeeting` store recording `syncUp` from the microphone into an audio file whose
-/// closing waits for `closing`; `dependencies` adds (or overrides) the test's own.
+/// A `RecordMeeting` store recording `syncUp` from the microphone: with `closing`, the audio is
+/// kept in a file whose closing waits for it; without, only the transcript is kept.
+/// `dependencies` adds (or overrides) the test's own.
 @MainActor
 private func recordingStore(
-  _ syncUp: SyncUp = .mock, audio: ScriptedAudio, closing: Gate,
+  _ syncUp: SyncUp = .mock, audio: ScriptedAudio, closing: Gate? = nil,
   dependencies: (inout DependencyValues) -> Void = { _ in },
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) -> TestStore<RecordMeeting.State, RecordMeeting.Action> {
   TestStore(
     initialState: RecordMeeting.State(
-      meetingID: meetingID, syncUp: Shared(value: syncUp), input: .microphone(nil)),
+      meetingID: meetingID, syncUp: Shared(value: syncUp),
+      input: closing == nil ? .microphone(nil, keeping: .transcript) : .microphone(nil)),
     reducer: { RecordMeeting() },
     withDependencies: {
       $0.continuousClock = TestClock()
       $0.date.now = now
-      $0.audioFiles.append = { _, _ in }
-      $0.audioFiles.close = { _ in await closing.wait() }
+      if let closing {
+        $0.audioFiles.append = { _, _ in }
+        $0.audioFiles.close = { _ in await closing.wait() }
+      }
       audio.install(&$0)
       dependencies(&$0)
     }, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -189,15 +193,7 @@ struct SecondPassTests {
     let audio = ScriptedAudio()
     let gate = AsyncStream.makeStream(of: Void.self)
     let log = LockIsolated<[String]>([])
-    let store = TestStore(
-      initialState: RecordMeeting.State(
-        meetingID: meetingID, syncUp: Shared(value: .mock),
-        input: .microphone(nil, keeping: .transcript))
-    ) {
-      RecordMeeting()
-    } withDependencies: {
-      $0.continuousClock = TestClock()
-      $0.date.now = now
+    let store = recordingStore(audio: audio) {
       $0.recordingStore = RecordingStore(
         begin: { _ in log.withValue { $0.append("begin") } },
         append: { segment, _ in
@@ -208,7 +204,6 @@ struct SecondPassTests {
         discard: { _ in log.withValue { $0.append("discard") } },
         recoverUnfinished: { [] }
       )
-      audio.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started(audio: false)
@@ -239,22 +234,13 @@ struct SecondPassTests {
   @Test func finalsAreShownInTheOrderHeardWhateverOrderTheStoreReturns() async {
     let audio = ScriptedAudio()
     let gates = LockIsolated<[String: AsyncStream<Void>.Continuation]>([:])
-    let store = TestStore(
-      initialState: RecordMeeting.State(
-        meetingID: meetingID, syncUp: Shared(value: .mock),
-        input: .microphone(nil, keeping: .transcript))
-    ) {
-      RecordMeeting()
-    } withDependencies: {
-      $0.continuousClock = TestClock()
-      $0.date.now = now
+    let store = recordingStore(audio: audio) {
       $0.recordingStore.begin = { _ in }
       $0.recordingStore.append = { segment, _ in
         let gate = AsyncStream.makeStream(of: Void.self)
         gates.withValue { $0[segment.text] = gate.continuation }
         for await _ in gate.stream { break }
       }
-      audio.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started(audio: false)

@@ -16,7 +16,8 @@ public final class RunningSyncups: @unchecked Sendable {
   public init(_ arguments: [String], home: URL, environment: [String: String] = [:]) throws {
     process.executableURL = syncupsBinary
     process.arguments = arguments
-    process.environment = syncupsEnvironment(["SYNCUPS_HOME": home.path].merging(environment) { $1 })
+    process.environment = syncupsEnvironment(
+      ["SYNCUPS_HOME": home.path].merging(environment) { $1 })
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardOutput = stdout
