@@ -226,7 +226,7 @@ let package = Package(
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "TranscriptionClientLive",
+        "TranscriptionClientLive", "SyncUpsTestSupport",
       ] + testSupport
     ),
     .target(

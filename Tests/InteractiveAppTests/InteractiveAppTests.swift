@@ -18,6 +18,14 @@ struct InteractiveAppTests {
 
   func type(_ text: String) throws { try terminal.type(text) }
 
+  /// Starts `syncups` on `home`'s data in the terminal; the shell keeps the pane open after it
+  /// exits (printing `EXIT=status`), so its last words can be read.
+  func startApp(_ home: URL, columns: Int = 100, rows: Int = 30) throws {
+    try terminal.start(
+      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
+      columns: columns, rows: rows)
+  }
+
   func waitForScreen(
     timeout: Duration = .seconds(600), _ condition: (String) -> Bool
   ) async throws -> Bool {
@@ -27,11 +35,7 @@ struct InteractiveAppTests {
   @Test func navigatesAddsASyncUpAndQuits() async throws {
     let home = try seededDataDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    // The shell keeps the pane open after syncups exits, so its last words can be read.
-    try terminal.start(
-      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
-      columns: 100, rows: 30
-    )
+    try startApp(home)
     defer { terminal.kill() }
 
     #expect(
@@ -78,10 +82,7 @@ struct InteractiveAppTests {
   @Test func recordsAMeetingAndShowsIt() async throws {
     let home = try seededDataDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    try terminal.start(
-      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
-      columns: 100, rows: 30
-    )
+    try startApp(home)
     defer { terminal.kill() }
 
     #expect(try await waitForScreen { $0.contains("Morning Sync") }, "\((try? screen()) ?? "")")
@@ -123,10 +124,7 @@ struct InteractiveAppTests {
         at: home.appendingPathComponent("syncups.sqlite" + suffix))
     }
     try Data("{not json".utf8).write(to: home.appendingPathComponent("syncups.sqlite"))
-    try terminal.start(
-      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
-      columns: 400, rows: 10
-    )
+    try startApp(home, columns: 400, rows: 10)
     defer { terminal.kill() }
 
     #expect(try await waitForScreen { $0.contains("EXIT=1") }, "\((try? screen()) ?? "")")
@@ -142,10 +140,7 @@ struct InteractiveAppTests {
   @Test func editingAndFunctionKeysTypeNothing() async throws {
     let home = try seededDataDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    try terminal.start(
-      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
-      columns: 100, rows: 30
-    )
+    try startApp(home)
     defer { terminal.kill() }
 
     #expect(try await waitForScreen { $0.contains("Daily Sync-ups") }, "\((try? screen()) ?? "")")
@@ -169,10 +164,7 @@ struct InteractiveAppTests {
   @Test func theFormEditsTheVocabulary() async throws {
     let home = try seededDataDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    try terminal.start(
-      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
-      columns: 100, rows: 30
-    )
+    try startApp(home)
     defer { terminal.kill() }
 
     #expect(try await waitForScreen { $0.contains("Morning Sync") }, "\((try? screen()) ?? "")")
@@ -207,10 +199,7 @@ struct InteractiveAppTests {
   @Test func theListFollowsChangesMadeByAnotherProcess() async throws {
     let home = try seededDataDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    try terminal.start(
-      "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60",
-      columns: 100, rows: 30
-    )
+    try startApp(home)
     defer { terminal.kill() }
 
     #expect(try await waitForScreen { $0.contains("Morning Sync") }, "\((try? screen()) ?? "")")

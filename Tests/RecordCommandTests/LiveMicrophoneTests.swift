@@ -25,7 +25,7 @@ struct LiveMicrophoneTests {
     #expect(add.status == 0, "\(add.stderr)")
     let id = add.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
-    let record = try SyncUpsProcess(["record", id, "--source", microphone.name], home: home)
+    let record = try RunningSyncups(["record", id, "--source", microphone.name], home: home)
     #expect(await record.wait { $0.stdout.contains("Recording 'Live Sync'") })
     let played = try AudioFileReader(path: samples.appendingPathComponent("standup.wav").path)
       .readAll()

@@ -34,7 +34,7 @@ struct RecordCommandTests {
 
   @Test func sigintEndsTheMeetingAndSavesIt() async throws {
     let home = try dataDirectory()
-    let record = try SyncUpsProcess(
+    let record = try RunningSyncups(
       ["record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path],
       home: home
     )
@@ -53,7 +53,7 @@ struct RecordCommandTests {
 
   @Test func meetingKilledWithSIGKILLIsRecoveredByTheNextCommand() async throws {
     let home = try dataDirectory()
-    let record = try SyncUpsProcess(
+    let record = try RunningSyncups(
       ["record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path],
       home: home
     )
@@ -180,7 +180,7 @@ struct RecordCommandTests {
   /// decoded) and saves what was heard, exactly once, whatever else arrives.
   @Test func sigtermStopsAFastRecordingAndSavesItOnce() async throws {
     let home = try dataDirectory()
-    let record = try SyncUpsProcess(
+    let record = try RunningSyncups(
       [
         "record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path,
         "--fast",

@@ -109,68 +109,13 @@ struct StoredMeeting: Equatable {
   var segments: Int
 }
 
-/// A `syncups` running in the background; its output collected as it comes.
-final class Background: @unchecked Sendable {
-  let process = Process()
-  private let lock = NSLock()
-  private var out = Data()
-  private var err = Data()
-
-  init(_ arguments: [String], home: Home, environment extra: [String: String] = [:]) throws {
-    process.executableURL = syncupsBinary
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    for key in environment.keys where key.hasPrefix("XCTest") { environment[key] = nil }
-    environment["SYNCUPS_HOME"] = home.url.path
-    environment["TZ"] = "UTC"
-    environment.merge(extra) { $1 }
-    process.environment = environment
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    process.standardInput = FileHandle.nullDevice
-    stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      self?.lock.withLock { self?.out.append(data) }
-    }
-    stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      self?.lock.withLock { self?.err.append(data) }
-    }
-    try process.run()
+extension RunningSyncups {
+  /// `syncups arguments` running on `home`'s data directory.
+  convenience init(
+    _ arguments: [String], home: Home, environment: [String: String] = [:]
+  ) throws {
+    try self.init(arguments, home: home.url, environment: environment)
   }
-
-  var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
-  var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
-
-  /// Waits until `condition` holds on the output so far; false when the process ended first
-  /// or after `timeout` (a safety net, far above a normal run).
-  func wait(for condition: (Background) -> Bool, timeout: Duration = .seconds(120)) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if condition(self) { return true }
-      if !process.isRunning { return condition(self) }
-      try? await Task.sleep(for: .milliseconds(50))
-    }
-    return false
-  }
-
-  /// Waits for the end; its status (nil if it had to be killed after `timeout`).
-  func finish(timeout: Duration = .seconds(180)) async -> Int32? {
-    let deadline = ContinuousClock.now + timeout
-    while process.isRunning, ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(50))
-    }
-    guard !process.isRunning else {
-      kill(process.processIdentifier, SIGKILL)
-      return nil
-    }
-    try? await Task.sleep(for: .milliseconds(100))  // the last output
-    return process.terminationStatus
-  }
-
-  func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 }
 
 /// Runs `body(index)` for `count` indexes, each on a thread of its own (never the cooperative

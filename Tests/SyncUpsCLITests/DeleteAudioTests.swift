@@ -35,7 +35,7 @@ struct DeleteAudioTests {
     let home = try Home()
     let id = try home.add("Recording")
     let other = try home.add("Other")
-    let record = try Background(["record", id, "--source", microphone.name], home: home)
+    let record = try RunningSyncups(["record", id, "--source", microphone.name], home: home)
     #expect(await record.wait { $0.stdout.contains("Recording 'Recording'") }, "\(record.stderr)")
     let played = try AudioFileReader(path: samples.appendingPathComponent("hello.wav").path)
       .readAll()

@@ -33,27 +33,15 @@ struct RecordedMeetingTests {
     } operation: {
       @Shared(.syncUps) var syncUps
       let syncUp = try #require(Shared($syncUps[id: SyncUp.ID(id)]))
-      let store = Store(
-        initialState: RecordMeeting.State(
-          meetingID: Meeting.ID(UUID(0)), syncUp: syncUp,
-          input: .file(
-            repositoryRoot.appendingPathComponent("Samples/standup.wav"), pace: .fast,
-            keeping: .transcript
-          )
-        )
+      let store = try await recordToTheEnd(
+        syncUp,
+        input: .file(
+          repositoryRoot.appendingPathComponent("Samples/standup.wav"), pace: .fast,
+          keeping: .transcript),
+        now: date
       ) {
-        RecordMeeting()
-      } withDependencies: {
         $0.audioFiles = .liveValue
         $0.transcription = .live()
-        $0.continuousClock = TestClock()  // Never advanced: audio time drives the meeting.
-        $0.date.now = date
-        $0.uuid = .incrementing
-      }
-      store.send(.onTask)
-      let deadline = ContinuousClock.now + .seconds(600)
-      while !store.isDismissed, ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(20))
       }
       #expect(store.isDismissed)
       try $syncUps.save()

@@ -5,6 +5,7 @@ import AudioFilesClient
 import AudioFilesClientLive
 import Foundation
 import SyncUpsFeatures
+import SyncUpsTestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -35,27 +36,14 @@ struct SampleMeetingTests {
       )
     )
     let now = Date(timeIntervalSince1970: 1_234_567_890)
-    let store = Store(
-      initialState: RecordMeeting.State(
-        meetingID: Meeting.ID(UUID(0)), syncUp: syncUp,
-        input: .file(
-          Self.samples.appendingPathComponent("standup.wav"), pace: .fast, keeping: .transcript
-        )
-      )
+    let store = try await recordToTheEnd(
+      syncUp,
+      input: .file(
+        Self.samples.appendingPathComponent("standup.wav"), pace: .fast, keeping: .transcript),
+      now: now
     ) {
-      RecordMeeting()
-    } withDependencies: {
       $0.audioFiles = .liveValue
       $0.transcription = .live()
-      $0.continuousClock = TestClock()  // Never advanced: audio time drives the meeting.
-      $0.date.now = now
-      $0.uuid = .incrementing
-    }
-    store.send(.onTask)
-    // A safety net only: the whole suite runs many decoders at once.
-    let deadline = ContinuousClock.now + .seconds(600)
-    while !store.isDismissed, ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(20))
     }
     #expect(store.isDismissed)
     let meeting = try #require(syncUp.wrappedValue.meetings.first)

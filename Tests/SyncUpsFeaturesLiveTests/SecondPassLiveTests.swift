@@ -3,6 +3,7 @@ import AudioFilesClient
 import AudioFilesClientLive
 import Foundation
 import SyncUpsFeatures
+import SyncUpsTestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -31,24 +32,12 @@ struct SecondPassLiveTests {
         vocabulary: ["Zorbex"]
       )
     )
-    let store = Store(
-      initialState: RecordMeeting.State(
-        meetingID: Meeting.ID(UUID(0)), syncUp: syncUp, input: .file(sample, pace: .fast))
+    let store = try await recordToTheEnd(
+      syncUp, input: .file(sample, pace: .fast), now: Date(timeIntervalSince1970: 1_234_567_890)
     ) {
-      RecordMeeting()
-    } withDependencies: {
       $0.audioFiles = .liveValue
       $0.transcription = .live()
       $0.dataDirectory = DataDirectory(url: home)
-      $0.continuousClock = TestClock()  // Never advanced: audio time drives the meeting.
-      $0.date.now = Date(timeIntervalSince1970: 1_234_567_890)
-      $0.uuid = .incrementing
-    }
-    store.send(.onTask)
-    // A safety net only: the whole suite runs many decoders at once.
-    let deadline = ContinuousClock.now + .seconds(600)
-    while !store.isDismissed, ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(20))
     }
     #expect(store.isDismissed)
     #expect(store.state.notice == nil)

@@ -233,14 +233,7 @@ struct RecordMeetingTests {
       $0.recording = started()
       $0.status = .recording
     }
-    await store.send(.endMeetingButtonTapped) {
-      $0.alert = .endMeeting(isDiscardable: true)
-      $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
-    }
-    await store.send(\.alert.presented.confirmDiscard) {
-      $0.alert = nil
-      $0.status = .ended
-    }
+    await store.endAndDiscard()
     await store.finish()
     #expect(store.isDismissed)
     #expect(store.state.syncUp.meetings.isEmpty)
@@ -274,14 +267,7 @@ struct RecordMeetingTests {
       $0.timeline.seconds = 2
       $0.secondsElapsed = 1
     }
-    await store.send(.endMeetingButtonTapped) {
-      $0.alert = .endMeeting(isDiscardable: true)
-      $0.timeline.anchors.append(.init(recordingSeconds: 2, meetingSeconds: 1, isPaused: true))
-    }
-    await store.send(\.alert.presented.confirmDiscard) {
-      $0.alert = nil
-      $0.status = .ended
-    }
+    await store.endAndDiscard(recordingSeconds: 2, meetingSeconds: 1)
     await store.finish()
     #expect(store.isDismissed)
   }

@@ -34,6 +34,83 @@ final class Gate: Sendable {
   func open() { stream.continuation.finish() }
 }
 
+/// A `RecordMeeting` store recording `syncUp` from the microphone: with `closing`, the audio is
+/// kept in a file whose closing waits for it; without, only the transcript is kept.
+/// `dependencies` adds (or overrides) the test's own.
+@MainActor
+private func recordingStore(
+  _ syncUp: SyncUp = .mock, audio: ScriptedAudio, closing: Gate? = nil,
+  dependencies: (inout DependencyValues) -> Void = { _ in },
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column
+) -> TestStore<RecordMeeting.State, RecordMeeting.Action> {
+  TestStore(
+    initialState: RecordMeeting.State(
+      meetingID: meetingID, syncUp: Shared(value: syncUp),
+      input: closing == nil ? .microphone(nil, keeping: .transcript) : .microphone(nil)),
+    reducer: { RecordMeeting() },
+    withDependencies: {
+      $0.continuousClock = TestClock()
+      $0.date.now = now
+      if let closing {
+        $0.audioFiles.append = { _, _ in }
+        $0.audioFiles.close = { _ in await closing.wait() }
+      }
+      audio.install(&$0)
+      dependencies(&$0)
+    }, fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+extension TestStore where State == RecordMeeting.State, Action == RecordMeeting.Action {
+  /// Recording starts, six seconds of audio come with `live` heard and kept, and the meeting is
+  /// ended and saved: the second pass runs.
+  fileprivate func keepLiveAndEnd(
+    _ audio: ScriptedAudio,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async {
+    await send(
+      .onTask,
+      assert: {
+        $0.recording = started(audio: true)
+        $0.status = .recording
+      }, fileID: fileID, filePath: filePath, line: line, column: column)
+    audio.chunkFeed.yield(sixSeconds)
+    audio.eventFeed.yield(.final(Utterance(start: 0.4, end: 1.6, text: live.text, words: [])))
+    await receive(
+      \.speechResult, assert: { $0.pendingSegments = [.init(live)] },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    await receive(
+      \.segmentKept,
+      assert: {
+        $0.pendingSegments = []
+        $0.segments = [live]
+      }, fileID: fileID, filePath: filePath, line: line, column: column)
+    await send(
+      .endAndSaveRequested, assert: { $0.status = .ending },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// The audio file is closed after the second pass (`closing` opens): then the meeting is
+  /// saved with `segments`, and everything ends.
+  fileprivate func closeAndSave(
+    _ closing: Gate, segments: [Meeting.Segment],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async {
+    closing.open()
+    await receive(
+      \.recordingFinished,
+      assert: {
+        $0.status = .ended
+        $0.$syncUp.withLock {
+          $0.meetings = [Meeting.recorded(started(audio: true), segments: segments, length: 0)]
+        }
+      }, fileID: fileID, filePath: filePath, line: line, column: column)
+    await finish()
+  }
+}
+
 /// The live pass shows results as they come; the saved meeting is the second pass's whole
 /// sentences, attributed to speakers as the live ones are; both passes know the vocabulary.
 @MainActor
@@ -44,47 +121,15 @@ struct SecondPassTests {
       Utterance(start: 0.4, end: 2.8, text: "i finished the parser reviews today", words: []),
       Utterance(start: 4.2, end: 5.0, text: "grafana is down", words: []),
     ])
-    let store = TestStore(
-      initialState: RecordMeeting.State(
-        meetingID: meetingID, syncUp: Shared(value: withWords), input: .microphone(nil))
-    ) {
-      RecordMeeting()
-    } withDependencies: {
-      $0.continuousClock = TestClock()
-      $0.date.now = now
-      $0.audioFiles.append = { _, _ in }
-      $0.audioFiles.close = { _ in await closing.wait() }
-      audio.install(&$0)
-    }
-    await store.send(.onTask) {
-      $0.recording = started(audio: true)
-      $0.status = .recording
-    }
-    audio.chunkFeed.yield(sixSeconds)
-    audio.eventFeed.yield(.final(Utterance(start: 0.4, end: 1.6, text: live.text, words: [])))
-    await store.receive(\.speechResult) { $0.pendingSegments = [.init(live)] }
-    await store.receive(\.segmentKept) {
-      $0.pendingSegments = []
-      $0.segments = [live]
-    }
-    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    let store = recordingStore(withWords, audio: audio, closing: closing)
+    await store.keepLiveAndEnd(audio)
     let sentences = [
       Meeting.Segment(
         speaker: "Blob", start: 0.4, end: 2.8, text: "i finished the parser reviews today"),
       Meeting.Segment(speaker: "Blob Sr", start: 4.2, end: 5.0, text: "grafana is down"),
     ]
     await store.receive(\.secondPassFinished) { $0.sentenceSegments = sentences }
-    // The audio file is closed after the second pass: then the meeting is saved.
-    closing.open()
-    await store.receive(\.recordingFinished) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [
-          Meeting.recorded(started(audio: true), segments: sentences, length: 0)
-        ]
-      }
-    }
-    await store.finish()
+    await store.closeAndSave(closing, segments: sentences)
     #expect(store.isDismissed)
     #expect(audio.sentenceChunks.value == 1)
     let vocabulary = ["Blob", "Blob Jr", "Blob Sr", "Grafana", "pull request"]
@@ -95,47 +140,18 @@ struct SecondPassTests {
   @Test func aFailedSecondPassSavesTheLiveTranscriptAndSaysSo() async {
     let closing = Gate()
     let audio = ScriptedAudio()
-    let store = TestStore(
-      initialState: RecordMeeting.State(
-        meetingID: meetingID, syncUp: Shared(value: .mock), input: .microphone(nil))
-    ) {
-      RecordMeeting()
-    } withDependencies: {
-      $0.continuousClock = TestClock()
-      $0.date.now = now
-      $0.audioFiles.append = { _, _ in }
-      $0.audioFiles.close = { _ in await closing.wait() }
-      audio.install(&$0)
+    let store = recordingStore(audio: audio, closing: closing) {
       $0.transcription.transcribeSentences = { chunks, _ in
         for try await _ in chunks {}
         throw TranscriptionError.decoderFailed("the decoder stopped")
       }
     }
-    await store.send(.onTask) {
-      $0.recording = started(audio: true)
-      $0.status = .recording
-    }
-    audio.chunkFeed.yield(sixSeconds)
-    audio.eventFeed.yield(.final(Utterance(start: 0.4, end: 1.6, text: live.text, words: [])))
-    await store.receive(\.speechResult) { $0.pendingSegments = [.init(live)] }
-    await store.receive(\.segmentKept) {
-      $0.pendingSegments = []
-      $0.segments = [live]
-    }
-    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    await store.keepLiveAndEnd(audio)
     await store.receive(\.secondPassFailed) {
       $0.notice =
         "the whole-sentence pass failed (the decoder stopped); the live transcript is saved instead"
     }
-    // The audio file is closed after the second pass: then the meeting is saved.
-    closing.open()
-    await store.receive(\.recordingFinished) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting.recorded(started(audio: true), segments: [live], length: 0)]
-      }
-    }
-    await store.finish()
+    await store.closeAndSave(closing, segments: [live])
     #expect(store.isDismissed)
   }
 
@@ -144,17 +160,8 @@ struct SecondPassTests {
     let closing = Gate()
     let audio = ScriptedAudio()
     let stopped = LockIsolated(false)
-    let store = TestStore(
-      initialState: RecordMeeting.State(
-        meetingID: meetingID, syncUp: Shared(value: .mock), input: .microphone(nil))
-    ) {
-      RecordMeeting()
-    } withDependencies: {
+    let store = recordingStore(audio: audio, closing: closing) {
       $0.continuousClock = clock
-      $0.date.now = now
-      $0.audioFiles.append = { _, _ in }
-      $0.audioFiles.close = { _ in await closing.wait() }
-      audio.install(&$0)
       // A decoder that never finishes until it is stopped.
       $0.transcription.transcribeSentences = { chunks, _ in
         for try await _ in chunks {}
@@ -166,18 +173,7 @@ struct SecondPassTests {
         throw CancellationError()
       }
     }
-    await store.send(.onTask) {
-      $0.recording = started(audio: true)
-      $0.status = .recording
-    }
-    audio.chunkFeed.yield(sixSeconds)
-    audio.eventFeed.yield(.final(Utterance(start: 0.4, end: 1.6, text: live.text, words: [])))
-    await store.receive(\.speechResult) { $0.pendingSegments = [.init(live)] }
-    await store.receive(\.segmentKept) {
-      $0.pendingSegments = []
-      $0.segments = [live]
-    }
-    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    await store.keepLiveAndEnd(audio)
     // Meeting time stands still (the timer is stopped); only the bound's clock moves, a second
     // at a time, until the bound stops the pass.
     while !stopped.value {
@@ -188,15 +184,7 @@ struct SecondPassTests {
       $0.notice =
         "the whole-sentence pass took longer than 30s; the live transcript is saved instead"
     }
-    // The audio file is closed after the second pass: then the meeting is saved.
-    closing.open()
-    await store.receive(\.recordingFinished) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting.recorded(started(audio: true), segments: [live], length: 0)]
-      }
-    }
-    await store.finish()
+    await store.closeAndSave(closing, segments: [live])
   }
 
   /// A final utterance is shown only once the recording store has it, and the save waits for
@@ -205,15 +193,7 @@ struct SecondPassTests {
     let audio = ScriptedAudio()
     let gate = AsyncStream.makeStream(of: Void.self)
     let log = LockIsolated<[String]>([])
-    let store = TestStore(
-      initialState: RecordMeeting.State(
-        meetingID: meetingID, syncUp: Shared(value: .mock),
-        input: .microphone(nil, keeping: .transcript))
-    ) {
-      RecordMeeting()
-    } withDependencies: {
-      $0.continuousClock = TestClock()
-      $0.date.now = now
+    let store = recordingStore(audio: audio) {
       $0.recordingStore = RecordingStore(
         begin: { _ in log.withValue { $0.append("begin") } },
         append: { segment, _ in
@@ -224,7 +204,6 @@ struct SecondPassTests {
         discard: { _ in log.withValue { $0.append("discard") } },
         recoverUnfinished: { [] }
       )
-      audio.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started(audio: false)
@@ -255,22 +234,13 @@ struct SecondPassTests {
   @Test func finalsAreShownInTheOrderHeardWhateverOrderTheStoreReturns() async {
     let audio = ScriptedAudio()
     let gates = LockIsolated<[String: AsyncStream<Void>.Continuation]>([:])
-    let store = TestStore(
-      initialState: RecordMeeting.State(
-        meetingID: meetingID, syncUp: Shared(value: .mock),
-        input: .microphone(nil, keeping: .transcript))
-    ) {
-      RecordMeeting()
-    } withDependencies: {
-      $0.continuousClock = TestClock()
-      $0.date.now = now
+    let store = recordingStore(audio: audio) {
       $0.recordingStore.begin = { _ in }
       $0.recordingStore.append = { segment, _ in
         let gate = AsyncStream.makeStream(of: Void.self)
         gates.withValue { $0[segment.text] = gate.continuation }
         for await _ in gate.stream { break }
       }
-      audio.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started(audio: false)
@@ -291,14 +261,7 @@ struct SecondPassTests {
       $0.pendingSegments = []
       $0.segments = [live, second]
     }
-    await store.send(.endMeetingButtonTapped) {
-      $0.alert = .endMeeting(isDiscardable: true)
-      $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
-    }
-    await store.send(\.alert.presented.confirmDiscard) {
-      $0.alert = nil
-      $0.status = .ended
-    }
+    await store.endAndDiscard()
     await store.finish()
   }
 }

@@ -87,16 +87,7 @@ public func runSyncups(
   let process = Process()
   process.executableURL = syncupsBinary
   process.arguments = arguments
-  var merged = ProcessInfo.processInfo.environment
-  for key in [
-    "XCTestBundlePath", "XCTestConfigurationFilePath", "XCTestSessionIdentifier",
-    "XCTestBundleInjectPath",
-  ] {
-    merged[key] = nil
-  }
-  merged["TZ"] = "UTC"
-  merged.merge(environment) { $1 }
-  process.environment = merged
+  process.environment = syncupsEnvironment(environment)
   let out = Pipe()
   let err = Pipe()
   process.standardInput = FileHandle.nullDevice
@@ -114,6 +105,21 @@ public func runSyncups(
     stdout: String(decoding: outData, as: UTF8.self),
     stderr: String(decoding: errData.wait(), as: UTF8.self)
   )
+}
+
+/// The environment a test runs `syncups` in: the test process's, with UTC dates and none of the
+/// test runner's variables (which would make the program pick test dependencies), plus `extra`.
+func syncupsEnvironment(_ extra: [String: String]) -> [String: String] {
+  var merged = ProcessInfo.processInfo.environment
+  for key in [
+    "XCTestBundlePath", "XCTestConfigurationFilePath", "XCTestSessionIdentifier",
+    "XCTestBundleInjectPath",
+  ] {
+    merged[key] = nil
+  }
+  merged["TZ"] = "UTC"
+  merged.merge(extra) { $1 }
+  return merged
 }
 
 /// Data one thread reads and another waits for.

@@ -1,0 +1,27 @@
+import SyncUpsFeatures
+
+/// Steps of a recording the `RecordMeeting` tests share; failures point at the caller's line.
+extension TestStore where State == RecordMeeting.State, Action == RecordMeeting.Action {
+  /// "End meeting" tapped at `meetingSeconds` of the meeting (`recordingSeconds` of recording),
+  /// then "Discard" in the alert: the meeting ends unsaved.
+  func endAndDiscard(
+    recordingSeconds: Int = 0, meetingSeconds: Int = 0,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async {
+    await send(
+      .endMeetingButtonTapped,
+      assert: {
+        $0.alert = .endMeeting(isDiscardable: true)
+        $0.timeline.anchors.append(
+          .init(
+            recordingSeconds: recordingSeconds, meetingSeconds: meetingSeconds, isPaused: true))
+      }, fileID: fileID, filePath: filePath, line: line, column: column)
+    await send(
+      \.alert.presented.confirmDiscard,
+      assert: {
+        $0.alert = nil
+        $0.status = .ended
+      }, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}

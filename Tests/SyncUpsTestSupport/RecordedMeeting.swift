@@ -1,0 +1,30 @@
+import Foundation
+import SyncUpsFeatures
+
+/// Records a meeting of `syncUp` from `input` the way the app does: meeting time driven by the
+/// audio (a test clock never advanced), `now` as the date, ids counting up, plus what `live`
+/// sets (the live decoders and audio files). Returns the store once the recording ended and
+/// dismissed itself, or after `timeout`: a safety net only (a suite runs many decoders at once).
+@MainActor
+public func recordToTheEnd(
+  _ syncUp: Shared<SyncUp>, input: RecordMeeting.Input, now: Date,
+  timeout: Duration = .seconds(600), live: (inout DependencyValues) -> Void
+) async throws -> Store<RecordMeeting.State, RecordMeeting.Action> {
+  let store = Store(
+    initialState: RecordMeeting.State(
+      meetingID: Meeting.ID(UUID(0)), syncUp: syncUp, input: input)
+  ) {
+    RecordMeeting()
+  } withDependencies: {
+    $0.continuousClock = TestClock()
+    $0.date.now = now
+    $0.uuid = .incrementing
+    live(&$0)
+  }
+  store.send(.onTask)
+  let deadline = ContinuousClock.now + timeout
+  while !store.isDismissed, ContinuousClock.now < deadline {
+    try await Task.sleep(for: .milliseconds(20))
+  }
+  return store
+}
