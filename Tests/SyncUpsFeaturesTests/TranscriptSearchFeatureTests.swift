@@ -110,7 +110,7 @@ struct TranscriptSearchFeatureTests {
     }
     // Punctuation alone is nothing to look for either.
     await store.send(.queryChanged("\"")) { $0.query = "\"" }
-    await clock.run()
+    await clock.run(timeout: .seconds(600))  // a safety net: waits for the cancelled debounce
     await store.send(.hitOpened)
   }
 
