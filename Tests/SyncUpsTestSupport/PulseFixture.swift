@@ -88,6 +88,10 @@ public final class VirtualMicrophone: @unchecked Sendable {
     guard let writer = FileHandle(forWritingAtPath: fifo) else {
       throw FixtureError("cannot open \(fifo)")
     }
+    // PulseAudio reads the FIFO only while somebody records: a write into a full pipe must not
+    // block a thread of the cooperative pool (two here), or every other test stops with it.
+    let flags = fcntl(writer.fileDescriptor, F_GETFL)
+    _ = fcntl(writer.fileDescriptor, F_SETFL, flags | O_NONBLOCK)
     self.writer = writer
   }
 
@@ -109,10 +113,27 @@ public final class VirtualMicrophone: @unchecked Sendable {
       } else {
         data = silence.withUnsafeBytes { Data($0) }
       }
-      try writer.write(contentsOf: data)
+      let isSilence = offset >= samples.count
+      guard try await write(data, unlessDone: { isSilence && until() }) else { break }
       offset += block
     }
     return started
+  }
+
+  /// Writes one block (under `PIPE_BUF`: whole or not at all). While the pipe is full (nobody is
+  /// recording) it waits, and gives up (false) once `done` says the silence is no longer needed.
+  private func write(_ data: Data, unlessDone done: () -> Bool) async throws -> Bool {
+    while true {
+      let written = data.withUnsafeBytes {
+        Glibc.write(writer.fileDescriptor, $0.baseAddress, $0.count)
+      }
+      if written == data.count { return true }
+      guard written < 0, errno == EAGAIN || errno == EINTR else {
+        throw FixtureError("cannot write into \(fifo): \(String(cString: strerror(errno)))")
+      }
+      if done() { return false }
+      try await Task.sleep(for: .milliseconds(20))
+    }
   }
 
   public func remove() {
