@@ -113,15 +113,15 @@ public final class VirtualMicrophone: @unchecked Sendable {
       } else {
         data = silence.withUnsafeBytes { Data($0) }
       }
-      let isSilence = offset >= samples.count
-      guard try await write(data, unlessDone: { isSilence && until() }) else { break }
+      guard try await write(data, unlessDone: until) else { break }
       offset += block
     }
     return started
   }
 
   /// Writes one block (under `PIPE_BUF`: whole or not at all). While the pipe is full (nobody is
-  /// recording) it waits, and gives up (false) once `done` says the silence is no longer needed.
+  /// recording) it waits, and gives up (false) once `done` says the microphone is no longer
+  /// needed: a recording that stopped before the end of the samples never hangs the test.
   private func write(_ data: Data, unlessDone done: () -> Bool) async throws -> Bool {
     while true {
       let written = data.withUnsafeBytes {
