@@ -24,7 +24,10 @@ public struct Tmux: Sendable {
   public func run(_ arguments: String...) throws -> String { try run(arguments) }
 
   @discardableResult
-  public func run(_ arguments: [String]) throws -> String {
+  public func run(_ arguments: [String]) throws -> String { try spawn(arguments).output }
+
+  /// Runs tmux on this server: its exit status and what it printed.
+  private func spawn(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let output = FileManager.default.temporaryDirectory
       .appendingPathComponent("\(server)-\(UUID().uuidString.prefix(8)).out")
     defer { try? FileManager.default.removeItem(at: output) }
@@ -54,7 +57,7 @@ public struct Tmux: Sendable {
     }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-    return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
   }
 
   public func screen() throws -> String { try run("capture-pane", "-p", "-t", server) }
@@ -70,7 +73,10 @@ public struct Tmux: Sendable {
   ) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-      if condition(try screen()) { return true }
+      let capture = try spawn(["capture-pane", "-p", "-t", server])
+      // The pane is gone (its program and shell ended): no screen will ever come.
+      guard capture.status == 0 else { return false }
+      if condition(capture.output) { return true }
       try await Task.sleep(for: .milliseconds(100))
     }
     return false
