@@ -194,22 +194,9 @@ struct DatabaseCommandTests {
 
   /// Runs `syncups` as `nobody`, for whom `home` can only be read.
   func runAsNobody(_ home: Home, _ arguments: [String]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    process.arguments =
-      ["--reuid=65534", "--regid=65534", "--clear-groups", syncupsBinary.path] + arguments
-    process.environment = ["SYNCUPS_HOME": home.url.path, "HOME": "/tmp", "TZ": "UTC"]
-    let out = Pipe()
-    let err = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus,
-      stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-      stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    try runSyncups(
+      arguments, environment: ["SYNCUPS_HOME": home.url.path, "HOME": "/tmp"],
+      launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
   }
 
   /// A data folder the user cannot write (another user's, a read-only mount): what was saved

@@ -79,14 +79,20 @@ public struct SyncupsRun: CustomStringConvertible, Sendable {
 
 /// Runs `syncups` to the end without a terminal (stdin is /dev/null), with UTC dates, the test
 /// process's environment plus `environment`, and none of the test runner's variables (which
-/// would make the program pick test dependencies).
+/// would make the program pick test dependencies). `launcher` (a program and its arguments,
+/// e.g. `setpriv` to run as another user) starts `syncups` when given.
 public func runSyncups(
-  _ arguments: [String], environment: [String: String] = [:]
+  _ arguments: [String], environment: [String: String] = [:], launcher: [String] = []
 ) throws -> SyncupsRun {
   if let problem = syncupsBinaryProblem { throw problem }
   let process = Process()
-  process.executableURL = syncupsBinary
-  process.arguments = arguments
+  if let program = launcher.first {
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = launcher.dropFirst() + [syncupsBinary.path] + arguments
+  } else {
+    process.executableURL = syncupsBinary
+    process.arguments = arguments
+  }
   process.environment = syncupsEnvironment(environment)
   let out = Pipe()
   let err = Pipe()
