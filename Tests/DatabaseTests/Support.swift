@@ -10,7 +10,7 @@ import WorkerThreads
 /// Polls `condition` every 10 ms until it holds or `timeout` (a safety net) passes.
 func waitUntil(
   isolation: isolated (any Actor)? = #isolation,
-  timeout: Duration = .seconds(60), _ condition: () throws -> Bool
+  timeout: Duration = .seconds(600), _ condition: () throws -> Bool
 ) async rethrows -> Bool {
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {

@@ -98,7 +98,7 @@ struct InteractiveAppTests {
     #expect(try await waitForScreen { $0.contains("Speaker 2 of 2: Ben") })
     try keys("q")
     #expect(
-      try await waitForScreen(timeout: .seconds(60)) {
+      try await waitForScreen {
         $0.contains("Past meetings") && !$0.contains("none yet")
       },
       "\((try? screen()) ?? "")"

@@ -18,7 +18,7 @@ struct LiveMicrophoneTests {
       [
         "add", "--title", "Live Sync", "--attendee", "Ana", "--attendee", "Ben", "--attendee",
         "Cleo",
-        "--duration", "2m",
+        "--duration", "6m",
       ],
       home: home
     )
@@ -32,7 +32,7 @@ struct LiveMicrophoneTests {
     let done = Flag()
     let player = Task { try await microphone.play(played) { done.isSet } }
     // Let the last utterance be finalized after the played audio, then end with Ctrl-C.
-    #expect(await record.wait(for: { utteranceLines($0.stdout).count >= 8 }, timeout: .seconds(90)))
+    #expect(await record.wait(for: { utteranceLines($0.stdout).count >= 8 }))
     record.signal(SIGINT)
     #expect(await record.finish() == 0, "\(record.stderr)")
     done.set()
@@ -47,12 +47,13 @@ struct LiveMicrophoneTests {
     let text = try #require(json["text"] as? String)
     // The second pass over the kept audio, the attendees' names as vocabulary.
     #expect(text == (try committedRecording("standup")))
-    // Each utterance is attributed to the attendee whose 40-second slot it started in.
+    // Each utterance is attributed to the attendee whose 2-minute slot it started in (long
+    // slots: a loaded machine may hear the 32 s sample late, never past the meeting's end).
     let segments = try #require(json["segments"] as? [[String: Any]])
     let attendees = ["Ana", "Ben", "Cleo"]
     for segment in segments {
       let start = try #require(segment["start"] as? Double)
-      #expect(segment["speaker"] as? String == attendees[min(2, Int(start / 40))])
+      #expect(segment["speaker"] as? String == attendees[min(2, Int(start / 120))])
     }
     #expect(try savedMeetings(home, title: "Live Sync").count == 1)
 

@@ -20,10 +20,14 @@ extension Home {
   }
 
   /// `syncups add` of a sync-up with three attendees; its id.
-  func add(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+  /// `duration`: a recording that must still run while the test looks needs a long one (a
+  /// loaded machine took over 36 s to hear the first words).
+  func add(
+    _ title: String, duration: String = "36s", sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> String {
     let added = try run(
       "add", "--title", title, "--attendee", "Ana", "--attendee", "Ben", "--attendee", "Cleo",
-      "--duration", "36s")
+      "--duration", duration)
     #expect(added.status == 0, "\(added)", sourceLocation: sourceLocation)
     return added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
   }

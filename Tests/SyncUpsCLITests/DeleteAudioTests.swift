@@ -33,7 +33,7 @@ struct DeleteAudioTests {
     let microphone = try VirtualMicrophone()
     defer { microphone.remove() }
     let home = try Home()
-    let id = try home.add("Recording")
+    let id = try home.add("Recording", duration: "30m")
     let other = try home.add("Other")
     let record = try RunningSyncups(["record", id, "--source", microphone.name], home: home)
     #expect(await record.wait { $0.stdout.contains("Recording 'Recording'") }, "\(record.stderr)")

@@ -42,7 +42,7 @@ public final class RunningSyncups: @unchecked Sendable {
   /// Waits until `condition` holds on the output so far; false when the process ended first
   /// or after `timeout` (a safety net, far above a normal run).
   public func wait(
-    for condition: (RunningSyncups) -> Bool, timeout: Duration = .seconds(120)
+    for condition: (RunningSyncups) -> Bool, timeout: Duration = .seconds(600)
   ) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
