@@ -127,7 +127,7 @@ public enum Listing {
 }
 
 extension SyncUp {
-  public var fullID: String { id.rawValue.uuidString.lowercased() }
+  public var fullID: String { id.rawValue.lowercasedString }
   public var shortID: String { String(fullID.prefix(8)) }
 
   /// Meeting 1 is the newest (the order `meetings` and `transcript --meeting N` use).
@@ -142,7 +142,7 @@ extension SyncUp {
 }
 
 extension Meeting {
-  public var fullID: String { id.rawValue.uuidString.lowercased() }
+  public var fullID: String { id.rawValue.lowercasedString }
   public var shortID: String { String(fullID.prefix(8)) }
 
   /// How long the meeting ran (older files: until the last thing said).
@@ -153,7 +153,7 @@ extension Meeting {
 }
 
 extension MeetingSummary {
-  public var fullID: String { id.rawValue.uuidString.lowercased() }
+  public var fullID: String { id.rawValue.lowercasedString }
   public var shortID: String { String(fullID.prefix(8)) }
   /// The first eight words of the transcript, for telling meetings apart.
   public var firstWords: String { opening.firstWords }
@@ -163,9 +163,17 @@ extension String {
   /// The first eight words, and `…` when there are more. Only the start is split (a list of
   /// 250 meetings split every word of their openings: `make bench-store`).
   var firstWords: String {
-    let words = split(maxSplits: 8, whereSeparator: \.isWhitespace)
+    let words = split(maxSplits: 8, whereSeparator: \.isSpace)
     let shown = words.prefix(8).joined(separator: " ")
-    let more = words.count > 8 && words[8].contains { !$0.isWhitespace }
+    let more = words.count > 8 && words[8].contains { !$0.isSpace }
     return more ? shown + " …" : shown
+  }
+}
+
+extension Character {
+  /// `isWhitespace`, answered without Unicode's tables for ASCII (transcripts are mostly that).
+  fileprivate var isSpace: Bool {
+    if let ascii = asciiValue { return ascii == 0x20 || (0x09...0x0D).contains(ascii) }
+    return isWhitespace
   }
 }

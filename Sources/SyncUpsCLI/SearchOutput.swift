@@ -18,7 +18,7 @@ public enum SearchOutput {
   public static func json(_ hit: TranscriptSearchHit) -> String {
     JSON.object([
       ("syncUp", .string(hit.syncUpTitle)),
-      ("meeting", .string(hit.meetingID.rawValue.uuidString.lowercased())),
+      ("meeting", .string(hit.meetingID.rawValue.lowercasedString)),
       ("date", .string(Format.isoDate(hit.date))),
       ("speaker", .string(hit.speaker)),
       ("start", .number(hit.start)),

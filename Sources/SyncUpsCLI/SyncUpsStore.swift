@@ -157,7 +157,7 @@ private final class OpenedDatabase: @unchecked Sendable {
 extension SyncUp {
   /// How commands name a sync-up: its title (`visible`) and the start of its id.
   public var label: String {
-    "'\(title.visible)' (\(id.rawValue.uuidString.lowercased().prefix(8)))"
+    "'\(title.visible)' (\(id.rawValue.lowercasedString.prefix(8)))"
   }
 }
 

@@ -17,7 +17,7 @@ public struct DataDirectory: Sendable, Equatable {
 
   /// A saved meeting's audio, relative to the data directory (as `Meeting.audioFile` holds it).
   public static func audioFile(of meeting: Meeting.ID) -> String {
-    "audio/\(meeting.rawValue.uuidString.lowercased()).flac"
+    "audio/\(meeting.rawValue.lowercasedString).flac"
   }
 
   /// Resolves the directory from the environment, as the app does.

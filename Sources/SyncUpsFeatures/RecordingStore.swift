@@ -124,7 +124,7 @@ extension RecordingStore {
     return recovered.map { meeting in
       let count = meeting.segmentCount
       return "recovered an unfinished meeting of '\(meeting.syncUpTitle)' "
-        + "(\(meeting.syncUpID.rawValue.uuidString.lowercased().prefix(8))) started "
+        + "(\(meeting.syncUpID.rawValue.lowercasedString.prefix(8))) started "
         + "\(meeting.date.formatted(date: .abbreviated, time: .shortened)) "
         + "(\(count) \(count == 1 ? "utterance" : "utterances"))"
     }

@@ -59,7 +59,7 @@ struct RecordCommand: AsyncParsableCommand {
       meeting.audioFile.map { "; audio in \(dataDirectory.url.appendingPathComponent($0).path)" }
       ?? ""
     print(
-      "Saved meeting \(meeting.id.rawValue.uuidString.lowercased().prefix(8)) "
+      "Saved meeting \(meeting.id.rawValue.lowercasedString.prefix(8)) "
         + "(\(Format.count(meeting.segments.count, "utterance"))) in "
         + "\(dataDirectory.databaseFile.path)\(audio)"
     )

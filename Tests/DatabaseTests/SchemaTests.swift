@@ -31,6 +31,23 @@ struct SchemaTests {
     #expect(timeout >= 1000)
   }
 
+  /// Ids are stored as lower-case UUID strings (what earlier versions wrote, and what `sqlite3`
+  /// users see), whatever their bytes, and read back as the same ids.
+  @Test(arguments: [
+    "00000000-0000-0000-0000-000000000000", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF",
+    "0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9", UUID().uuidString,
+  ])
+  func idsAreStoredAsLowerCaseUUIDStrings(id: String) throws {
+    let database = try SyncUpsDatabase.inMemory()
+    let syncUp = makeSyncUp(id: try #require(UUID(uuidString: id)), meetings: [makeMeeting()])
+    try insert([syncUp], into: database)
+    let stored = try readSync(database) { db in
+      try String.fetchAll(db, sql: "SELECT syncUpId FROM meeting")
+    }
+    #expect(stored == [id.lowercased()])
+    #expect(try database.exportedSyncUps().map(\.id) == [syncUp.id])
+  }
+
   @Test func aSyncUpWithMeetingsRoundTripsThroughTheRecords() throws {
     let database = try SyncUpsDatabase.inMemory()
     let meeting = makeMeeting()

@@ -80,7 +80,30 @@ struct SearchTests {
     try database.append(
       .init(speaker: "Ana", start: 0, end: 1, text: "zebra"), meetingID: meeting.id)
     #expect(try database.search(TranscriptSearch("zebra")).isEmpty)
+    #expect(try database.search(TranscriptSearch("zebra", syncUpID: morning.id)).isEmpty)
     try database.finish(meeting.id)
     #expect(try database.search(TranscriptSearch("zebra")).count == 1)
+  }
+
+  /// The limit keeps the best matches; among equally good ones, the most recently recorded.
+  @Test func theLimitKeepsTheBestAndAmongEqualsTheNewest() throws {
+    let days = (1...6).map { monday.addingTimeInterval(Double($0) * 86_400) }
+    for (index, day) in days.enumerated() {
+      let meeting = Meeting(id: Meeting.ID(UUID()), date: day, transcript: "")
+      try database.begin(meeting, syncUpID: morning.id)
+      // The third meeting's is the best match (a short segment); the others tie.
+      let text = index == 2 ? "retro" : "retro notes for the team today"
+      try database.append(
+        .init(speaker: "Ana", start: 0, end: 1, text: text), meetingID: meeting.id)
+      try database.finish(meeting.id)
+    }
+    let hits = try database.search(TranscriptSearch("retro", limit: 3))
+    #expect(hits.map(\.date) == [days[2], days[5], days[4]])
+    #expect(
+      hits.map(\.text) == [
+        "[retro]", "[retro] notes for the team today", "[retro] notes for the team today",
+      ])
+    let filtered = try database.search(TranscriptSearch("retro", syncUpID: morning.id, limit: 3))
+    #expect(filtered == hits)
   }
 }

@@ -104,9 +104,11 @@ enum Probe {
 }
 
 /// A sync-up with two attendees.
-func makeSyncUp(_ title: String = "Morning Sync", meetings: [Meeting] = []) -> SyncUp {
+func makeSyncUp(
+  _ title: String = "Morning Sync", id: UUID = UUID(), meetings: [Meeting] = []
+) -> SyncUp {
   SyncUp(
-    id: SyncUp.ID(UUID()),
+    id: SyncUp.ID(id),
     attendees: [
       Attendee(id: Attendee.ID(UUID()), name: "Ana"),
       Attendee(id: Attendee.ID(UUID()), name: "Ben"),

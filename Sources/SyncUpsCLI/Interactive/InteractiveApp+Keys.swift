@@ -100,7 +100,7 @@ extension InteractiveApp {
   func rememberListSelection() {
     let syncUps = store.state.syncUpsList.syncUps
     guard syncUps.indices.contains(listSelection) else { return }
-    let id = syncUps[listSelection].id.rawValue.uuidString.lowercased()
+    let id = syncUps[listSelection].id.rawValue.lowercasedString
     @Shared(.appStorage(Self.selectedSyncUpKey)) var remembered = ""
     guard remembered != id else { return }
     $remembered.withLock { $0 = id }
@@ -115,7 +115,7 @@ extension InteractiveApp {
     let syncUps = store.state.syncUpsList.syncUps
     guard
       let index = syncUps.firstIndex(where: {
-        $0.id.rawValue.uuidString.lowercased() == remembered
+        $0.id.rawValue.lowercasedString == remembered
       })
     else { return }
     listSelection = index

@@ -31,7 +31,7 @@ extension SyncUpsDatabase {
     var position =
       try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM syncUp") ?? 0
     for syncUp in syncUps {
-      let exists = try SyncUpRecord.exists(db, key: syncUp.id.rawValue.databaseString)
+      let exists = try SyncUpRecord.exists(db, key: syncUp.id.rawValue.lowercasedString)
       if !exists {
         var bare = syncUp
         bare.meetings = []
@@ -40,7 +40,7 @@ extension SyncUpsDatabase {
         summary.syncUps += 1
       }
       for meeting in syncUp.meetings
-      where try !MeetingRecord.exists(db, key: meeting.id.rawValue.databaseString) {
+      where try !MeetingRecord.exists(db, key: meeting.id.rawValue.lowercasedString) {
         try SyncUpsRequest.saveMeeting(meeting, before: nil, syncUpID: syncUp.id, db)
         summary.meetings += 1
       }

@@ -40,7 +40,7 @@ extension SyncUpsDatabase {
     try locks.acquire(meeting.id)
     do {
       try write { db in
-        guard try SyncUpRecord.exists(db, key: syncUpID.rawValue.databaseString) else {
+        guard try SyncUpRecord.exists(db, key: syncUpID.rawValue.lowercasedString) else {
           throw SyncUpsDatabaseError.noSuchSyncUp(id: syncUpID)
         }
         var record = MeetingRecord(meeting, syncUpID: syncUpID, isFinished: false)
@@ -60,7 +60,7 @@ extension SyncUpsDatabase {
   @discardableResult
   public func append(_ segment: Meeting.Segment, meetingID: Meeting.ID) throws -> Int {
     try write { db in
-      let id = meetingID.rawValue.databaseString
+      let id = meetingID.rawValue.lowercasedString
       guard
         let isFinished = try Bool.fetchOne(
           db, sql: "SELECT isFinished FROM meeting WHERE id = ?", arguments: [id])
@@ -95,14 +95,14 @@ extension SyncUpsDatabase {
       if audioFile == nil {
         try db.execute(
           sql: "UPDATE meeting SET audioFile = NULL WHERE id = ? AND isFinished = 0",
-          arguments: [meetingID.rawValue.databaseString])
+          arguments: [meetingID.rawValue.lowercasedString])
       }
       return try Self.finish(meetingID, audioFile: audioFile, db)
     }
   }
 
   static func finish(_ meetingID: Meeting.ID, audioFile: String?, _ db: Database) throws -> Bool {
-    let id = meetingID.rawValue.databaseString
+    let id = meetingID.rawValue.lowercasedString
     guard try MeetingRecord.exists(db, key: id) else {
       throw SyncUpsDatabaseError.noSuchMeeting(id: meetingID)
     }
@@ -122,7 +122,7 @@ extension SyncUpsDatabase {
   public func discard(_ meetingID: Meeting.ID) throws -> String? {
     defer { locks.release(meetingID) }
     return try write { db in
-      let id = meetingID.rawValue.databaseString
+      let id = meetingID.rawValue.lowercasedString
       let audio = try String.fetchOne(
         db, sql: "SELECT audioFile FROM meeting WHERE id = ? AND isFinished = 0", arguments: [id])
       try db.execute(sql: "DELETE FROM meeting WHERE id = ? AND isFinished = 0", arguments: [id])
@@ -171,7 +171,7 @@ extension SyncUpsDatabase {
         if meeting.audioFile == nil {
           try db.execute(
             sql: "UPDATE meeting SET audioFile = NULL WHERE id = ? AND isFinished = 0",
-            arguments: [meeting.meetingID.rawValue.databaseString])
+            arguments: [meeting.meetingID.rawValue.lowercasedString])
         }
         return try Self.finish(meeting.meetingID, audioFile: nil, db)
       }
@@ -200,7 +200,7 @@ extension SyncUpsDatabase {
     try read { db in
       try String.fetchAll(
         db, sql: "SELECT audioFile FROM meeting WHERE syncUpId = ? AND audioFile IS NOT NULL",
-        arguments: [syncUpID.rawValue.databaseString])
+        arguments: [syncUpID.rawValue.lowercasedString])
     }
   }
 

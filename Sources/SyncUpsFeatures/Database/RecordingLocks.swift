@@ -17,7 +17,7 @@ final class RecordingLocks: @unchecked Sendable {
   init(directory: URL?) { self.directory = directory }
 
   private func file(_ id: Meeting.ID) -> URL? {
-    directory?.appendingPathComponent("\(id.rawValue.databaseString).lock")
+    directory?.appendingPathComponent("\(id.rawValue.lowercasedString).lock")
   }
 
   /// Takes the meeting's lock for this process.

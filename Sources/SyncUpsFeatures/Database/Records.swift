@@ -12,7 +12,7 @@ struct SyncUpRecord: FetchableRecord, PersistableRecord, Equatable {
   var theme: String
 
   init(_ syncUp: SyncUp, position: Int) {
-    id = syncUp.id.rawValue.databaseString
+    id = syncUp.id.rawValue.lowercasedString
     self.position = position
     title = syncUp.title
     durationMilliseconds = Int64((syncUp.duration.seconds * 1000).rounded())
@@ -54,8 +54,8 @@ struct AttendeeRecord: FetchableRecord, PersistableRecord {
   var name: String
 
   init(_ attendee: Attendee, syncUpID: SyncUp.ID, position: Int) {
-    id = attendee.id.rawValue.databaseString
-    syncUpId = syncUpID.rawValue.databaseString
+    id = attendee.id.rawValue.lowercasedString
+    syncUpId = syncUpID.rawValue.lowercasedString
     self.position = position
     name = attendee.name
   }
@@ -96,7 +96,7 @@ enum VocabularyWordRecord {
 
   /// Rewrites a sync-up's words (an edit adds and removes few; order is kept by rewriting).
   static func replace(_ words: [String], of syncUpID: SyncUp.ID, _ db: Database) throws {
-    let id = syncUpID.rawValue.databaseString
+    let id = syncUpID.rawValue.lowercasedString
     try db.execute(sql: "DELETE FROM vocabularyWord WHERE syncUpId = ?", arguments: [id])
     for word in words {
       // A file edited by hand may repeat a word: the first one stays.
@@ -118,8 +118,8 @@ struct MeetingRecord: FetchableRecord, PersistableRecord {
   var transcript: String?
 
   init(_ meeting: Meeting, syncUpID: SyncUp.ID, isFinished: Bool) {
-    id = meeting.id.rawValue.databaseString
-    syncUpId = syncUpID.rawValue.databaseString
+    id = meeting.id.rawValue.lowercasedString
+    syncUpId = syncUpID.rawValue.lowercasedString
     date = meeting.date.timeIntervalSince1970
     self.isFinished = isFinished
     // How long it ran (recorded meetings), else until its last word.
@@ -187,7 +187,7 @@ struct SegmentRecord: FetchableRecord, PersistableRecord {
   var words: Data
 
   init(_ segment: Meeting.Segment, meetingID: Meeting.ID, ordinal: Int) throws {
-    meetingId = meetingID.rawValue.databaseString
+    meetingId = meetingID.rawValue.lowercasedString
     self.ordinal = ordinal
     speaker = segment.speaker
     startTime = segment.start
@@ -234,13 +234,61 @@ extension Meeting {
 }
 
 extension UUID {
-  /// How ids are stored: lower case.
-  var databaseString: String { uuidString.lowercased() }
+  /// How ids are written everywhere (the database, audio file names, output): lower case with
+  /// dashes, as `uuidString.lowercased()` gives, without Foundation's formatting (a list of a
+  /// year's meetings makes hundreds).
+  public var lowercasedString: String {
+    withUnsafeBytes(of: uuid) { bytes in
+      String(unsafeUninitializedCapacity: 36) { text in
+        let digits = Array("0123456789abcdef".utf8)
+        var index = 0
+        for (offset, byte) in bytes.enumerated() {
+          if [4, 6, 8, 10].contains(offset) {
+            text[index] = UInt8(ascii: "-")
+            index += 1
+          }
+          text[index] = digits[Int(byte >> 4)]
+          text[index + 1] = digits[Int(byte & 0xF)]
+          index += 2
+        }
+        return index
+      }
+    }
+  }
 
-  /// Reads a stored id. The schema only ever holds ids written from UUIDs.
+  /// Reads a stored id (any case). The schema only ever holds ids written from UUIDs; anything
+  /// else reads as the all-zero id.
   init(databaseString: String) {
-    self =
-      UUID(uuidString: databaseString)
-      ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(16)
+    var high: UInt8?
+    for character in databaseString.utf8 where character != UInt8(ascii: "-") {
+      let value: UInt8
+      switch character {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
+      default: value = 0xFF
+      }
+      guard value != 0xFF, bytes.count < 16 else {
+        bytes = []
+        break
+      }
+      if let first = high {
+        bytes.append(first << 4 | value)
+        high = nil
+      } else {
+        high = value
+      }
+    }
+    guard bytes.count == 16, high == nil else {
+      self = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+      return
+    }
+    self = UUID(
+      uuid: (
+        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+      ))
   }
 }

@@ -70,7 +70,7 @@ public struct SyncUpsRequest: DatabaseValueRequest {
     from old: IdentifiedArrayOf<SyncUp>, to new: IdentifiedArrayOf<SyncUp>, in db: Database
   ) throws {
     for removed in old.ids.subtracting(new.ids) {
-      _ = try SyncUpRecord.deleteOne(db, key: removed.rawValue.databaseString)
+      _ = try SyncUpRecord.deleteOne(db, key: removed.rawValue.lowercasedString)
     }
     let reordered = old.ids.filter(new.ids.contains) != new.ids.filter(old.ids.contains)
     var nextPosition =
@@ -93,7 +93,7 @@ public struct SyncUpsRequest: DatabaseValueRequest {
 
   /// Writes one sync-up that differs from `before`; `position` nil keeps its stored place.
   static func saveSyncUp(_ syncUp: SyncUp, before: SyncUp?, position: Int?, _ db: Database) throws {
-    let id = syncUp.id.rawValue.databaseString
+    let id = syncUp.id.rawValue.lowercasedString
     let stored = try SyncUpRecord.fetchOne(db, key: id)
     // Deleted by another process since we read it: the deletion stands (reading the value
     // back removes it here too). `delete` refuses while the sync-up is being recorded.
@@ -126,7 +126,7 @@ public struct SyncUpsRequest: DatabaseValueRequest {
     }
     let oldMeetings = before?.meetings ?? []
     for removed in oldMeetings.ids.subtracting(syncUp.meetings.ids) {
-      _ = try MeetingRecord.deleteOne(db, key: removed.rawValue.databaseString)
+      _ = try MeetingRecord.deleteOne(db, key: removed.rawValue.lowercasedString)
     }
     for meeting in syncUp.meetings where oldMeetings[id: meeting.id] != meeting {
       try saveMeeting(meeting, before: oldMeetings[id: meeting.id], syncUpID: syncUp.id, db)
@@ -136,7 +136,7 @@ public struct SyncUpsRequest: DatabaseValueRequest {
   static func saveMeeting(
     _ meeting: Meeting, before: Meeting?, syncUpID: SyncUp.ID, _ db: Database
   ) throws {
-    let id = meeting.id.rawValue.databaseString
+    let id = meeting.id.rawValue.lowercasedString
     let writesSegments =
       before == nil || (!meeting.segments.isEmpty && before?.segments != meeting.segments)
     let record = MeetingRecord(meeting, syncUpID: syncUpID, isFinished: true)
@@ -192,7 +192,7 @@ public struct SyncUpRequest: FetchKeyRequest {
   public init(syncUpID: SyncUp.ID) { self.syncUpID = syncUpID }
 
   public func fetch(_ db: Database) throws -> SyncUp? {
-    let id = syncUpID.rawValue.databaseString
+    let id = syncUpID.rawValue.lowercasedString
     guard let record = try SyncUpRecord.fetchOne(db, key: id) else { return nil }
     var syncUp = record.syncUp()
     syncUp.attendees = IdentifiedArray(
@@ -221,7 +221,7 @@ public struct MeetingTranscriptRequest: FetchKeyRequest {
   public init(meetingID: Meeting.ID) { self.meetingID = meetingID }
 
   public func fetch(_ db: Database) throws -> Meeting? {
-    let id = meetingID.rawValue.databaseString
+    let id = meetingID.rawValue.lowercasedString
     guard let record = try MeetingRecord.fetchOne(db, key: id) else { return nil }
     let segments = try SegmentRecord.fetchAll(
       db, sql: "SELECT * FROM segment WHERE meetingId = ? ORDER BY ordinal", arguments: [id])
@@ -236,10 +236,10 @@ public struct MeetingSummary: Equatable, Sendable, Identifiable {
   /// Seconds from the start to the end of the last segment.
   public var length: Double
   public var segmentCount: Int
-  public var firstText: String
-  /// The start of the whole transcript (about its first thousand characters), for showing its
-  /// first words.
+  /// The start of the transcript, for showing its first words: the first nine segments (each
+  /// has a word at least, so nine words), or an imported transcript's first thousand characters.
   public var opening: String
+  static let openingSegments = 9
   public var audioFile: String?
 }
 
@@ -253,22 +253,20 @@ public struct MeetingSummariesRequest: FetchKeyRequest {
       db,
       sql: """
         SELECT id, date, length, audioFile, segmentCount,
-          (SELECT text FROM segment WHERE meetingId = meeting.id ORDER BY ordinal LIMIT 1)
-            AS firstText,
           coalesce(substr(transcript, 1, 1000),
             (SELECT group_concat(text, ' ') FROM (
-              SELECT text FROM segment WHERE meetingId = meeting.id ORDER BY ordinal LIMIT 20)))
+              SELECT text FROM segment WHERE meetingId = meeting.id ORDER BY ordinal
+              LIMIT \(MeetingSummary.openingSegments))))
             AS opening
         FROM meeting WHERE syncUpId = ? AND isFinished = 1 ORDER BY date DESC, rowid DESC
         """,
-      arguments: [syncUpID.rawValue.databaseString]
+      arguments: [syncUpID.rawValue.lowercasedString]
     ).map { row in
       MeetingSummary(
         id: Meeting.ID(UUID(databaseString: row["id"])),
         date: Date(timeIntervalSince1970: row["date"]),
         length: row["length"],
         segmentCount: row["segmentCount"],
-        firstText: row["firstText"] ?? "",
         opening: row["opening"] ?? "",
         audioFile: row["audioFile"]
       )

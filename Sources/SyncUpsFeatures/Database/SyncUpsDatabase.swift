@@ -217,9 +217,9 @@ public enum SyncUpsDatabaseError: Error, Equatable, CustomStringConvertible {
     case .importFailed(let url, let reason):
       "cannot import \(url.path) (\(reason)); it was left untouched: fix or move the file"
     case .noSuchMeeting(let id):
-      "no meeting \(id.rawValue.databaseString) in the database"
+      "no meeting \(id.rawValue.lowercasedString) in the database"
     case .noSuchSyncUp(let id):
-      "no sync-up \(id.rawValue.databaseString) in the database"
+      "no sync-up \(id.rawValue.lowercasedString) in the database"
     case .other(let reason):
       reason
     }
