@@ -76,7 +76,8 @@ let package = Package(
     ),
     .testTarget(
       name: "SharingTests",
-      dependencies: ["Sharing", "Architecture", "SharingProbe"] + pointfree + testSupport
+      dependencies: ["Sharing", "Architecture", "SharingProbe", "TestThreads"] + pointfree
+        + testSupport
     ),
 
     // `@Shared` over a GRDB database: fetch keys, keys that write what changed, app storage.
@@ -134,7 +135,7 @@ let package = Package(
       name: "SpeechAdaptationTests",
       dependencies: [
         "SpeechAdaptation", "SpeechVocabulary", "TranscriptionClient", "TranscriptionClientLive",
-        "AudioCore", "AudioFilesClient", "AudioFilesClientLive",
+        "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "TestThreads",
       ] + dependencyClient
     ),
     .target(name: "TranscriptionClient", dependencies: ["AudioCore"] + dependencyClient),
@@ -170,12 +171,12 @@ let package = Package(
       dependencies: [
         "SyncUpsTestSupport", "AudioCore", "AudioFilesClient", "AudioFilesClientLive",
         "AudioCaptureClient", "AudioCaptureClientLive", "TranscriptionClient",
-        "TranscriptionClientLive", "BatchTranscriber",
+        "TranscriptionClientLive", "BatchTranscriber", "TestThreads",
       ] + dependencyClient
     ),
     .testTarget(
       name: "TranscribeCommandTests",
-      dependencies: ["syncups", "AudioCore", "SyncUpsTestSupport"]
+      dependencies: ["syncups", "AudioCore", "SyncUpsTestSupport", "TestThreads"]
     ),
     // The lag of a 1 s timer while two decoders run as fast as they can (`make bench`).
     .executableTarget(
@@ -204,8 +205,9 @@ let package = Package(
     ),
     .testTarget(
       name: "DatabaseTests",
-      dependencies: ["SyncUpsFeatures", "SharingGRDB", "DatabaseProbe", "WorkerThreads"] + pointfree
-        + testSupport
+      dependencies: [
+        "SyncUpsFeatures", "SharingGRDB", "DatabaseProbe", "WorkerThreads", "TestThreads",
+      ] + pointfree + testSupport
     ),
     // `make bench-store`: the database at 10 and 250 meetings (a command, not a test).
     .executableTarget(
@@ -241,9 +243,12 @@ let package = Package(
     // microphones.
     .target(
       name: "SyncUpsTestSupport",
-      dependencies: ["AudioCore", "WorkerThreads", "SyncUpsFeatures"],
+      dependencies: ["AudioCore", "WorkerThreads", "SyncUpsFeatures", "TestThreads"],
       path: "Tests/SyncUpsTestSupport"
     ),
+    // `.ownThread`: tests that block their thread (running a program, a decoder) run each on a
+    // thread of their own, so the cooperative pool stays free for the tests that wait on time.
+    .target(name: "TestThreads", path: "Tests/TestThreads"),
     .testTarget(
       name: "RecordCommandTests",
       dependencies: ["syncups", "SyncUpsTestSupport", "AudioFilesClient", "AudioFilesClientLive"]
@@ -274,7 +279,7 @@ let package = Package(
         "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
         "TranscriptionClientLive",
-        "SyncUpsTestSupport",
+        "SyncUpsTestSupport", "TestThreads",
       ]
     ),
   ],

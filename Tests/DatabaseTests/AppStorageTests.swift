@@ -2,8 +2,10 @@ import Dependencies
 import Foundation
 import Sharing
 import SharingGRDB
+import TestThreads
 import Testing
 
+@Suite(.ownThread)
 struct AppStorageTests {
   @Test func simpleValuesAreKeptUnderTheirKeys() throws {
     let storage = AppStorage.inMemory()

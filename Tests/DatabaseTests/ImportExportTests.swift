@@ -1,7 +1,9 @@
 import Foundation
 import SyncUpsFeatures
+import TestThreads
 import Testing
 
+@Suite(.ownThread)
 struct ImportExportTests {
   func format1(_ syncUps: [SyncUp]) throws -> Data {
     let encoder = JSONEncoder()

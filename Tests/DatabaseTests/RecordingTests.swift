@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
 import SyncUpsFeatures
+import TestThreads
 import Testing
 
+@Suite(.ownThread)
 struct RecordingTests {
   let segment = Meeting.Segment(speaker: "Ana", start: 1, end: 3.5, text: "hello there")
 

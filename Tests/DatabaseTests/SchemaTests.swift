@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
 import SyncUpsFeatures
+import TestThreads
 import Testing
 
+@Suite(.ownThread)
 struct SchemaTests {
   @Test func migrationsCreateTheTablesAndTheSearchIndex() throws {
     let database = try SyncUpsDatabase.inMemory()

@@ -1,7 +1,9 @@
 import Foundation
 import SyncUpsFeatures
+import TestThreads
 import Testing
 
+@Suite(.ownThread)
 struct SearchTests {
   let database = try! SyncUpsDatabase.inMemory()
   let morning = makeSyncUp("Morning Sync")

@@ -2,6 +2,7 @@ import Architecture
 import Foundation
 import SharingGRDB
 import SyncUpsFeatures
+import TestThreads
 import Testing
 
 /// A counter kept in app storage (a database-backed key): the reducer changes it, an effect
@@ -29,6 +30,7 @@ private struct StoredCounter: Reducer {
 }
 
 @MainActor
+@Suite(.ownThread)
 struct DatabaseTestStoreTests {
   @Test func changesToDatabaseBackedStateAreAssertedExhaustively() async throws {
     let storage = AppStorage.inMemory()

@@ -1,6 +1,7 @@
 import Dependencies
 import Foundation
 import Sharing
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 
 /// File storage on a real temporary directory, with a second process (SharingProbe) where the
 /// guarantee is about processes. Timing is only used as an upper bound to wait for.
-@Suite struct DiskPersistenceTests {
+@Suite(.ownThread) struct DiskPersistenceTests {
   @Test func probeIsBuilt() {
     #expect(Probe.executable != nil, "SharingProbe should be built next to the test bundle")
   }

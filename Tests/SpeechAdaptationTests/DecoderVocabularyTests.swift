@@ -4,6 +4,7 @@ import AudioFilesClientLive
 import Foundation
 import SpeechAdaptation
 import SpeechVocabulary
+import TestThreads
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -30,7 +31,7 @@ func words(_ transcript: Transcript) -> [String] {
   transcript.text.split(separator: " ").map(String.init)
 }
 
-@Suite("Vocabulary in the decoder")
+@Suite("Vocabulary in the decoder", .ownThread)
 struct DecoderVocabularyTests {
   @Test func flitePronouncesWordsInTheModelsPhoneSet() {
     #expect(LetterToSound.phones(for: "Grafana") == ["G", "R", "EY", "F", "AE", "N", "AH"])

@@ -2,6 +2,7 @@ import AudioCore
 import AudioFilesClient
 import AudioFilesClientLive
 import Foundation
+import TestThreads
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -48,7 +49,7 @@ func chunks(of path: String, offset: Double) throws -> AsyncThrowingStream<Audio
   }
 }
 
-@Suite("Second pass")
+@Suite("Second pass", .ownThread)
 struct SentencePassTests {
   @Test func keepsSentencesWholeAndWordTimesInTheMeetingsTimeBase() async throws {
     let path = try twoSentences()

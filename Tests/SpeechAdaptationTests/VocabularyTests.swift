@@ -1,8 +1,9 @@
 import Foundation
 import SpeechVocabulary
+import TestThreads
 import Testing
 
-@Suite("Vocabulary")
+@Suite("Vocabulary", .ownThread)
 struct VocabularyTests {
   @Test func termsAreKeptAsTheyAreSaid() {
     let vocabulary = Vocabulary([

@@ -1,10 +1,11 @@
 import Foundation
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 
 /// Issue 10, "Concurrent writers lose data silently": real `syncups` processes writing the same
 /// data directory at once. Every write either stands or fails loudly.
-@Suite("syncups: concurrent writers", .serialized)
+@Suite("syncups: concurrent writers", .serialized, .ownThread)
 struct ConcurrentWriterTests {
   /// Two shells, each running 50 `syncups add` one after the other, at the same time.
   @Test func twoShellsAddingFiftyEachLeaveEveryAddedSyncUp() async throws {

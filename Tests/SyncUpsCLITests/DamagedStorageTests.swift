@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 
 /// Issue 10, "Nothing lost, ever" and "A newer format is destroyed as corrupt": the real binary
 /// on a full disk, a damaged or newer database, a newer `sync-ups.json`, a symlinked data file
 /// and a read-only data folder. Whatever fails says so in one line and writes nothing.
-@Suite("syncups: full, damaged, newer or read-only data", .serialized)
+@Suite("syncups: full, damaged, newer or read-only data", .serialized, .ownThread)
 struct DamagedStorageTests {
   /// A data directory on a 1 MB tmpfs, filled up: `add` and `record` fail in one line, what
   /// was saved before is kept, and the database opens again once there is room.

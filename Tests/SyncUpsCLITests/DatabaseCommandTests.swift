@@ -1,6 +1,7 @@
 import Foundation
 import SyncUpsFeatures
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 
 /// The commands on the database (`syncups.sqlite`): the first run's import of `sync-ups.json`,
 /// `delete` with the meetings' audio and while a recording runs, the remembered microphone.
-@Suite("syncups on the database")
+@Suite("syncups on the database", .ownThread)
 struct DatabaseCommandTests {
   static let syncUpID = SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!)
 

@@ -1,11 +1,12 @@
 import AudioFilesClientLive
 import Foundation
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 
 /// Issue 10, "`delete` leaves the recordings on disk, also when a recording of that sync-up is
 /// running".
-@Suite("syncups delete and recordings", .serialized)
+@Suite("syncups delete and recordings", .serialized, .ownThread)
 struct DeleteAudioTests {
   @Test func deleteRemovesItsMeetingsAudioAndNoOtherSyncUps() throws {
     let home = try Home()

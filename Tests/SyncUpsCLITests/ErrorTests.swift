@@ -1,10 +1,11 @@
 import Foundation
 import SyncUpsFeatures
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 
 /// Every failure is one line on stderr with a non-zero exit, and changes nothing in the data.
-@Suite("syncups: errors")
+@Suite("syncups: errors", .ownThread)
 struct ErrorTests {
   /// A home with one sync-up, "Morning Sync" (attendees Ana and Ben), without meetings.
   func homeWithOneSyncUp() throws -> (Home, SyncUp) {
@@ -236,7 +237,7 @@ struct ErrorTests {
 }
 
 /// On a terminal, `delete` asks first (the terminal is a pseudo-terminal made by `script`).
-@Suite("syncups delete on a terminal")
+@Suite("syncups delete on a terminal", .ownThread)
 struct DeleteConfirmationTests {
   static let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
 

@@ -1,10 +1,11 @@
 import Foundation
 import SyncUpsFeatures
+import TestThreads
 import Testing
 
 /// add → list → show → edit → meetings → transcript → delete, on the real binary and a real
 /// (temporary) data directory.
-@Suite("syncups: managing sync-ups and reading transcripts")
+@Suite("syncups: managing sync-ups and reading transcripts", .ownThread)
 struct LifecycleTests {
   static let newerID = UUID(uuidString: "bbbbbbbb-0000-4000-8000-000000000002")!
   static let olderID = UUID(uuidString: "aaaaaaaa-0000-4000-8000-000000000001")!

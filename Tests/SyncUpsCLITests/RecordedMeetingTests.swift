@@ -5,6 +5,7 @@ import AudioFilesClientLive
 import Foundation
 import SyncUpsFeatures
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -13,7 +14,7 @@ import TranscriptionClientLive
 /// feature (the real decoder on the bundled stand-up, replayed), then read back with
 /// `syncups meetings` and `syncups transcript`: the database holds what the app saved.
 @MainActor
-@Suite("syncups transcript of a recorded meeting")
+@Suite("syncups transcript of a recorded meeting", .ownThread)
 struct RecordedMeetingTests {
   @Test func transcriptOfARealRecordedMeeting() async throws {
     let home = try Home()

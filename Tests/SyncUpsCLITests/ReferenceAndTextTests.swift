@@ -2,11 +2,12 @@ import Foundation
 import SyncUpsCLI
 import SyncUpsFeatures
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 
 /// How commands find a sync-up by `REF`, and how they print counts, short durations and text
 /// holding control characters.
-@Suite("syncups: references, counts and safe text")
+@Suite("syncups: references, counts and safe text", .ownThread)
 struct ReferenceAndTextTests {
   static func syncUp(
     _ id: String, _ title: String, attendees: [String] = ["Ana"], seconds: Int = 300,

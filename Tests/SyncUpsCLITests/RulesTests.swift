@@ -1,10 +1,11 @@
 import Foundation
 import SyncUpsFeatures
+import TestThreads
 import Testing
 
 /// The same rules, with the same words, as the app's forms (`SyncUpRulesTests`): `add` and
 /// `edit` refuse each one in one line and change nothing.
-@Suite("syncups add and edit: the sync-up rules")
+@Suite("syncups add and edit: the sync-up rules", .ownThread)
 struct RulesTests {
   /// A rule broken on the command line: `add`'s options, `edit`'s options, and the words.
   struct Case: Sendable, CustomTestStringConvertible {

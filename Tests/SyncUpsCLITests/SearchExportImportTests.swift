@@ -1,10 +1,11 @@
 import Foundation
 import SyncUpsCLI
 import SyncUpsFeatures
+import TestThreads
 import Testing
 
 /// `syncups search`, `export` and `import` against the built binary and a real data directory.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct SearchExportImportTests {
   /// A data directory whose `sync-ups.json` (imported on the first run) holds two sync-ups
   /// with one meeting each.

@@ -1,9 +1,10 @@
 import Foundation
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 
 /// `syncups sources` against the private PulseAudio daemon `.ci/pulse` starts (never a user's).
-@Suite("syncups sources")
+@Suite("syncups sources", .ownThread)
 struct SourcesTests {
   /// Lists what the daemon has without adding anything: other suites record from the default
   /// source of the same daemon at the same time, and a new source could become the default.

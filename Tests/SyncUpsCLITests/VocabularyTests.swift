@@ -1,10 +1,11 @@
 import Foundation
 import SyncUpsFeatures
+import TestThreads
 import Testing
 
 /// A sync-up's vocabulary from the command line: `add --word`, `edit --add-word/--remove-word`,
 /// `show` (text and JSON).
-@Suite("syncups add, edit and show: the vocabulary")
+@Suite("syncups add, edit and show: the vocabulary", .ownThread)
 struct VocabularyCommandTests {
   let id = SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!)
 

@@ -1,8 +1,9 @@
 import Foundation
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 
-@Suite("syncups transcribe")
+@Suite("syncups transcribe", .ownThread)
 struct TranscribeCommandTests {
   let standup = samples.appendingPathComponent("standup.wav").path
   let hello = samples.appendingPathComponent("hello.wav").path

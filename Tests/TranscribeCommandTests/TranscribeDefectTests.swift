@@ -1,9 +1,10 @@
 import Foundation
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 
 /// Inputs `syncups transcribe` used to misreport or overwrite.
-@Suite("syncups transcribe: odd inputs")
+@Suite("syncups transcribe: odd inputs", .ownThread)
 struct TranscribeDefectTests {
   let hello = samples.appendingPathComponent("hello.wav").path
 

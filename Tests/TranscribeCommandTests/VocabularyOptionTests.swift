@@ -1,8 +1,9 @@
 import Foundation
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 
-@Suite("transcribe --vocabulary")
+@Suite("transcribe --vocabulary", .ownThread)
 struct VocabularyOptionTests {
   func vocabularyFile(_ text: String) throws -> String {
     let path = FileManager.default.temporaryDirectory

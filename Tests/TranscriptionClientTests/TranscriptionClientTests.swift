@@ -6,12 +6,13 @@ import AudioFilesClientLive
 import BatchTranscriber
 import Foundation
 import SyncUpsTestSupport
+import TestThreads
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
 
 /// The real decoder on the bundled samples.
-@Suite("Transcription client")
+@Suite("Transcription client", .ownThread)
 struct TranscriptionClientTests {
   static let sampleNames = ["standup", "hello"]
 
