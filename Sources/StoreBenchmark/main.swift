@@ -225,6 +225,8 @@ struct Operation {
   var runs: Int
   /// Changes the store (then it runs after every reading operation).
   var writes = false
+  /// Prints a row per meeting: its time grows with history by design (no time goal).
+  var printsEveryMeeting = false
 }
 
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -259,6 +261,10 @@ func runBenchmark(syncups: String, runs: Int, sizes: [Int]) throws {
     Operation(label: "show REF", program: syncups, arguments: ["show", "Daily"], runs: runs),
     Operation(
       label: "meetings REF", program: syncups, arguments: ["meetings", "Daily"], runs: runs),
+    // Every row: what grows with history by design (250 rows printed instead of 10).
+    Operation(
+      label: "meetings REF --all", program: syncups, arguments: ["meetings", "Daily", "--all"],
+      runs: runs, printsEveryMeeting: true),
     Operation(
       label: "transcript REF N", program: syncups,
       arguments: ["transcript", "Daily", "--meeting", "\(min(5, sizes[0]))"], runs: runs),
@@ -336,7 +342,9 @@ func runBenchmark(syncups: String, runs: Int, sizes: [Int]) throws {
         + String(
           format: "%9.1f ms %5.1f MB %9.1f ms %5.1f MB %10.2f %6.2f %5.2f", smallTime * 1000,
           smallPeak, largeTime * 1000, largePeak, timeRatio, peakRatio, cpuRatio))
-    if timeRatio > 1.2 { misses.append("\(operation.label): time ratio \(format(timeRatio))") }
+    if timeRatio > 1.2, !operation.printsEveryMeeting {
+      misses.append("\(operation.label): time ratio \(format(timeRatio))")
+    }
     if peakRatio > 1.2 { misses.append("\(operation.label): memory ratio \(format(peakRatio))") }
     if largePeak >= 60 && operation.program == syncups && !operation.writes {
       misses.append("\(operation.label): \(format(largePeak)) MB at \(large)")
@@ -347,6 +355,7 @@ func runBenchmark(syncups: String, runs: Int, sizes: [Int]) throws {
   }
   print("")
   print("goals: 250/10 ratios at most 1.2, list under 50 ms, peak memory under 60 MB at 250")
+  print("(`meetings --all` prints every meeting, 25 times as many rows at 250: no time goal)")
   if sizes != [10, 250] { print("(measured at \(small) and \(large) meetings instead)") }
   if !hasSearch {
     print("`syncups search` is not in this build: search is timed in process (open + search)")

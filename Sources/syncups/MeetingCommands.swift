@@ -12,21 +12,35 @@ struct MeetingsCommand: AsyncParsableCommand {
   @Argument(help: "The sync-up: the start of its id, or its title (any case).")
   var ref: String
 
+  @Option(help: "At most this many, newest first (default: 20).")
+  var limit: Int?
+
+  @Flag(help: "Every meeting (a year of daily meetings is some 250).")
+  var all = false
+
   @Flag(help: "Print JSON: an array of {index, id, date, length, segments, firstWords}.")
   var json = false
 
   @MainActor func run() async throws {
+    if let limit, limit < 1 { throw CLIError("--limit must be at least 1") }
+    if all, limit != nil { throw CLIError("--all and --limit do not go together: give one") }
     let store = try await SyncUpsStore.open()
     let syncUp = try store.resolve(ref).wrappedValue
+    let request = MeetingSummariesRequest(syncUpID: syncUp.id, limit: all ? nil : limit ?? 20)
     let meetings: [MeetingSummary]
     do {
-      meetings = try await store.database.writer.read { db in
-        try MeetingSummariesRequest(syncUpID: syncUp.id).fetch(db)
-      }
+      meetings = try await store.database.writer.read { db in try request.fetch(db) }
     } catch {
       throw CLIError("cannot read the meetings: \(error)")
     }
     output(json ? Listing.meetingsJSON(meetings) : Listing.meetings(syncUp, meetings))
+    // The list holds every finished meeting's id: the count costs no query.
+    let total = max(syncUp.meetings.count, meetings.count)
+    if meetings.count < total {
+      printError(
+        "syncups: showing the newest \(meetings.count) of \(total) meetings; "
+          + "--all lists every one, --limit N the newest N")
+    }
   }
 }
 

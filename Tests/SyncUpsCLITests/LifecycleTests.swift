@@ -275,6 +275,45 @@ struct LifecycleTests {
         #""meeting":"aaaaaaaa-"#))
   }
 
+  /// A year of meetings: `meetings` shows the newest 20 and says how to see more.
+  @Test func meetingsShowsTheNewestTwentyUnlessAskedForMore() throws {
+    let home = try Home()
+    let meetings = (0..<25).map { day in
+      Meeting(
+        id: Meeting.ID(UUID()), date: Self.olderDate.addingTimeInterval(Double(day) * 86_400),
+        transcript: "meeting of day \(day)")
+    }
+    let syncUp = SyncUp(
+      id: SyncUp.ID(UUID()), attendees: [Attendee(id: Attendee.ID(UUID()), name: "Ana")],
+      meetings: IdentifiedArray(uniqueElements: meetings), title: "Daily")
+    try home.update { $0 = [syncUp] }
+
+    let newest = try home.run("meetings", "daily")
+    #expect(newest.status == 0, "\(newest)")
+    let rows = newest.stdout.split(separator: "\n").dropFirst()
+    #expect(rows.count == 20)
+    #expect(rows.first?.hasSuffix("meeting of day 24") == true)
+    #expect(rows.last?.hasSuffix("meeting of day 5") == true)
+    #expect(
+      newest.stderrLines == [
+        "syncups: showing the newest 20 of 25 meetings; --all lists every one, --limit N the newest N"
+      ])
+    let all = try home.run("meetings", "daily", "--all")
+    #expect(all.stdout.split(separator: "\n").count == 26 && all.stderr.isEmpty, "\(all)")
+    let three = try home.run("meetings", "daily", "--limit", "3", "--json")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(three.stdout.utf8)) as? [[String: Any]])
+    #expect(json.map { $0["index"] as? Int } == [1, 2, 3])
+    #expect(three.stderrLines.count == 1)
+    // The numbers are the same whatever is shown: the 25th is the oldest.
+    #expect(
+      try home.run("transcript", "daily", "--meeting", "25").stdout == "meeting of day 0\n")
+    for bad in [["--limit", "0"], ["--all", "--limit", "5"]] {
+      let refused = try home.run(["meetings", "daily"] + bad)
+      #expect(refused.status != 0 && refused.stdout.isEmpty && refused.stderrLines.count == 1)
+    }
+  }
+
   @Test func aMeetingWithoutSegmentsPrintsItsText() throws {
     let home = try Home()
     let syncUp = SyncUp(

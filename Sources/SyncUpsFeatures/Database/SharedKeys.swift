@@ -246,7 +246,12 @@ public struct MeetingSummary: Equatable, Sendable, Identifiable {
 /// A sync-up's finished meetings, newest first, as summaries.
 public struct MeetingSummariesRequest: FetchKeyRequest {
   public var syncUpID: SyncUp.ID
-  public init(syncUpID: SyncUp.ID) { self.syncUpID = syncUpID }
+  /// The newest this many only; nil: all.
+  public var limit: Int?
+  public init(syncUpID: SyncUp.ID, limit: Int? = nil) {
+    self.syncUpID = syncUpID
+    self.limit = limit
+  }
 
   public func fetch(_ db: Database) throws -> [MeetingSummary] {
     try Row.fetchAll(
@@ -259,8 +264,9 @@ public struct MeetingSummariesRequest: FetchKeyRequest {
               LIMIT \(MeetingSummary.openingSegments))))
             AS opening
         FROM meeting WHERE syncUpId = ? AND isFinished = 1 ORDER BY date DESC, rowid DESC
+        LIMIT ?
         """,
-      arguments: [syncUpID.rawValue.lowercasedString]
+      arguments: [syncUpID.rawValue.lowercasedString, limit ?? -1]
     ).map { row in
       MeetingSummary(
         id: Meeting.ID(UUID(databaseString: row["id"])),
