@@ -103,18 +103,16 @@ struct SafetyTests {
     var reported = 0
     for round in 0..<4 {
       let (process, output, _) = try Probe.start("add", directory.url, ["Round\(round)", "100000"])
-      let reader = output.fileHandleForReading
-      let lines = LockIsolated(0)
-      reader.readabilityHandler = { handle in
-        let text = String(decoding: handle.availableData, as: UTF8.self)
-        lines.withValue { $0 += text.components(separatedBy: "added ").count - 1 }
+      let printed = LockIsolated("")
+      let reader = PipeReader(output.fileHandleForReading) { data in
+        printed.withValue { $0 += String(decoding: data, as: UTF8.self) }
       }
-      #expect(await waitUntil { lines.value >= 3 + round * 5 })
+      let lines = { printed.value.components(separatedBy: "added ").count - 1 }
+      #expect(await waitUntil { lines() >= 3 + round * 5 })
       kill(process.processIdentifier, SIGKILL)
       try await Probe.wait(process)
-      reader.readabilityHandler = nil
-      let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-      reported += lines.value + rest.components(separatedBy: "added ").count - 1
+      #expect(await reader.waitForEnd())
+      reported += lines()
       let database = try SyncUpsDatabase.open(directory.dataDirectory)
       let check = try readSync(database) { db in
         try String.fetchOne(db, sql: "PRAGMA integrity_check")

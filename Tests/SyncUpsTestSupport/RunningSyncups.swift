@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 
 #if canImport(Glibc)
   import Glibc
@@ -12,6 +13,7 @@ public final class RunningSyncups: @unchecked Sendable {
   private let lock = NSLock()
   private var out = Data()
   private var err = Data()
+  private var readers: [PipeReader] = []
 
   public init(_ arguments: [String], home: URL, environment: [String: String] = [:]) throws {
     process.executableURL = syncupsBinary
@@ -23,15 +25,15 @@ public final class RunningSyncups: @unchecked Sendable {
     process.standardOutput = stdout
     process.standardError = stderr
     process.standardInput = FileHandle.nullDevice
-    stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      self?.lock.withLock { self?.out.append(data) }
-    }
-    stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      self?.lock.withLock { self?.err.append(data) }
-    }
     try process.run()
+    readers = [
+      PipeReader(stdout.fileHandleForReading) { [weak self] data in
+        self?.lock.withLock { self?.out.append(data) }
+      },
+      PipeReader(stderr.fileHandleForReading) { [weak self] data in
+        self?.lock.withLock { self?.err.append(data) }
+      },
+    ]
   }
 
   public var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
@@ -63,7 +65,8 @@ public final class RunningSyncups: @unchecked Sendable {
       kill(process.processIdentifier, SIGKILL)
       return nil
     }
-    try? await Task.sleep(for: .milliseconds(100))  // the last output
+    // Its last output (a child it started could keep the pipes open: not waited for long).
+    for reader in readers { _ = await reader.waitForEnd(timeout: .seconds(10)) }
     return process.terminationStatus
   }
 
