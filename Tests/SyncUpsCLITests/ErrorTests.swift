@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SyncUpsFeatures
 import SyncUpsTestSupport
 import TestThreads
@@ -103,6 +104,8 @@ struct ErrorTests {
         try db.execute(
           sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
       }
+      try database.writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+      try (database.writer as? DatabasePool)?.close()
     }  // Closed: nothing of this process stays open on it.
     let file = home.dataDirectory.databaseFile
     let before = try Data(contentsOf: file)
