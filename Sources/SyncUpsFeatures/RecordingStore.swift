@@ -123,9 +123,13 @@ extension RecordingStore {
     }
     return recovered.map { meeting in
       let count = meeting.segmentCount
-      return "recovered an unfinished meeting of '\(meeting.syncUpTitle)' "
-        + "(\(meeting.syncUpID.rawValue.lowercasedString.prefix(8))) started "
-        + "\(meeting.date.formatted(date: .abbreviated, time: .shortened)) "
+      let which =
+        "of '\(meeting.syncUpTitle)' (\(meeting.syncUpID.rawValue.lowercasedString.prefix(8))) "
+        + "started \(meeting.date.formatted(date: .abbreviated, time: .shortened))"
+      guard !meeting.isEmpty else {
+        return "dropped a recording \(which): it stopped before anything was heard or kept"
+      }
+      return "recovered an unfinished meeting \(which) "
         + "(\(count) \(count == 1 ? "utterance" : "utterances"))"
     }
   }

@@ -261,16 +261,23 @@ struct RecordingPathTests {
   }
 
   @Test func recoveryIsSaidInOneLinePerMeeting() async {
+    let empty = Meeting.ID(UUID(99))
     let kept = LockIsolated([
       meetingID: UnfinishedMeeting(
         syncUpID: SyncUp.mock.id, syncUpTitle: "Morning Sync", meetingID: meetingID, date: now,
-        segmentCount: 1, audioFile: nil, isActive: false)
+        segmentCount: 1, audioFile: nil, isActive: false),
+      empty: UnfinishedMeeting(
+        syncUpID: SyncUp.mock.id, syncUpTitle: "Morning Sync", meetingID: empty,
+        date: now.addingTimeInterval(60), segmentCount: 0, audioFile: nil, isActive: false),
     ])
     let report = await RecordingStore.inMemory(kept).recover()
+    let started = { (date: Date) in date.formatted(date: .abbreviated, time: .shortened) }
     #expect(
       report == [
         "recovered an unfinished meeting of 'Morning Sync' (00000000) started "
-          + "\(now.formatted(date: .abbreviated, time: .shortened)) (1 utterance)"
+          + "\(started(now)) (1 utterance)",
+        "dropped a recording of 'Morning Sync' (00000000) started "
+          + "\(started(now.addingTimeInterval(60))): it stopped before anything was heard or kept",
       ])
     #expect(kept.value.isEmpty)
   }

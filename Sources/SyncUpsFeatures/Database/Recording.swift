@@ -12,6 +12,8 @@ public struct UnfinishedMeeting: Equatable, Sendable {
   public var audioFile: String?
   /// A running recording (in this process or another) holds it.
   public var isActive: Bool
+  /// Nothing was heard and no audio kept: recovery drops it rather than add an empty meeting.
+  public var isEmpty: Bool { segmentCount == 0 && audioFile == nil }
 
   public init(
     syncUpID: SyncUp.ID, syncUpTitle: String, meetingID: Meeting.ID, date: Date,
@@ -158,7 +160,8 @@ extension SyncUpsDatabase {
 
   /// Finishes what killed recordings left, each with what it committed, and returns them.
   /// Meetings still being recorded are left alone; a meeting is finished once only, even by
-  /// two processes recovering at the same time. An audio file that does not exist is dropped.
+  /// two processes recovering at the same time. An audio file that does not exist is dropped;
+  /// a recording that left neither an utterance nor audio is deleted (returned `isEmpty`).
   public func recoverUnfinished() throws -> [UnfinishedMeeting] {
     var recovered: [UnfinishedMeeting] = []
     for var meeting in try unfinished() where !meeting.isActive {
@@ -168,6 +171,12 @@ extension SyncUpsDatabase {
         meeting.audioFile = nil
       }
       let finished = try write { db in
+        if meeting.isEmpty {
+          try db.execute(
+            sql: "DELETE FROM meeting WHERE id = ? AND isFinished = 0",
+            arguments: [meeting.meetingID.rawValue.lowercasedString])
+          return db.changesCount == 1
+        }
         if meeting.audioFile == nil {
           try db.execute(
             sql: "UPDATE meeting SET audioFile = NULL WHERE id = ? AND isFinished = 0",
