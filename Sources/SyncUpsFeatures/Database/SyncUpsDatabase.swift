@@ -29,8 +29,10 @@ public final class SyncUpsDatabase: Sendable {
     self.firstRunImport = firstRunImport
   }
 
-  /// How long a writer waits for another process's transaction before failing.
-  static let busyTimeout: TimeInterval = 10
+  /// How long a writer waits for another process's transaction before failing. Transactions
+  /// take milliseconds, but each commit waits for the disk: with the disk busy (a CI machine
+  /// running the whole suite), three first runs at once once waited over 10 s for each other.
+  static let busyTimeout: TimeInterval = 30
 
   /// Opens (creating and migrating it if needed) the database of `directory`. An existing file
   /// is first checked through a read-only connection: one that is not a database, is damaged or
