@@ -12,7 +12,8 @@ struct MeetingsCommand: AsyncParsableCommand {
   @Argument(help: "The sync-up: the start of its id, or its title (any case).")
   var ref: String
 
-  @Option(help: "At most this many, newest first (default: 20).")
+  // Unconditional: "--limit -3" is a wrong number (said as such), not a missing value.
+  @Option(parsing: .unconditional, help: "At most this many, newest first (default: 20).")
   var limit: Int?
 
   @Flag(help: "Every meeting (a year of daily meetings is some 250).")

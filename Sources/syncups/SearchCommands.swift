@@ -31,7 +31,7 @@ struct SearchCommand: AsyncParsableCommand {
   @Option(help: "Only meetings from this day on (YYYY-MM-DD), or this far back (7d, 2w).")
   var since: String?
 
-  @Option(help: "At most this many matches.")
+  @Option(parsing: .unconditional, help: "At most this many matches.")
   var limit = 50
 
   @Flag(help: "One JSON object a line: {syncUp, meeting, date, speaker, start, end, text}.")

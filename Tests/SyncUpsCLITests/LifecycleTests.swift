@@ -308,9 +308,14 @@ struct LifecycleTests {
     // The numbers are the same whatever is shown: the 25th is the oldest.
     #expect(
       try home.run("transcript", "daily", "--meeting", "25").stdout == "meeting of day 0\n")
-    for bad in [["--limit", "0"], ["--all", "--limit", "5"]] {
+    for (bad, said) in [
+      (["--limit", "0"], "--limit must be at least 1"),
+      (["--limit", "-3"], "--limit must be at least 1"),
+      (["--all", "--limit", "5"], "--all and --limit do not go together"),
+    ] {
       let refused = try home.run(["meetings", "daily"] + bad)
-      #expect(refused.status != 0 && refused.stdout.isEmpty && refused.stderrLines.count == 1)
+      #expect(refused.status != 0 && refused.stdout.isEmpty, "\(refused)")
+      #expect(refused.stderrLines.count == 1 && refused.stderr.contains(said), "\(refused)")
     }
   }
 

@@ -127,7 +127,8 @@ struct SearchExportImportTests {
       (["x", "--sync-up", "nope"], ["no sync-up matches 'nope'"]),
       (["x", "--since", "yesterday"], ["'yesterday'", "YYYY-MM-DD", "7d"]),
       (["x", "--since", "2026-02-30"], ["'2026-02-30'", "YYYY-MM-DD"]),
-      (["x", "--limit", "0"], ["--limit"]),
+      (["x", "--limit", "0"], ["--limit must be at least 1"]),
+      (["x", "--limit", "-3"], ["--limit must be at least 1"]),
     ]
     for (arguments, parts) in cases {
       let run = try home.run(["search"] + arguments)
