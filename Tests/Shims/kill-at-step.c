@@ -74,24 +74,24 @@ typedef int (*unlinkat_call)(int, const char *, int);
   static type real; \
   if (!real) real = (type)dlsym(RTLD_NEXT, name)
 
-int fsync(int fd) {
-  REAL("fsync", fd_call);
+// A step around a call on a file descriptor, named by the file it refers to.
+static int fd_step(const char *name, fd_call real, int fd) {
   char path[PATH_MAX];
   describe_fd(fd, path, sizeof path);
-  int step = begin("fsync", path);
+  int step = begin(name, path);
   int result = real(fd);
   end(step);
   return result;
 }
 
+int fsync(int fd) {
+  REAL("fsync", fd_call);
+  return fd_step("fsync", real, fd);
+}
+
 int fdatasync(int fd) {
   REAL("fdatasync", fd_call);
-  char path[PATH_MAX];
-  describe_fd(fd, path, sizeof path);
-  int step = begin("fdatasync", path);
-  int result = real(fd);
-  end(step);
-  return result;
+  return fd_step("fdatasync", real, fd);
 }
 
 int rename(const char *from, const char *to) {

@@ -18,15 +18,15 @@ public struct OwnThread: SuiteTrait, TestTrait, TestScoping {
   ) async throws {
     await Self.slots.acquire()
     let executor = ThreadExecutor()
+    var failure: (any Error)?
     do {
       try await withTaskExecutorPreference(executor) { try await function() }
     } catch {
-      executor.stop()
-      await Self.slots.release()
-      throw error
+      failure = error
     }
     executor.stop()
     await Self.slots.release()
+    if let failure { throw failure }
   }
 
   /// As many blocking tests at once as the pool had threads before: the machine's cores.
