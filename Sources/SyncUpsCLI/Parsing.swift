@@ -3,6 +3,12 @@ import SyncUpsFeatures
 
 /// Turns what the user typed into model values, with errors that say what would be accepted.
 public enum Parse {
+  /// A `--limit` value: at least 1.
+  public static func limit(_ value: Int) throws(CLIError) -> Int {
+    guard value > 0 else { throw CLIError("--limit must be at least 1") }
+    return value
+  }
+
   /// `5m`, `90s`, `1m30s`, `1h`, `300` (plain seconds); within `SyncUp.durationRange`.
   public static func duration(_ text: String) throws(CLIError) -> Duration {
     let input = text.trimmingCharacters(in: .whitespaces).lowercased()

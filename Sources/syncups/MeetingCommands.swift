@@ -23,7 +23,7 @@ struct MeetingsCommand: AsyncParsableCommand {
   var json = false
 
   @MainActor func run() async throws {
-    if let limit, limit < 1 { throw CLIError("--limit must be at least 1") }
+    let limit = try limit.map { value throws(CLIError) in try Parse.limit(value) }
     if all, limit != nil { throw CLIError("--all and --limit do not go together: give one") }
     let store = try await SyncUpsStore.open()
     let syncUp = try store.resolve(ref).wrappedValue

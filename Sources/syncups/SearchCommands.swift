@@ -62,7 +62,7 @@ struct SearchCommand: AsyncParsableCommand {
     if let problem = TranscriptSearch.problem(in: query) {
       throw CLIError("cannot search for '\(query.visible)': \(problem)")
     }
-    guard limit > 0 else { throw CLIError("--limit must be at least 1") }
+    let limit = try Parse.limit(limit)
     let since = try since.map { text throws(CLIError) in try Parse.since(text) }
     let store = try await SyncUpsStore.open()
     let syncUpID = try syncUp.map { ref throws(CLIError) in try store.resolve(ref).wrappedValue.id }
