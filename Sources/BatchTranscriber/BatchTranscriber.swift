@@ -1,5 +1,6 @@
 import AudioCore
 import AudioFilesClient
+import AudioFilesClientLive
 import Foundation
 import TranscriptionClient
 import TranscriptionClientLive
@@ -7,6 +8,8 @@ import WorkerThreads
 
 /// Transcribes many files on `jobs` worker threads (never the cooperative pool), each with its
 /// own warm decoder, and hands the results back in input order as soon as each is next in line.
+/// The longest files are decoded first, so no worker sits idle at the end while another decodes
+/// the one long file that was taken last.
 public struct BatchTranscriber: Sendable {
   public var jobs: Int
   public var options: DecoderOptions
@@ -42,7 +45,7 @@ public struct BatchTranscriber: Sendable {
   ) throws(TranscriptionError) {
     guard !files.isEmpty else { return }
     let workers = min(jobs, files.count)
-    let state = BatchState(total: files.count)
+    let state = BatchState(order: Self.longestFirst(files))
     let options = self.options
     let group = DispatchGroup()
     for number in 1...workers {
@@ -74,25 +77,41 @@ public struct BatchTranscriber: Sendable {
     group.wait()
     if let error = state.setupError, state.finished < files.count { throw error }
   }
+
+  /// The files' indices, longest audio first (by its header; a file whose length is unknown or
+  /// that cannot be opened by its size, at 16-bit 16 kHz), ties in input order.
+  static func longestFirst(_ files: [String]) -> [Int] {
+    let seconds = files.map { file -> Double in
+      if let info = try? AudioFileReader(path: file).info, info.duration > 0 {
+        return info.duration
+      }
+      let bytes = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0
+      return Double(bytes) / Double(2 * AudioFormat.sampleRate)
+    }
+    return files.indices.sorted {
+      seconds[$0] > seconds[$1] || (seconds[$0] == seconds[$1] && $0 < $1)
+    }
+  }
 }
 
-/// The work queue and the in-order output buffer shared by the workers.
+/// The work queue (in `order`) and the in-order output buffer shared by the workers.
 private final class BatchState: @unchecked Sendable {
   private let lock = NSLock()
-  private let total: Int
+  private let order: [Int]
+  private var total: Int { order.count }
   private var nextToTake = 0
   private var nextToEmit = 0
   private var done: [Int: BatchTranscriber.Result] = [:]
   private(set) var finished = 0
   private(set) var setupError: TranscriptionError?
 
-  init(total: Int) { self.total = total }
+  init(order: [Int]) { self.order = order }
 
   func take() -> Int? {
     lock.withLock {
       guard setupError == nil, nextToTake < total else { return nil }
       defer { nextToTake += 1 }
-      return nextToTake
+      return order[nextToTake]
     }
   }
 

@@ -3,13 +3,14 @@ import AudioCaptureClientLive
 import AudioCore
 import AudioFilesClient
 import AudioFilesClientLive
-import BatchTranscriber
 import Foundation
 import SyncUpsTestSupport
 import TestThreads
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
+
+@testable import BatchTranscriber
 
 /// The real decoder on the bundled samples.
 @Suite("Transcription client", .ownThread)
@@ -125,6 +126,23 @@ struct TranscriptionClientTests {
     let texts = all.map { (try? $0.outcome.get())?.text ?? "failed" }
     #expect(texts[0] == (try committedTranscript("standup")) && texts[2] == texts[0])
     #expect(texts[1] == (try committedTranscript("hello")) && texts[3] == texts[1])
+  }
+
+  @Test func batchTakesTheLongestFilesFirst() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A short WAV, a long FLAC (smaller on disk than the WAVs), a middling WAV, and a file
+    // that is not audio, ranked by its size.
+    let short = folder.appendingPathComponent("short.wav")
+    let long = folder.appendingPathComponent("long.flac")
+    let middle = folder.appendingPathComponent("middle.wav")
+    let text = folder.appendingPathComponent("notes.wav")
+    try sox(["-n", "-r", "16000", "-b", "16", "-c", "1", short.path, "trim", "0", "1"])
+    try sox(["-n", "-r", "16000", "-b", "16", "-c", "1", long.path, "trim", "0", "9"])
+    try sox(["-n", "-r", "16000", "-b", "16", "-c", "1", middle.path, "trim", "0", "3"])
+    try Data(repeating: 65, count: 64_000).write(to: text)
+    let order = BatchTranscriber.longestFirst([short, long, middle, text].map(\.path))
+    #expect(order == [1, 2, 3, 0])
   }
 
   @Test func modelResolutionOrderAndClearErrors() throws {
