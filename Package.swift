@@ -153,6 +153,32 @@ let package = Package(
         "TranscriptionClientLive", "WorkerThreads",
       ]
     ),
+    // The recorder: one meeting's capture, audio file, live pass and second pass, as a stream of
+    // events; the live module composes the capture, audio files and transcription clients.
+    .target(
+      name: "MeetingRecorder",
+      dependencies: ["AudioCore", .product(name: "CasePaths", package: "swift-case-paths")]
+        + dependencyClient
+    ),
+    .target(
+      name: "MeetingRecorderLive",
+      dependencies: [
+        "AudioCore", "MeetingRecorder", "AudioCaptureClient", "AudioCaptureClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
+        "TranscriptionClientLive",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ] + dependencyClient
+    ),
+    .testTarget(
+      name: "MeetingRecorderTests",
+      dependencies: [
+        "AudioCore", "MeetingRecorder", "MeetingRecorderLive", "AudioCaptureClient",
+        "AudioFilesClient", "TranscriptionClient",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ] + dependencyClient + testSupport
+    ),
     .testTarget(
       name: "AudioFilesClientTests",
       dependencies: [
