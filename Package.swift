@@ -217,8 +217,7 @@ let package = Package(
     .target(
       name: "SyncUpsFeatures",
       dependencies: [
-        "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient",
-        "TranscriptionClient", "SpeechVocabulary",
+        "Architecture", "AudioCore", "AudioCaptureClient", "MeetingRecorder", "SpeechVocabulary",
         "SharingGRDB", "WorkerThreads",
         .product(name: "Tagged", package: "swift-tagged"),
         .product(name: "GRDB", package: "GRDB.swift"),
@@ -243,10 +242,8 @@ let package = Package(
     // Interface modules only: no C library is built or linked for the features' tests.
     .testTarget(
       name: "SyncUpsFeaturesTests",
-      dependencies: [
-        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient",
-        "TranscriptionClient",
-      ] + testSupport
+      dependencies: ["SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "MeetingRecorder"]
+        + testSupport
     ),
     // The features with the live clients: real decoding, real files.
     .testTarget(
@@ -254,7 +251,7 @@ let package = Package(
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "TranscriptionClientLive", "SyncUpsTestSupport",
+        "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive", "SyncUpsTestSupport",
       ] + testSupport
     ),
     .target(
@@ -262,7 +259,7 @@ let package = Package(
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "TranscriptionClientLive",
+        "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive",
       ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
@@ -286,6 +283,7 @@ let package = Package(
         "AudioCaptureClientLive",
         "AudioFilesClientLive",
         "TranscriptionClientLive",
+        "MeetingRecorderLive",
         "BatchTranscriber",
         "SpeechVocabulary",
         "SyncUpsCLI",
@@ -304,7 +302,7 @@ let package = Package(
       dependencies: [
         "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "TranscriptionClientLive",
+        "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive",
         "SyncUpsTestSupport", "TestThreads",
       ]
     ),
