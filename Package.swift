@@ -153,6 +153,32 @@ let package = Package(
         "TranscriptionClientLive", "WorkerThreads",
       ]
     ),
+    // The recorder: one meeting's capture, audio file, live pass and second pass, as a stream of
+    // events; the live module composes the capture, audio files and transcription clients.
+    .target(
+      name: "MeetingRecorder",
+      dependencies: ["AudioCore", .product(name: "CasePaths", package: "swift-case-paths")]
+        + dependencyClient
+    ),
+    .target(
+      name: "MeetingRecorderLive",
+      dependencies: [
+        "AudioCore", "MeetingRecorder", "AudioCaptureClient", "AudioCaptureClientLive",
+        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
+        "TranscriptionClientLive",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ] + dependencyClient
+    ),
+    .testTarget(
+      name: "MeetingRecorderTests",
+      dependencies: [
+        "AudioCore", "MeetingRecorder", "MeetingRecorderLive", "AudioCaptureClient",
+        "AudioFilesClient", "TranscriptionClient",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ] + dependencyClient + testSupport
+    ),
     .testTarget(
       name: "AudioFilesClientTests",
       dependencies: [
@@ -191,8 +217,7 @@ let package = Package(
     .target(
       name: "SyncUpsFeatures",
       dependencies: [
-        "Architecture", "AudioCore", "AudioCaptureClient", "AudioFilesClient",
-        "TranscriptionClient", "SpeechVocabulary",
+        "Architecture", "AudioCore", "AudioCaptureClient", "MeetingRecorder", "SpeechVocabulary",
         "SharingGRDB", "WorkerThreads",
         .product(name: "Tagged", package: "swift-tagged"),
         .product(name: "GRDB", package: "GRDB.swift"),
@@ -217,10 +242,8 @@ let package = Package(
     // Interface modules only: no C library is built or linked for the features' tests.
     .testTarget(
       name: "SyncUpsFeaturesTests",
-      dependencies: [
-        "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioFilesClient",
-        "TranscriptionClient",
-      ] + testSupport
+      dependencies: ["SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "MeetingRecorder"]
+        + testSupport
     ),
     // The features with the live clients: real decoding, real files.
     .testTarget(
@@ -228,7 +251,7 @@ let package = Package(
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "TranscriptionClientLive", "SyncUpsTestSupport",
+        "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive", "SyncUpsTestSupport",
       ] + testSupport
     ),
     .target(
@@ -236,7 +259,7 @@ let package = Package(
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "TranscriptionClientLive",
+        "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive",
       ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
@@ -260,6 +283,7 @@ let package = Package(
         "AudioCaptureClientLive",
         "AudioFilesClientLive",
         "TranscriptionClientLive",
+        "MeetingRecorderLive",
         "BatchTranscriber",
         "SpeechVocabulary",
         "SyncUpsCLI",
@@ -278,7 +302,7 @@ let package = Package(
       dependencies: [
         "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "TranscriptionClientLive",
+        "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive",
         "SyncUpsTestSupport", "TestThreads",
       ]
     ),

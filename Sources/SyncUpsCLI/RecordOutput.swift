@@ -46,13 +46,10 @@ final class LineOutput: RecordOutput {
   }
 }
 
-/// The live screen: redrawn on every change and a few times a second for the level meter.
+/// The live screen: redrawn on every change (the level meter's too) and a few times a second.
 @MainActor
 final class ScreenOutput: RecordOutput {
-  private let meter: LevelMeter
   private var session: Terminal.Session?
-
-  init(meter: LevelMeter) { self.meter = meter }
 
   var wantsKeys: Bool { true }
 
@@ -63,10 +60,7 @@ final class ScreenOutput: RecordOutput {
 
   func update(_ state: RecordMeeting.State) {
     let size = Terminal.size
-    let screen = RecordScreen(
-      state: state, level: meter.level, silentFor: meter.silentFor, width: size.columns,
-      height: size.rows
-    )
+    let screen = RecordScreen(state: state, width: size.columns, height: size.rows)
     session?.draw(screen.lines)
   }
 

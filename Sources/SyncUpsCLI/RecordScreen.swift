@@ -1,24 +1,25 @@
 import Foundation
+import MeetingRecorder
 import SyncUpsFeatures
 
-/// What the live recording screen shows for a `RecordMeeting` state: a pure function of the
-/// state and the microphone level, so it is tested without a terminal.
+/// What the live recording screen shows for a `RecordMeeting` state (with its microphone level):
+/// a pure function of the state, so it is tested without a terminal.
 public struct RecordScreen {
   public var state: RecordMeeting.State
-  /// The input level, 0…1 (RMS of the last chunk, scaled).
+  /// The input level, 0…1 (RMS of the last chunk, scaled); the state's unless given.
   public var level: Double
-  /// Seconds since the microphone last heard anything; nil while not recording.
+  /// Seconds since the microphone last heard anything; the state's unless given.
   public var silentFor: Double?
   public var width: Int
   public var height: Int
 
   public init(
-    state: RecordMeeting.State, level: Double = 0, silentFor: Double? = nil, width: Int = 80,
+    state: RecordMeeting.State, level: Double? = nil, silentFor: Double? = nil, width: Int = 80,
     height: Int = 24
   ) {
     self.state = state
-    self.level = level
-    self.silentFor = silentFor
+    self.level = level ?? state.level?.loudness ?? 0
+    self.silentFor = silentFor ?? state.level?.silentFor
     self.width = max(width, 1)
     self.height = max(height, 1)
   }

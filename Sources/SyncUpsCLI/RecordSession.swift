@@ -1,5 +1,4 @@
 import AudioCaptureClient
-import AudioFilesClient
 import Foundation
 import SyncUpsFeatures
 
@@ -40,7 +39,6 @@ public final class RecordSession {
 
   private let store: Store<RecordMeeting.State, RecordMeeting.Action>
   private let syncUp: Shared<SyncUp>
-  private let meter: LevelMeter
   private let output: any RecordOutput
   private var reportedNotice: String?
 
@@ -53,22 +51,15 @@ public final class RecordSession {
     if configuration.input == nil {
       configuration.source = await Self.microphone(configuration.source)
     }
-    let meter = LevelMeter()
     @Dependency(\.uuid) var uuid
     let state = RecordMeeting.State(
       meetingID: Meeting.ID(uuid()), syncUp: syncUp, input: configuration.recordingInput
     )
     self.syncUp = syncUp
-    self.meter = meter
-    self.store = Store(initialState: state) {
-      RecordMeeting()
-    } withDependencies: {
-      $0.audioCapture = $0.audioCapture.metered(by: meter)
-      $0.audioFiles = $0.audioFiles.metered(by: meter)
-    }
+    self.store = Store(initialState: state) { RecordMeeting() }
     // `RecordMeeting` shows an utterance only once the recording store has it, so what a
     // script saw survives a SIGKILL.
-    self.output = Terminal.isInteractive ? ScreenOutput(meter: meter) : LineOutput()
+    self.output = Terminal.isInteractive ? ScreenOutput() : LineOutput()
   }
 
   /// The microphone to record: the one given (remembered for next time), else the one last
@@ -157,7 +148,7 @@ public final class RecordSession {
     }
   }
 
-  /// The level meter moves between state changes.
+  /// A resized terminal is redrawn between state changes.
   private func redrawPeriodically() async {
     while !Task.isCancelled {
       try? await Task.sleep(for: .milliseconds(200))

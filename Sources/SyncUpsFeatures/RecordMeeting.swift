@@ -1,16 +1,15 @@
 import Architecture
-import AudioCaptureClient
 import AudioCore
-import AudioFilesClient
 import Foundation
+import MeetingRecorder
 import Tagged
-import TranscriptionClient
 import WorkerThreads
 
-/// Records one meeting of a sync-up: times each attendee's slot, listens to its input,
-/// transcribes, keeps the audio, writes every utterance to the recording store as it is heard,
-/// and saves the meeting into the sync-up's shared reference (derived from the list, which
-/// persists it). Front ends only send actions: keys, "end and save" on Ctrl-C, SIGTERM or `q`.
+/// Records one meeting of a sync-up: times each attendee's slot, has the meeting recorder listen
+/// to its input, attributes what is heard to speakers, writes every utterance to the recording
+/// store as it is heard, and saves the meeting into the sync-up's shared reference (derived from
+/// the list, which persists it). Front ends only send actions: keys, "end and save" on Ctrl-C,
+/// SIGTERM or `q`.
 public struct RecordMeeting: Reducer {
   public struct State: Equatable, Sendable {
     @Presents public var alert: AlertState<Action.Alert>?
@@ -36,6 +35,8 @@ public struct RecordMeeting: Reducer {
     public var savedSegments: [Meeting.Segment] { sentenceSegments ?? segments }
     /// What the current speaker is saying, not final yet.
     public var partial = ""
+    /// How loud the input is (nil until it is heard).
+    public var level: AudioLevel?
     public var status = Status.timing
     /// The meeting as it is kept while it runs (set when it starts).
     public var recording: MeetingRecording?
@@ -58,45 +59,6 @@ public struct RecordMeeting: Reducer {
 
     /// Audio is being captured (or its last words transcribed).
     public var isRecording: Bool { status == .recording || status == .ending }
-
-    /// The first whole second of each attendee's slot: slot k starts at ⌈k·D/n⌉, and at least a
-    /// second after the slot before it, so that no speaker is skipped. Slots that would start
-    /// at or after the end of the meeting never come.
-    func slotStarts() -> [Int] {
-      let count = max(syncUp.attendees.count, 1)
-      var starts: [Int] = []
-      for index in 0..<count {
-        let even = Int((syncUp.duration.seconds * Double(index) / Double(count)).rounded(.up))
-        starts.append(max(even, (starts.last ?? -1) + 1))
-      }
-      return starts
-    }
-
-    /// The speaker whose slot contains `meetingSeconds`.
-    public func slot(atMeetingSeconds meetingSeconds: Double) -> Int {
-      slotStarts().lastIndex { Double($0) <= meetingSeconds } ?? 0
-    }
-
-    func slotStart(_ index: Int) -> Int { slotStarts()[index] }
-
-    /// An utterance as a segment of the speaker whose slot it started in.
-    func segment(_ utterance: Utterance) -> Meeting.Segment {
-      let speakerIndex = speaker(atRecordingSeconds: utterance.start)
-      return Meeting.Segment(
-        speaker: syncUp.attendees[safe: speakerIndex]?.name ?? "Unknown",
-        start: utterance.start, end: utterance.end, text: utterance.text, words: utterance.words
-      )
-    }
-
-    /// The speaker of an utterance that started `recordingSeconds` into the recording.
-    func speaker(atRecordingSeconds recordingSeconds: Double) -> Int {
-      let anchor = timeline.anchor(at: recordingSeconds)
-      let meetingSeconds =
-        anchor.isPaused
-        ? Double(anchor.meetingSeconds)
-        : Double(anchor.meetingSeconds) + recordingSeconds - Double(anchor.recordingSeconds)
-      return max(anchor.speakerIndex, slot(atMeetingSeconds: meetingSeconds))
-    }
   }
 
   /// A final utterance being written to the recording store.
@@ -135,6 +97,8 @@ public struct RecordMeeting: Reducer {
     }
   }
 
+  public typealias Pace = RecordingPace
+
   /// What is kept of the input.
   public struct Keep: OptionSet, Equatable, Sendable {
     public let rawValue: Int
@@ -142,11 +106,6 @@ public struct RecordMeeting: Reducer {
     public static let transcript = Keep(rawValue: 1)
     public static let audio = Keep(rawValue: 2)
     public static let all: Keep = [.transcript, .audio]
-  }
-
-  public enum Pace: Equatable, Sendable {
-    case realTime
-    case fast
   }
 
   public enum Status: Equatable, Sendable {
@@ -160,76 +119,20 @@ public struct RecordMeeting: Reducer {
     case ended
   }
 
-  /// Recording time (timer ticks, which go on while the meeting is paused) and the points where
-  /// meeting time stopped following it one to one (next speaker, alerts).
-  public struct Timeline: Equatable, Sendable {
-    public var seconds = 0
-    public var anchors = [Anchor(recordingSeconds: 0, meetingSeconds: 0)]
-
-    public init(
-      seconds: Int = 0, anchors: [Anchor] = [Anchor(recordingSeconds: 0, meetingSeconds: 0)]
-    ) {
-      self.seconds = seconds
-      self.anchors = anchors
-    }
-
-    var isPaused: Bool { anchors.last?.isPaused ?? false }
-
-    func anchor(at recordingSeconds: Double) -> Anchor {
-      anchors.last { Double($0.recordingSeconds) <= recordingSeconds } ?? anchors[0]
-    }
-
-    mutating func mark(meetingSeconds: Int, speakerIndex: Int, isPaused: Bool = false) {
-      anchors.append(
-        Anchor(
-          recordingSeconds: seconds, meetingSeconds: meetingSeconds, speakerIndex: speakerIndex,
-          isPaused: isPaused
-        )
-      )
-    }
-  }
-
-  public struct Anchor: Equatable, Sendable {
-    public var recordingSeconds: Int
-    public var meetingSeconds: Int
-    public var speakerIndex = 0
-    public var isPaused = false
-
-    public init(
-      recordingSeconds: Int, meetingSeconds: Int, speakerIndex: Int = 0, isPaused: Bool = false
-    ) {
-      self.recordingSeconds = recordingSeconds
-      self.meetingSeconds = meetingSeconds
-      self.speakerIndex = speakerIndex
-      self.isPaused = isPaused
-    }
-  }
-
   @CasePathable
   public enum Action: Equatable, Sendable {
     case alert(PresentationAction<Alert>)
-    /// Keeping the audio failed; the meeting goes on without it.
-    case audioFailed(String)
-    /// No microphone: the meeting is timed without recording.
-    case captureUnavailable(String)
     /// Ctrl-C, SIGTERM or `q`: end the meeting and save it.
     case endAndSaveRequested
     case endMeetingButtonTapped
     case nextButtonTapped
     case onTask
-    /// The input broke mid-meeting; what was heard is kept.
-    case recordingFailed(String, keptAudio: Bool)
-    /// The input ended (or was stopped) and the last words are transcribed.
-    case recordingFinished(keptAudio: Bool)
+    /// What the meeting recorder says: levels, seconds, words, the audio, the second pass, the end.
+    case recorder(RecordingEvent)
     case saveFailed(String)
-    /// The second pass could not give whole sentences; the live transcript is saved.
-    case secondPassFailed(String)
-    /// The second pass's whole sentences, for the saved meeting (sent before the recording ends).
-    case secondPassFinished([Utterance])
     /// The recording store has this final utterance: it can be shown.
     case segmentKept(Meeting.Segment)
-    case speechResult(TranscriptionEvent)
-    /// The meeting could not start recording; it ends without saving.
+    /// The meeting could not start; it ends without saving.
     case startFailed(String)
     /// An utterance could not be kept safe from a crash (it is shown and saved all the same).
     case storeFailed(String, Meeting.Segment)
@@ -244,19 +147,16 @@ public struct RecordMeeting: Reducer {
   }
 
   enum CancelID {
-    case capture
     case recording
     case timer
   }
 
-  @Dependency(\.audioCapture) var audioCapture
-  @Dependency(\.audioFiles) var audioFiles
   @Dependency(\.continuousClock) var clock
   @Dependency(\.dataDirectory) var dataDirectory
   @Dependency(\.date.now) var now
   @Dependency(\.dismiss) var dismiss
+  @Dependency(\.meetingRecorder) var meetingRecorder
   @Dependency(\.recordingStore) var recordingStore
-  @Dependency(\.transcription) var transcription
 
   public init() {}
 
@@ -280,17 +180,6 @@ public struct RecordMeeting: Reducer {
       case .alert:
         return .none
 
-      case .audioFailed(let message):
-        state.recording?.audioFile = nil
-        state.notice = message
-        return .none
-
-      case .captureUnavailable(let message):
-        state.status = .timing
-        state.recording?.audioFile = nil
-        state.notice = "\(message); the meeting is timed without recording or transcription"
-        return .none
-
       case .endAndSaveRequested:
         guard state.status == .timing || state.status == .recording else { return .none }
         return finish(&state)
@@ -305,104 +194,130 @@ public struct RecordMeeting: Reducer {
           return showAlert(.endMeeting(isDiscardable: false), &state)
         }
         state.speakerIndex += 1
-        state.secondsElapsed = state.slotStart(state.speakerIndex)
+        state.secondsElapsed = state.slotStarts()[state.speakerIndex]
         state.timeline.mark(meetingSeconds: state.secondsElapsed, speakerIndex: state.speakerIndex)
         return .none
 
       case .onTask:
-        let keepsAudio = state.input.keeps.contains(.audio)
-        let recording = MeetingRecording(
+        state.recording = MeetingRecording(
           meetingID: state.meetingID, syncUpID: state.syncUp.id, started: now,
-          audioFile: keepsAudio ? DataDirectory.audioFile(of: state.meetingID) : nil
+          audioFile: state.input.keeps.contains(.audio)
+            ? DataDirectory.audioFile(of: state.meetingID) : nil
         )
-        state.recording = recording
-        guard state.input != .none else {
-          return .merge(timer(), begin(recording))
-        }
-        state.status = .recording
+        if state.input != .none { state.status = .recording }
         return state.input.followsAudioTime ? record(state) : .merge(timer(), record(state))
 
-      case .recordingFailed(let message, let keptAudio):
-        state.partial = ""
-        if !keptAudio { state.recording?.audioFile = nil }
-        guard state.status == .recording else { return save(&state) }
-        state.status = .timing
-        state.notice = "\(message); the meeting goes on without recording"
-        // The meeting goes on while the user reads this; without audio, an audio-timed meeting
-        // goes on by the wall clock.
-        state.alert = .recordingFailed(message)
-        return state.input.followsAudioTime ? timer() : .none
-
-      case .recordingFinished(let keptAudio):
-        state.partial = ""
-        if !keptAudio { state.recording?.audioFile = nil }
-        // The input ended by itself (a file used as the microphone): the meeting is over too.
-        return save(&state)
+      case .recorder(let event):
+        return apply(event, &state)
 
       case .saveFailed(let message):
         state.failure = message
         return .none
 
-      case .secondPassFailed(let message):
-        state.notice = message
-        return .none
-
-      case .secondPassFinished(let utterances):
-        state.sentenceSegments = utterances.map { state.segment($0) }
-        return .none
-
       case .segmentKept(let segment):
         return kept(segment, &state)
 
-      case .speechResult(.partial(let text)):
-        state.partial = text
-        return .none
-
-      case .speechResult(.final(let utterance)):
-        state.partial = ""
-        let segment = state.segment(utterance)
-        // Shown (`segmentKept`) only once the store has it: what the user saw survives a crash.
-        state.pendingSegments.append(PendingSegment(segment))
-        return .run { [recordingStore, id = state.meetingID] send in
-          do {
-            try await recordingStore.append(segment, id)
-            await send(.segmentKept(segment))
-          } catch {
-            await send(
-              .storeFailed("cannot keep the transcript safe from a crash: \(error)", segment))
-          }
-        }
-
       case .startFailed(let message):
-        state.status = .ended
-        state.failure = message
-        return .merge(
-          stopEffects(),
-          .run { [recordingStore, dismiss, id = state.meetingID] _ in
-            try? await recordingStore.discard(id)
-            await dismiss()
-          }
-        )
+        return fail(message, &state)
 
       case .storeFailed(let message, let segment):
         state.notice = message
         return kept(segment, &state)
 
       case .timerTick:
-        state.timeline.seconds += 1
-        guard !state.timeline.isPaused, state.status == .timing || state.status == .recording
-        else { return .none }
-        state.secondsElapsed += 1
-        if state.secondsElapsed >= Int(state.syncUp.duration.seconds.rounded(.up)) {
-          return finish(&state)
-        }
-        state.speakerIndex = max(
-          state.speakerIndex, state.slot(atMeetingSeconds: Double(state.secondsElapsed))
-        )
-        return .none
+        return tick(&state)
       }
     }
     .ifLet(\.$alert, action: \.alert)
+  }
+
+  /// What the recorder says, applied: the meeting clock follows the audio when it should, words
+  /// become segments of the speaker whose slot they started in, problems are said in one line,
+  /// and the end of the recording saves the meeting.
+  private func apply(_ event: RecordingEvent, _ state: inout State) -> Effect<Action> {
+    switch event {
+    case .level(let level):
+      state.level = level
+      return .none
+
+    case .recorded:
+      return state.input.followsAudioTime ? tick(&state) : .none
+
+    case .partial(let text):
+      state.partial = text
+      return .none
+
+    case .utterance(let utterance):
+      state.partial = ""
+      let segment = state.segment(utterance)
+      // Shown (`segmentKept`) only once the store has it: what the user saw survives a crash.
+      state.pendingSegments.append(PendingSegment(segment))
+      return .run { [recordingStore, id = state.meetingID] send in
+        do {
+          try await recordingStore.append(segment, id)
+          await send(.segmentKept(segment))
+        } catch {
+          await send(
+            .storeFailed("cannot keep the transcript safe from a crash: \(error)", segment))
+        }
+      }
+
+    case .audioDropped(let reason):
+      state.recording?.audioFile = nil
+      state.notice = "cannot keep the meeting's audio: \(reason); the meeting goes on without it"
+      return .none
+
+    case .sentences(let utterances):
+      state.sentenceSegments = utterances.map { state.segment($0) }
+      return .none
+
+    case .sentencesFailed(let reason):
+      state.notice = "the whole-sentence pass \(reason); the live transcript is saved instead"
+      return .none
+
+    case .inputUnavailable(let reason):
+      // No microphone: the default one means "continue without recording", a named one fails.
+      guard case .microphone(nil, _) = state.input else { return fail(reason, &state) }
+      state.status = .timing
+      state.recording?.audioFile = nil
+      state.notice = "\(reason); the meeting is timed without recording or transcription"
+      return .none
+
+    case .startFailed(let reason):
+      return fail("cannot start the meeting: \(reason)", &state)
+
+    case .failed(let message, let keptAudio):
+      state.partial = ""
+      if !keptAudio { state.recording?.audioFile = nil }
+      guard state.status == .recording else { return save(&state) }
+      state.status = .timing
+      state.notice = "\(message); the meeting goes on without recording"
+      // The meeting goes on while the user reads this; without audio, an audio-timed meeting
+      // goes on by the wall clock.
+      state.alert = .recordingFailed(message)
+      return state.input.followsAudioTime ? timer() : .none
+
+    case .finished(let keptAudio):
+      state.partial = ""
+      if !keptAudio { state.recording?.audioFile = nil }
+      // The input ended by itself (a file used as the microphone), or the meeting is over.
+      return save(&state)
+    }
+  }
+
+  /// A second of meeting time (unless an alert holds it); the meeting ends when its time is up.
+  private func tick(_ state: inout State) -> Effect<Action> {
+    state.timeline.seconds += 1
+    guard !state.timeline.isPaused, state.status == .timing || state.status == .recording
+    else { return .none }
+    state.secondsElapsed += 1
+    if state.secondsElapsed >= Int(state.syncUp.duration.seconds.rounded(.up)) {
+      return finish(&state)
+    }
+    state.speakerIndex = max(
+      state.speakerIndex, state.slot(atMeetingSeconds: Double(state.secondsElapsed))
+    )
+    return .none
   }
 
   /// One tick a second on the wall clock.
@@ -411,6 +326,39 @@ public struct RecordMeeting: Reducer {
       for await _ in clock.timer(interval: .seconds(1)) { await send(.timerTick) }
     }
     .cancellable(id: CancelID.timer, cancelInFlight: true)
+  }
+
+  /// Keeps the meeting from its start, then (unless it has no input) records it, sending what
+  /// the recorder says until the recording ends.
+  private func record(_ state: State) -> Effect<Action> {
+    let recording = state.recording!
+    let input: RecordingInput?
+    switch state.input {
+    case .none: input = nil
+    case .microphone(let source, _): input = .microphone(source)
+    case .file(let url, let pace, _): input = .file(url, pace: pace)
+    }
+    let request = input.map {
+      RecordingRequest(
+        id: state.meetingID.rawValue, input: $0,
+        transcribes: state.input.keeps.contains(.transcript),
+        audioFile: recording.audioFile.map { dataDirectory.url.appendingPathComponent($0) },
+        vocabulary: state.syncUp.transcriptionVocabulary,
+        endsAt: state.input.followsAudioTime ? state.syncUp.duration.seconds : nil
+      )
+    }
+    return .run { [recordingStore, meetingRecorder] send in
+      do {
+        try await recordingStore.begin(recording)
+      } catch {
+        return await send(.startFailed("cannot start the meeting: \(error)"))
+      }
+      guard let request else { return }
+      for await event in await meetingRecorder.record(request) {
+        await send(.recorder(event))
+      }
+    }
+    .cancellable(id: CancelID.recording)
   }
 
   /// Shows an alert; meeting time stands still until it is answered.
@@ -424,13 +372,16 @@ public struct RecordMeeting: Reducer {
     return .none
   }
 
-  /// Ends the meeting: stops the timer and, when recording, stops the input and lets the last
-  /// utterance be transcribed before saving (`recordingFinished`).
+  /// Ends the meeting: stops the timer and, when recording, has the recorder stop its input and
+  /// transcribe the last words before saving (`.finished`).
   private func finish(_ state: inout State) -> Effect<Action> {
     state.alert = nil
     guard state.status == .recording else { return save(&state) }
     state.status = .ending
-    return .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.capture))
+    return .merge(
+      .cancel(id: CancelID.timer),
+      .run { [meetingRecorder, id = state.meetingID] _ in await meetingRecorder.stop(id.rawValue) }
+    )
   }
 
   /// A pending segment is in the store (or could not be): it is shown once those before it
@@ -459,7 +410,7 @@ public struct RecordMeeting: Reducer {
     guard state.pendingSegments.isEmpty else {
       state.status = .ending
       state.savesWhenKept = true
-      return .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.capture))
+      return .cancel(id: CancelID.timer)
     }
     state.status = .ended
     let meeting = Meeting.recorded(
@@ -485,6 +436,12 @@ public struct RecordMeeting: Reducer {
     )
   }
 
+  /// The meeting could not start: it ends unsaved, saying why.
+  private func fail(_ message: String, _ state: inout State) -> Effect<Action> {
+    state.failure = message
+    return discard(&state)
+  }
+
   /// Ends without saving. Cancelling the recording also deletes the audio it wrote.
   private func discard(_ state: inout State) -> Effect<Action> {
     state.status = .ended
@@ -499,328 +456,7 @@ public struct RecordMeeting: Reducer {
   }
 
   private func stopEffects() -> Effect<Action> {
-    .merge(
-      .cancel(id: CancelID.timer), .cancel(id: CancelID.recording), .cancel(id: CancelID.capture)
-    )
-  }
-
-  /// A meeting without input is kept from its start too.
-  private func begin(_ recording: MeetingRecording) -> Effect<Action> {
-    .run { [recordingStore] send in
-      do {
-        try await recordingStore.begin(recording)
-      } catch {
-        await send(.startFailed("cannot start the meeting: \(error)"))
-      }
-    }
-  }
-
-  /// How long the saved meeting waits for the second pass after the input ended, at most.
-  public static let secondPassBound: Duration = .seconds(30)
-
-  /// Input → (kept audio, live pass) → `speechResult` actions, after the recording store has
-  /// the meeting. When the audio is kept, the same chunks also go to the second pass (its own
-  /// decoder thread), whose sentences arrive in `secondPassFinished` before the recording ends.
-  /// Ends with `recordingFinished` when the input ends or is stopped (cancelling
-  /// `CancelID.capture`), or `recordingFailed` with what went wrong. When the meeting follows
-  /// audio time, the input also sends a `timerTick` for every second of audio.
-  private func record(_ state: State) -> Effect<Action> {
-    let stop = StopSignal()
-    let input = state.input
-    let recording = state.recording!
-    let audioURL = recording.audioFile.map { dataDirectory.url.appendingPathComponent($0) }
-    let duration = state.syncUp.duration.seconds
-    let options = TranscriptionOptions(vocabulary: state.syncUp.transcriptionVocabulary)
-    let runsSecondPass = input.keeps.contains(.transcript) && audioURL != nil
-    return .merge(
-      .run { _ in await stop.fireWhenCancelled() }.cancellable(id: CancelID.capture),
-      .run { [audioCapture, audioFiles, transcription, recordingStore, clock] send in
-        do {
-          try await recordingStore.begin(recording)
-          if input.keeps.contains(.transcript) { try await transcription.checkModel() }
-        } catch {
-          return await send(.startFailed("cannot start the meeting: \(error)"))
-        }
-        let chunks: AsyncThrowingStream<AudioChunk, any Error>
-        do {
-          switch input {
-          case .none:
-            return
-          case .microphone(let source, _):
-            chunks = try await audioCapture.start(source)
-            stop.onFire { Task { await audioCapture.stop() } }
-          case .file(let url, _, _):
-            chunks = try await audioFiles.read(url)
-          }
-        } catch {
-          if case .microphone(nil, _) = input {
-            return await send(.captureUnavailable("\(error)"))
-          }
-          return await send(.startFailed(Self.describe(error)))
-        }
-        let (sentenceChunks, sentenceFeed) = AsyncThrowingStream<AudioChunk, any Error>
-          .makeStream()
-        let feed = Feed(
-          chunks: chunks, input: input, duration: duration, stop: stop, audioURL: audioURL,
-          audioFiles: audioFiles, clock: clock, send: send,
-          sentences: runsSecondPass ? sentenceFeed : nil
-        )
-        let secondPass: Task<[Utterance], any Error>? =
-          runsSecondPass
-          ? Task { try await transcription.transcribeSentences(sentenceChunks, options) } : nil
-        let fed = AsyncThrowingStream<AudioChunk, any Error> { try await feed.next() }
-        var failure: String?
-        do {
-          if input.keeps.contains(.transcript) {
-            for try await event in try await transcription.transcribeMeeting(fed, options) {
-              await send(.speechResult(event))
-            }
-          } else {
-            for try await _ in fed {}
-          }
-        } catch {
-          failure = Self.describe(error)
-        }
-        sentenceFeed.finish()
-        // Without the kept audio (it could not be written), the live transcript is saved.
-        if let secondPass, feed.keepsAudio, !Task.isCancelled {
-          await send(await Self.outcome(of: secondPass, clock: clock))
-        } else {
-          secondPass?.cancel()
-        }
-        // Whatever was recorded before a failure is kept: finish the audio file.
-        let kept = await feed.closeAudio()
-        if Task.isCancelled {
-          secondPass?.cancel()
-          return await feed.deleteAudio()
-        }
-        if let failure {
-          await send(.recordingFailed(failure, keptAudio: kept))
-        } else {
-          await send(.recordingFinished(keptAudio: kept))
-        }
-      }
-      .cancellable(id: CancelID.recording)
-    )
-  }
-
-  /// The second pass's sentences once its input has ended; if it fails or takes longer than
-  /// `secondPassBound`, why, in one line (the live transcript is saved instead).
-  static func outcome(
-    of secondPass: Task<[Utterance], any Error>, clock: any Clock<Duration>
-  ) async -> Action {
-    @Sendable func failed(_ reason: String) -> Action {
-      .secondPassFailed("the whole-sentence pass \(reason); the live transcript is saved instead")
-    }
-    let outcome = await withTaskCancellationHandler {
-      await race(secondPass, clock: clock, failed: failed)
-    } onCancel: {
-      secondPass.cancel()
-    }
-    return outcome
-  }
-
-  private static func race(
-    _ secondPass: Task<[Utterance], any Error>, clock: any Clock<Duration>,
-    failed: @escaping @Sendable (String) -> Action
-  ) async -> Action {
-    await withTaskGroup(of: Action?.self) { group in
-      group.addTask {
-        do {
-          return .secondPassFinished(try await secondPass.value)
-        } catch is CancellationError {
-          return nil
-        } catch {
-          return failed("failed (\(describe(error)))")
-        }
-      }
-      group.addTask {
-        do {
-          try await clock.sleep(for: secondPassBound)
-        } catch {
-          return nil
-        }
-        secondPass.cancel()
-        return failed("took longer than \(secondPassBound.components.seconds)s")
-      }
-      var outcome: Action?
-      while outcome == nil, let next = await group.next() {
-        outcome = next
-        group.cancelAll()
-      }
-      return outcome ?? failed("was stopped")
-    }
-  }
-
-  /// An error in words: Foundation's file errors say what failed and why, never their domain.
-  static func describe(_ error: any Error) -> String {
-    if case .notFound(let path)? = error as? AudioFileError {
-      return "cannot read \(path): no such file"
-    }
-    let ns = error as NSError
-    guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else {
-      return "\(error)"
-    }
-    let path = ns.userInfo[NSFilePathErrorKey] as? String
-    let reason: String
-    if let code = ns.posixCode {
-      reason = String(cString: strerror(code)).lowercased()
-    } else {
-      switch CocoaError.Code(rawValue: ns.code) {
-      case .fileWriteFileExists: reason = "a file is in the way"
-      case .fileWriteNoPermission, .fileReadNoPermission: reason = "permission denied"
-      case .fileWriteOutOfSpace: reason = "no space left on device"
-      case .fileWriteVolumeReadOnly: reason = "read-only file system"
-      case .fileNoSuchFile, .fileReadNoSuchFile: reason = "no such file or folder"
-      default: reason = ns.localizedDescription
-      }
-    }
-    return path.map { "\($0): \(reason)" } ?? reason
-  }
-}
-
-/// Fires once, when the effect that waits on it is cancelled: "stop capturing".
-final class StopSignal: Sendable {
-  private struct Inner {
-    var isFired = false
-    var handlers: [@Sendable () -> Void] = []
-  }
-  private let inner = LockIsolated(Inner())
-
-  var isFired: Bool { inner.value.isFired }
-
-  func onFire(_ handler: @escaping @Sendable () -> Void) {
-    let fired = inner.withValue {
-      if !$0.isFired { $0.handlers.append(handler) }
-      return $0.isFired
-    }
-    if fired { handler() }
-  }
-
-  func fireWhenCancelled() async {
-    await withTaskCancellationHandler {
-      while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-    } onCancel: {
-      let handlers = inner.withValue { inner in
-        inner.isFired = true
-        defer { inner.handlers = [] }
-        return inner.handlers
-      }
-      for handler in handlers { handler() }
-    }
-  }
-}
-
-/// The chunks the decoder pulls, one at a time: so the decoder never falls behind a buffer, and
-/// stopping takes effect at the next chunk. Each chunk is written to the meeting's audio (if
-/// kept) on its way; a write error drops the audio, says so once, and the meeting goes on.
-/// Used by one consumer at a time (the decoder, then the effect after it).
-private final class Feed: @unchecked Sendable {
-  private var iterator: AsyncThrowingStream<AudioChunk, any Error>.AsyncIterator
-  private let input: RecordMeeting.Input
-  private let duration: Double
-  private let stop: StopSignal
-  private var audioURL: URL?
-  private let audioFiles: AudioFilesClient
-  private let clock: any Clock<Duration>
-  private let send: Send<RecordMeeting.Action>
-  /// The second pass's input: every chunk the live pass gets, finished when the input ends.
-  private var sentences: AsyncThrowingStream<AudioChunk, any Error>.Continuation?
-  private let started = ContinuousClock.now
-  private var audioSeconds = 0
-  private var wroteAudio = false
-
-  init(
-    chunks: AsyncThrowingStream<AudioChunk, any Error>, input: RecordMeeting.Input,
-    duration: Double, stop: StopSignal, audioURL: URL?, audioFiles: AudioFilesClient,
-    clock: any Clock<Duration>, send: Send<RecordMeeting.Action>,
-    sentences: AsyncThrowingStream<AudioChunk, any Error>.Continuation? = nil
-  ) {
-    self.sentences = sentences
-    self.iterator = chunks.makeAsyncIterator()
-    self.input = input
-    self.duration = duration
-    self.stop = stop
-    self.audioURL = audioURL
-    self.audioFiles = audioFiles
-    self.clock = clock
-    self.send = send
-  }
-
-  func next() async throws -> AudioChunk? {
-    do {
-      guard let chunk = try await pull() else {
-        sentences?.finish()
-        return nil
-      }
-      sentences?.yield(chunk)
-      return chunk
-    } catch {
-      // The second pass keeps what was heard before the failure.
-      sentences?.finish()
-      throw error
-    }
-  }
-
-  private func pull() async throws -> AudioChunk? {
-    guard !stop.isFired, let chunk = try await iterator.next(), !stop.isFired else { return nil }
-    switch input {
-    case .file(_, .fast, _):
-      guard chunk.start < duration else { return nil }
-      while Double(audioSeconds + 1) <= chunk.end {
-        audioSeconds += 1
-        await send(.timerTick)
-      }
-    case .file(_, .realTime, _):
-      let due = started + .seconds(chunk.end)
-      let wait = due - ContinuousClock.now
-      if wait > .zero { try await clock.sleep(for: wait) }
-    case .none, .microphone:
-      break
-    }
-    if let url = audioURL {
-      do {
-        try await audioFiles.append(chunk.samples, url)
-        wroteAudio = true
-      } catch {
-        await deleteAudio()
-        // The second pass is for the kept audio: without it, the live transcript is saved.
-        sentences?.finish()
-        sentences = nil
-        await send(
-          .audioFailed(
-            "cannot keep the meeting's audio: \(RecordMeeting.describe(error)); "
-              + "the meeting goes on without it"
-          )
-        )
-      }
-    }
-    return chunk
-  }
-
-  /// The meeting's audio is still being kept.
-  var keepsAudio: Bool { audioURL != nil }
-
-  /// Finishes the audio file; whether there is audio to keep.
-  func closeAudio() async -> Bool {
-    guard let url = audioURL, wroteAudio else { return false }
-    do {
-      try await audioFiles.close(url)
-      return true
-    } catch {
-      await deleteAudio()
-      return false
-    }
-  }
-
-  /// The meeting was discarded, or its audio could not be kept: the file goes.
-  func deleteAudio() async {
-    guard let url = audioURL else { return }
-    audioURL = nil
-    try? await audioFiles.close(url)
-    // Even a first write that failed may have left a file behind.
-    try? await audioFiles.delete(url)
-    wroteAudio = false
+    .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.recording))
   }
 }
 
@@ -851,11 +487,5 @@ extension AlertState where Action == RecordMeeting.Action.Alert {
           + "or discard it."
       )
     }
-  }
-}
-
-extension Collection {
-  subscript(safe index: Index) -> Element? {
-    indices.contains(index) ? self[index] : nil
   }
 }

@@ -134,11 +134,3 @@ extension RecordingStore {
     }
   }
 }
-
-extension NSError {
-  /// The POSIX error behind a Foundation error, when there is one.
-  var posixCode: Int32? {
-    if domain == NSPOSIXErrorDomain { return Int32(code) }
-    return (userInfo[NSUnderlyingErrorKey] as? NSError)?.posixCode
-  }
-}

@@ -3,6 +3,8 @@ import AudioCaptureClientLive
 import AudioFilesClient
 import AudioFilesClientLive
 import Foundation
+import MeetingRecorder
+import MeetingRecorderLive
 import SyncUpsFeatures
 import SyncUpsTestSupport
 import TestThreads
@@ -43,6 +45,7 @@ struct RecordedMeetingTests {
       ) {
         $0.audioFiles = .liveValue
         $0.transcription = .live()
+        $0.meetingRecorder = .liveValue
       }
       #expect(store.isDismissed)
       try $syncUps.save()

@@ -3,6 +3,8 @@ import AudioCaptureClientLive
 import AudioFilesClient
 import AudioFilesClientLive
 import Foundation
+import MeetingRecorder
+import MeetingRecorderLive
 import SyncUpsFeatures
 import Testing
 import TranscriptionClient
@@ -27,6 +29,7 @@ struct PersistenceTests {
       $0.audioFiles = .liveValue
       $0.recordingStore = .database(database)
       $0.transcription = .live()
+      $0.meetingRecorder = .liveValue
       $0.continuousClock = TestClock()
       $0.date.now = now
       $0.uuid = .incrementing

@@ -4,6 +4,8 @@ import AudioCore
 import AudioFilesClient
 import AudioFilesClientLive
 import Foundation
+import MeetingRecorder
+import MeetingRecorderLive
 import SyncUpsFeatures
 import SyncUpsTestSupport
 import Testing
@@ -44,6 +46,7 @@ struct SampleMeetingTests {
     ) {
       $0.audioFiles = .liveValue
       $0.transcription = .live()
+      $0.meetingRecorder = .liveValue
     }
     #expect(store.isDismissed)
     let meeting = try #require(syncUp.wrappedValue.meetings.first)

@@ -2,6 +2,8 @@ import AudioCore
 import AudioFilesClient
 import AudioFilesClientLive
 import Foundation
+import MeetingRecorder
+import MeetingRecorderLive
 import SyncUpsFeatures
 import SyncUpsTestSupport
 import Testing
@@ -37,6 +39,7 @@ struct SecondPassLiveTests {
     ) {
       $0.audioFiles = .liveValue
       $0.transcription = .live()
+      $0.meetingRecorder = .liveValue
       $0.dataDirectory = DataDirectory(url: home)
     }
     #expect(store.isDismissed)

@@ -1,64 +1,36 @@
 import AudioCore
 import ConcurrencyExtras
 import Foundation
+import MeetingRecorder
 import SyncUpsFeatures
 import Testing
-import TranscriptionClient
 
-/// Capture and transcription the test drives by hand: chunks arrive when the test says, results
-/// when the test yields them, and stopping the capture ends both streams like the real clients.
-final class ScriptedAudio: Sendable {
-  let chunks: AsyncThrowingStream<AudioChunk, any Error>
-  let chunkFeed: AsyncThrowingStream<AudioChunk, any Error>.Continuation
-  let events: AsyncThrowingStream<TranscriptionEvent, any Error>
-  let eventFeed: AsyncThrowingStream<TranscriptionEvent, any Error>.Continuation
-  /// What the second pass gives once its input ends (those starting before the audio's end).
-  let sentences: [Utterance]
-  /// The options each pass was started with: live first.
-  let options = LockIsolated<[String: TranscriptionOptions]>([:])
-  /// How many chunks the second pass was fed.
-  let sentenceChunks = LockIsolated(0)
+/// The meeting recorder as the test drives it: `record` gives the events the test sends, and
+/// every request and stop is noted.
+final class ScriptedRecorder: Sendable {
+  private let events: AsyncStream<RecordingEvent>
+  private let feed: AsyncStream<RecordingEvent>.Continuation
+  let requests = LockIsolated<[RecordingRequest]>([])
+  let stops = LockIsolated(0)
 
-  init(sentences: [Utterance] = []) {
-    (chunks, chunkFeed) = AsyncThrowingStream.makeStream()
-    (events, eventFeed) = AsyncThrowingStream.makeStream()
-    self.sentences = sentences
+  init() {
+    (events, feed) = AsyncStream.makeStream()
+  }
+
+  func send(_ event: RecordingEvent) { feed.yield(event) }
+
+  /// The recording's last event: the stream ends after it.
+  func end(_ event: RecordingEvent) {
+    feed.yield(event)
+    feed.finish()
   }
 
   func install(_ dependencies: inout DependencyValues) {
-    dependencies.audioCapture.start = { _ in self.chunks }
-    dependencies.transcription.checkModel = {}
-    dependencies.audioCapture.stop = { self.chunkFeed.finish() }
-    dependencies.transcription.transcribeSentences = { chunks, options in
-      self.options.withValue { $0["sentences"] = options }
-      let counted = AsyncThrowingStream<AudioChunk, any Error> { continuation in
-        Task {
-          do {
-            for try await chunk in chunks {
-              self.sentenceChunks.withValue { $0 += 1 }
-              continuation.yield(chunk)
-            }
-            continuation.finish()
-          } catch {
-            continuation.finish(throwing: error)
-          }
-        }
-      }
-      return try await TranscriptionClient.replayingSentences(self.sentences)(counted, options)
-    }
-    dependencies.transcription.transcribeMeeting = { input, options in
-      self.options.withValue { $0["live"] = options }
-      Task {
-        // The decoder flushes its last utterance when its input ends.
-        do {
-          for try await _ in input {}
-          self.eventFeed.finish()
-        } catch {
-          self.eventFeed.finish(throwing: error)
-        }
-      }
+    dependencies.meetingRecorder.record = { request in
+      self.requests.withValue { $0.append(request) }
       return self.events
     }
+    dependencies.meetingRecorder.stop = { _ in self.stops.withValue { $0 += 1 } }
   }
 }
 
@@ -135,7 +107,7 @@ struct RecordMeetingTests {
 
   @Test func recordTranscriptAttributesEachUtteranceToItsSpeaker() async {
     let clock = TestClock()
-    let audio = ScriptedAudio()
+    let recorder = ScriptedRecorder()
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock),
@@ -147,25 +119,25 @@ struct RecordMeetingTests {
       $0.continuousClock = clock
       $0.date.now = now
       $0.uuid = .incrementing
-      audio.install(&$0)
+      recorder.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started()
       $0.status = .recording
     }
-    audio.eventFeed.yield(.partial("i finished"))
-    await store.receive(\.speechResult) { $0.partial = "i finished" }
+    recorder.send(.partial("i finished"))
+    await store.receive(\.recorder.partial) { $0.partial = "i finished" }
     let first = Utterance(
       start: 0.4, end: 1.6, text: "i finished the parser",
       words: [
         Transcription.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)
       ])
-    audio.eventFeed.yield(.final(first))
+    recorder.send(.utterance(first))
     let parser = Meeting.Segment(
       speaker: "Blob", start: 0.4, end: 1.6, text: "i finished the parser",
       words: [Meeting.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)]
     )
-    await store.receive(\.speechResult) {
+    await store.receive(\.recorder.utterance) {
       $0.partial = ""
       $0.pendingSegments = [.init(parser)]
     }
@@ -175,10 +147,10 @@ struct RecordMeetingTests {
     }
     // Blob Jr's slot starts at 2 s: an utterance starting at 2.3 s is theirs, even if its
     // result arrives before the clock has ticked that far.
-    audio.eventFeed.yield(.final(Utterance(start: 2.3, end: 3.1, text: "reviews today", words: [])))
+    recorder.send(.utterance(Utterance(start: 2.3, end: 3.1, text: "reviews today", words: [])))
     let reviews = Meeting.Segment(
       speaker: "Blob Jr", start: 2.3, end: 3.1, text: "reviews today")
-    await store.receive(\.speechResult) { $0.pendingSegments = [.init(reviews)] }
+    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(reviews)] }
     await store.receive(\.segmentKept) {
       $0.pendingSegments = []
       $0.segments.append(reviews)
@@ -191,7 +163,9 @@ struct RecordMeetingTests {
       $0.alert = nil
       $0.status = .ending
     }
-    await store.receive(\.recordingFinished) {
+    // The recorder is stopped; it transcribes the last words, then says it finished.
+    recorder.end(.finished(keptAudio: false))
+    await store.receive(\.recorder.finished) {
       $0.status = .ended
       $0.$syncUp.withLock {
         $0.meetings = [
@@ -212,11 +186,18 @@ struct RecordMeetingTests {
     }
     await store.finish()
     #expect(store.isDismissed)
+    #expect(recorder.stops.value == 1)
+    #expect(
+      recorder.requests.value == [
+        RecordingRequest(
+          id: UUID(0), input: .microphone(nil), transcribes: true, audioFile: nil,
+          vocabulary: ["Blob", "Blob Jr", "Blob Sr"])
+      ])
   }
 
   @Test func endMeetingDiscardUsesNoIdOrDate() async {
     let clock = TestClock()
-    let audio = ScriptedAudio()
+    let recorder = ScriptedRecorder()
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock),
@@ -227,7 +208,7 @@ struct RecordMeetingTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
-      audio.install(&$0)
+      recorder.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started()
@@ -314,7 +295,7 @@ struct RecordMeetingTests {
 
   @Test func continueAfterARecordingFailureKeepsTheTranscript() async {
     let clock = TestClock()
-    let audio = ScriptedAudio()
+    let recorder = ScriptedRecorder()
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock),
@@ -326,22 +307,22 @@ struct RecordMeetingTests {
       $0.continuousClock = clock
       $0.date.now = now
       $0.uuid = .incrementing
-      audio.install(&$0)
+      recorder.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started()
       $0.status = .recording
     }
-    audio.eventFeed.yield(.final(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
+    recorder.send(.utterance(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
     let hello = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")
-    await store.receive(\.speechResult) { $0.pendingSegments = [.init(hello)] }
+    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(hello)] }
     await store.receive(\.segmentKept) {
       $0.pendingSegments = []
       $0.segments = [hello]
     }
-    audio.chunkFeed.finish(throwing: CaptureFailure())
+    recorder.end(.failed("PulseAudio is not running: connection refused.", keptAudio: false))
     // The meeting goes on (its clock too) while the alert says what happened.
-    await store.receive(\.recordingFailed) {
+    await store.receive(\.recorder.failed) {
       $0.status = .timing
       $0.notice =
         "PulseAudio is not running: connection refused.; the meeting goes on without recording"
@@ -374,7 +355,7 @@ struct RecordMeetingTests {
 
   @Test func discardAfterARecordingFailure() async {
     let clock = TestClock()
-    let audio = ScriptedAudio()
+    let recorder = ScriptedRecorder()
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock),
@@ -385,15 +366,15 @@ struct RecordMeetingTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
-      audio.install(&$0)
+      recorder.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started()
       $0.status = .recording
     }
-    audio.chunkFeed.finish(throwing: CaptureFailure())
+    recorder.end(.failed("PulseAudio is not running: connection refused.", keptAudio: false))
     // The meeting goes on (its clock too) while the alert says what happened.
-    await store.receive(\.recordingFailed) {
+    await store.receive(\.recorder.failed) {
       $0.status = .timing
       $0.notice =
         "PulseAudio is not running: connection refused.; the meeting goes on without recording"
@@ -455,5 +436,85 @@ struct RecordMeetingTests {
     }
     await store.finish()
     #expect(store.isDismissed)
+  }
+
+  /// The level meter follows the input; from a microphone, the meeting clock is the wall clock's
+  /// (seconds of audio change nothing), and the audio is asked to be kept under the meeting's id.
+  @Test func theLevelIsShownAndAMicrophoneMeetingKeepsWallClockTime() async {
+    let recorder = ScriptedRecorder()
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock), input: .microphone("virtmic"))
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = TestClock()
+      $0.date.now = now
+      $0.dataDirectory = DataDirectory(url: URL(fileURLWithPath: "/data"))
+      recorder.install(&$0)
+    }
+    await store.send(.onTask) {
+      $0.recording = started(audio: true)
+      $0.status = .recording
+    }
+    recorder.send(.level(AudioLevel(loudness: 0.5, silentFor: 0)))
+    await store.receive(\.recorder.level) {
+      $0.level = AudioLevel(loudness: 0.5, silentFor: 0)
+    }
+    recorder.send(.recorded(seconds: 1))
+    await store.receive(\.recorder.recorded)
+    await store.endAndDiscard()
+    await store.finish()
+    #expect(
+      recorder.requests.value == [
+        RecordingRequest(
+          id: UUID(0), input: .microphone("virtmic"), transcribes: true,
+          audioFile: URL(fileURLWithPath: "/data").appendingPathComponent(
+            DataDirectory.audioFile(of: meetingID)),
+          vocabulary: ["Blob", "Blob Jr", "Blob Sr"])
+      ])
+  }
+
+  /// A file read as fast as it decodes: the meeting clock follows the audio's seconds, the input
+  /// is asked to end with the meeting, and the meeting ends when its time is up.
+  @Test func aFastFileIsTimedByItsAudio() async {
+    let recorder = ScriptedRecorder()
+    let file = URL(fileURLWithPath: "/meeting.wav")
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock),
+        input: .file(file, pace: .fast, keeping: .transcript))
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = TestClock()
+      $0.date.now = now
+      recorder.install(&$0)
+    }
+    await store.send(.onTask) {
+      $0.recording = started()
+      $0.status = .recording
+    }
+    for second in 1...6 {
+      recorder.send(.recorded(seconds: second))
+      await store.receive(\.recorder.recorded) {
+        $0.timeline.seconds = second
+        $0.secondsElapsed = second
+        $0.speakerIndex = min(2, second / 2)
+        if second == 6 { $0.status = .ending }
+      }
+    }
+    recorder.end(.finished(keptAudio: false))
+    await store.receive(\.recorder.finished) {
+      $0.status = .ended
+      $0.$syncUp.withLock {
+        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 6)]
+      }
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(recorder.stops.value == 1)
+    #expect(recorder.requests.value.map(\.input) == [.file(file, pace: .fast)])
+    #expect(recorder.requests.value.map(\.endsAt) == [6])
   }
 }

@@ -1,6 +1,7 @@
 import AudioCore
 import ConcurrencyExtras
 import Foundation
+import MeetingRecorder
 import SyncUpsFeatures
 import Testing
 
@@ -12,10 +13,6 @@ private func started(audio: Bool, syncUp: SyncUp = .mock) -> MeetingRecording {
     meetingID: meetingID, syncUpID: syncUp.id, started: now,
     audioFile: audio ? DataDirectory.audioFile(of: meetingID) : nil
   )
-}
-
-struct DiskFull: Error, CustomStringConvertible {
-  var description: String { "no space left on device" }
 }
 
 /// Every call the feature makes to the recording store, in order.
@@ -34,8 +31,7 @@ private func loggingStore(_ log: LockIsolated<[String]>) -> RecordingStore {
 @MainActor
 struct RecordingPathTests {
   @Test func endAndSaveSavesOnceAndTheStoreSeesEveryStep() async {
-    let audio = ScriptedAudio()
-    let flush = AsyncStream.makeStream(of: Void.self)
+    let recorder = ScriptedRecorder()
     let log = LockIsolated<[String]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(
@@ -48,24 +44,15 @@ struct RecordingPathTests {
       $0.continuousClock = TestClock()
       $0.date.now = now
       $0.recordingStore = loggingStore(log)
-      audio.install(&$0)
-      // The decoder's last pass waits for the test.
-      $0.transcription.transcribeMeeting = { input, _ in
-        Task {
-          for try await _ in input {}
-          for await _ in flush.stream { break }
-          audio.eventFeed.finish()
-        }
-        return audio.events
-      }
+      recorder.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started(audio: false)
       $0.status = .recording
     }
-    audio.eventFeed.yield(.final(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
+    recorder.send(.utterance(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
     let hello = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")
-    await store.receive(\.speechResult) { $0.pendingSegments = [.init(hello)] }
+    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(hello)] }
     await store.receive(\.segmentKept) {
       $0.pendingSegments = []
       $0.segments = [hello]
@@ -73,8 +60,8 @@ struct RecordingPathTests {
     await store.send(.endAndSaveRequested) { $0.status = .ending }
     // A second signal while the last words are transcribed changes nothing.
     await store.send(.endAndSaveRequested)
-    flush.continuation.yield()
-    await store.receive(\.recordingFinished) {
+    recorder.end(.finished(keptAudio: false))
+    await store.receive(\.recorder.finished) {
       $0.status = .ended
       $0.$syncUp.withLock {
         $0.meetings = [
@@ -91,6 +78,8 @@ struct RecordingPathTests {
     #expect(store.isDismissed)
     #expect(store.state.syncUp.meetings.count == 1)
     #expect(log.value == ["begin \(meetingID)", "append hello", "finish"])
+    // The recorder was stopped once, however many signals came.
+    #expect(recorder.stops.value == 1)
   }
 
   @Test func endAndSaveWhileAnAlertIsShownSavesAtOnce() async {
@@ -122,11 +111,7 @@ struct RecordingPathTests {
 
   @Test func anAudioWriteErrorDropsTheAudioAndTheMeetingGoesOn() async {
     let clock = TestClock()
-    // Without kept audio there is no second pass: its sentences are never saved.
-    let audio = ScriptedAudio(sentences: [
-      Utterance(start: 0.2, end: 0.9, text: "not heard", words: [])
-    ])
-    let deleted = LockIsolated<[URL]>([])
+    let recorder = ScriptedRecorder()
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock), input: .microphone(nil)
@@ -136,25 +121,23 @@ struct RecordingPathTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
-      $0.audioFiles.append = { _, _ in throw DiskFull() }
-      $0.audioFiles.close = { _ in }
-      $0.audioFiles.delete = { url in deleted.withValue { $0.append(url) } }
-      audio.install(&$0)
+      recorder.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started(audio: true)
       $0.status = .recording
     }
-    audio.chunkFeed.yield(AudioChunk(samples: Array(repeating: 0, count: 16_000), startSample: 0))
-    await store.receive(\.audioFailed) {
+    // The recorder deleted the audio and goes on without it (and without the second pass).
+    recorder.send(.audioDropped("no space left on device"))
+    await store.receive(\.recorder.audioDropped) {
       $0.recording?.audioFile = nil
       $0.notice =
         "cannot keep the meeting's audio: no space left on device; the meeting goes on without it"
     }
     // Transcription and the meeting clock go on.
-    audio.eventFeed.yield(.final(Utterance(start: 0.2, end: 0.9, text: "still here", words: [])))
+    recorder.send(.utterance(Utterance(start: 0.2, end: 0.9, text: "still here", words: [])))
     let stillHere = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "still here")
-    await store.receive(\.speechResult) { $0.pendingSegments = [.init(stillHere)] }
+    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(stillHere)] }
     await store.receive(\.segmentKept) {
       $0.pendingSegments = []
       $0.segments = [stillHere]
@@ -165,7 +148,8 @@ struct RecordingPathTests {
       $0.secondsElapsed = 1
     }
     await store.send(.endAndSaveRequested) { $0.status = .ending }
-    await store.receive(\.recordingFinished) {
+    recorder.end(.finished(keptAudio: false))
+    await store.receive(\.recorder.finished) {
       $0.status = .ended
       $0.$syncUp.withLock {
         $0.meetings = [
@@ -181,10 +165,10 @@ struct RecordingPathTests {
     }
     await store.finish()
     #expect(store.isDismissed)
-    #expect(deleted.value.count == 1)
   }
 
   @Test func noPulseAudioWithANamedSourceEndsWithoutSaving() async {
+    let recorder = ScriptedRecorder()
     let log = LockIsolated<[String]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(
@@ -196,14 +180,14 @@ struct RecordingPathTests {
       $0.continuousClock = TestClock()
       $0.date.now = now
       $0.recordingStore = loggingStore(log)
-      $0.transcription.checkModel = {}
-      $0.audioCapture.start = { _ in throw CaptureFailure() }
+      recorder.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started(audio: true)
       $0.status = .recording
     }
-    await store.receive(\.startFailed) {
+    recorder.end(.inputUnavailable("PulseAudio is not running: connection refused."))
+    await store.receive(\.recorder.inputUnavailable) {
       $0.status = .ended
       $0.failure = "PulseAudio is not running: connection refused."
     }
@@ -215,6 +199,7 @@ struct RecordingPathTests {
 
   @Test func noPulseAudioWithTheDefaultSourceIsTimedWithoutRecording() async {
     let clock = TestClock()
+    let recorder = ScriptedRecorder()
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock), input: .microphone(nil)
@@ -224,14 +209,14 @@ struct RecordingPathTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
-      $0.transcription.checkModel = {}
-      $0.audioCapture.start = { _ in throw CaptureFailure() }
+      recorder.install(&$0)
     }
     await store.send(.onTask) {
       $0.recording = started(audio: true)
       $0.status = .recording
     }
-    await store.receive(\.captureUnavailable) {
+    recorder.end(.inputUnavailable("PulseAudio is not running: connection refused."))
+    await store.receive(\.recorder.inputUnavailable) {
       $0.status = .timing
       $0.recording?.audioFile = nil
       $0.notice =

@@ -17,7 +17,6 @@ public final class InteractiveApp {
 
   let store: Store<AppFeature.State, AppFeature.Action>
   let syncUps: SyncUpsStore
-  let meter: LevelMeter
   var listSelection = 0
   var meetingSelection = 0
   var meetingOffset = 0
@@ -30,13 +29,9 @@ public final class InteractiveApp {
   /// Opens the data first, so an unreadable file is one line before the screen changes.
   public init() throws(CLIError) {
     let syncUps = try SyncUpsStore.load()
-    let meter = LevelMeter()
     self.syncUps = syncUps
-    self.meter = meter
     self.store = Store(initialState: AppFeature.State()) {
       AppFeature()
-    } withDependencies: {
-      $0.audioCapture = AudioCaptureClient.liveValue.metered(by: meter)
     }
   }
 
@@ -161,10 +156,7 @@ public final class InteractiveApp {
         state: meeting, offset: meetingOffset, width: width, height: height
       ).lines
     case .record(let record):
-      return RecordScreen(
-        state: record, level: meter.level, silentFor: record.isRecording ? meter.silentFor : nil,
-        width: width, height: height
-      ).lines
+      return RecordScreen(state: record, width: width, height: height).lines
     }
   }
 }

@@ -1,0 +1,121 @@
+import AudioCore
+import CasePaths
+import Dependencies
+import DependenciesMacros
+import Foundation
+
+/// Records one meeting: captures its input, keeps its audio, transcribes it as it comes (the live
+/// pass) and again in whole sentences (the second pass), and says what happens as a stream of
+/// events. The live value (module `MeetingRecorderLive`) composes the audio capture, audio files
+/// and transcription clients; what is shown and saved is the feature's business, not this one's.
+@DependencyClient
+public struct MeetingRecorder: Sendable {
+  /// Starts recording. The stream ends after `.finished`, `.failed`, `.inputUnavailable` or
+  /// `.startFailed`. Ending it early (cancelling its consumer) stops everything at once and
+  /// deletes the audio kept so far: the meeting was discarded.
+  public var record: @Sendable (_ request: RecordingRequest) async -> AsyncStream<RecordingEvent> =
+    { _ in
+      AsyncStream { $0.finish() }
+    }
+  /// Ends the input of the recording `id` (also before it has started): the last words are
+  /// transcribed, the second pass drains, the audio file is closed, then `.finished` comes.
+  public var stop: @Sendable (_ id: UUID) async -> Void
+}
+
+/// What to record and what to keep of it.
+public struct RecordingRequest: Equatable, Sendable {
+  /// Names the recording for `stop`.
+  public var id: UUID
+  public var input: RecordingInput
+  /// Run the live pass (and, when the audio is kept, the second pass).
+  public var transcribes: Bool
+  /// Where the meeting's audio is kept (FLAC), written as it comes; nil: not kept.
+  public var audioFile: URL?
+  /// Words and phrases both passes expect: attendees' names, then the team's words.
+  public var vocabulary: [String]
+  /// Seconds of audio after which the input ends (a meeting whose clock follows the audio ends
+  /// there); nil: until stopped or the input ends.
+  public var endsAt: Double?
+
+  public init(
+    id: UUID, input: RecordingInput, transcribes: Bool = true, audioFile: URL? = nil,
+    vocabulary: [String] = [], endsAt: Double? = nil
+  ) {
+    self.id = id
+    self.input = input
+    self.transcribes = transcribes
+    self.audioFile = audioFile
+    self.vocabulary = vocabulary
+    self.endsAt = endsAt
+  }
+}
+
+/// Where the audio comes from.
+public enum RecordingInput: Equatable, Sendable {
+  /// A PulseAudio source (nil: the server's default).
+  case microphone(String?)
+  /// An audio file used as the microphone.
+  case file(URL, pace: RecordingPace)
+}
+
+/// How a file used as the microphone is read.
+public enum RecordingPace: Equatable, Sendable {
+  /// As a microphone would give it.
+  case realTime
+  /// As fast as the decoder takes it.
+  case fast
+}
+
+/// How loud the input is, for a level meter.
+public struct AudioLevel: Equatable, Sendable {
+  /// 0…1: the last chunk's loudness on a −60…0 dBFS scale.
+  public var loudness: Double
+  /// Seconds of audio since anything louder than a whisper was heard (since the start if never).
+  public var silentFor: Double
+
+  public init(loudness: Double, silentFor: Double) {
+    self.loudness = loudness
+    self.silentFor = silentFor
+  }
+}
+
+/// What happens to a recording, in order.
+@CasePathable
+public enum RecordingEvent: Equatable, Sendable {
+  /// The input could not be opened (no PulseAudio server, no such source, an unreadable file),
+  /// in one line: nothing was recorded.
+  case inputUnavailable(String)
+  /// The recording could not start for another reason (no speech model), in one line.
+  case startFailed(String)
+  /// The input's level, for each chunk.
+  case level(AudioLevel)
+  /// Another whole second of audio was recorded: sent before what was said in it.
+  case recorded(seconds: Int)
+  /// The live pass's guess at what is being said.
+  case partial(String)
+  /// The live pass's result for a finished utterance.
+  case utterance(Utterance)
+  /// The audio could not be written (why, in words): the file is deleted and the recording goes
+  /// on without it, and without the second pass.
+  case audioDropped(String)
+  /// The second pass's whole sentences, sent before `.finished` when it caught up.
+  case sentences([Utterance])
+  /// The second pass failed or did not catch up in time (why, in words).
+  case sentencesFailed(String)
+  /// The input broke (why, in one line); what was heard before is transcribed and kept.
+  case failed(String, keptAudio: Bool)
+  /// The input ended or was stopped, and everything heard is transcribed; `keptAudio`: the
+  /// audio file is complete.
+  case finished(keptAudio: Bool)
+}
+
+extension MeetingRecorder: TestDependencyKey {
+  public static let testValue = MeetingRecorder()
+}
+
+extension DependencyValues {
+  public var meetingRecorder: MeetingRecorder {
+    get { self[MeetingRecorder.self] }
+    set { self[MeetingRecorder.self] = newValue }
+  }
+}

@@ -1,0 +1,128 @@
+import AudioCore
+import AudioFilesClient
+import Foundation
+import MeetingRecorder
+
+/// The chunks the live pass pulls, one at a time: so the decoder never falls behind a buffer, and
+/// stopping takes effect at the next chunk. On its way each chunk is measured (`.level`), counted
+/// (`.recorded` at each whole second), written to the meeting's audio if it is kept (a write
+/// error deletes the audio, says so once, and the recording goes on without it) and handed to the
+/// second pass. Used by one consumer at a time (the live pass, then the recording after it).
+final class ChunkFeed: @unchecked Sendable {
+  private var iterator: AsyncThrowingStream<AudioChunk, any Error>.AsyncIterator
+  private let request: RecordingRequest
+  private let stop: StopRequest
+  private let audioFiles: AudioFilesClient
+  private let clock: any Clock<Duration>
+  private let emit: @Sendable (RecordingEvent) -> Void
+  /// The second pass's input: every chunk the live pass gets, finished when the input ends.
+  private var sentences: AsyncThrowingStream<AudioChunk, any Error>.Continuation?
+  private var audioURL: URL?
+  private var wroteAudio = false
+  private let started = ContinuousClock.now
+  private var seconds = 0
+  private var meter = LevelMeter()
+
+  init(
+    _ chunks: AsyncThrowingStream<AudioChunk, any Error>, request: RecordingRequest,
+    stop: StopRequest, audioFiles: AudioFilesClient, clock: any Clock<Duration>,
+    emit: @escaping @Sendable (RecordingEvent) -> Void,
+    sentences: AsyncThrowingStream<AudioChunk, any Error>.Continuation?
+  ) {
+    self.iterator = chunks.makeAsyncIterator()
+    self.request = request
+    self.stop = stop
+    self.audioFiles = audioFiles
+    self.clock = clock
+    self.emit = emit
+    self.sentences = sentences
+    self.audioURL = request.audioFile
+  }
+
+  func next() async throws -> AudioChunk? {
+    do {
+      guard let chunk = try await pull() else {
+        sentences?.finish()
+        return nil
+      }
+      sentences?.yield(chunk)
+      return chunk
+    } catch {
+      // The second pass keeps what was heard before the failure.
+      sentences?.finish()
+      throw error
+    }
+  }
+
+  private func pull() async throws -> AudioChunk? {
+    guard !stop.isStopped, let chunk = try await iterator.next(), !stop.isStopped else {
+      return nil
+    }
+    if let endsAt = request.endsAt, chunk.start >= endsAt { return nil }
+    if case .file(_, .realTime) = request.input {
+      let wait = started + .seconds(chunk.end) - ContinuousClock.now
+      if wait > .zero { try await clock.sleep(for: wait) }
+    }
+    if let level = meter.measure(chunk) { emit(.level(level)) }
+    while Double(seconds + 1) <= chunk.end {
+      seconds += 1
+      emit(.recorded(seconds: seconds))
+    }
+    if let url = audioURL {
+      do {
+        try await audioFiles.append(chunk.samples, url)
+        wroteAudio = true
+      } catch {
+        await deleteAudio()
+        // The second pass is for the kept audio: without it, there is none.
+        sentences?.finish()
+        sentences = nil
+        emit(.audioDropped(describe(error)))
+      }
+    }
+    return chunk
+  }
+
+  /// The meeting's audio is still being kept.
+  var keepsAudio: Bool { audioURL != nil }
+
+  /// Finishes the audio file; whether there is audio to keep.
+  func closeAudio() async -> Bool {
+    guard let url = audioURL, wroteAudio else { return false }
+    do {
+      try await audioFiles.close(url)
+      return true
+    } catch {
+      await deleteAudio()
+      return false
+    }
+  }
+
+  /// The meeting was discarded, or its audio could not be kept: the file goes.
+  func deleteAudio() async {
+    guard let url = audioURL else { return }
+    audioURL = nil
+    try? await audioFiles.close(url)
+    // Even a first write that failed may have left a file behind.
+    try? await audioFiles.delete(url)
+    wroteAudio = false
+  }
+}
+
+/// The loudness of each chunk, and how long the input has been silent, in audio time.
+struct LevelMeter {
+  private var lastSound: Double?
+  private var start: Double?
+
+  mutating func measure(_ chunk: AudioChunk) -> AudioLevel? {
+    guard !chunk.samples.isEmpty else { return nil }
+    let sum = chunk.samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+    let rms = (sum / Double(chunk.samples.count)).squareRoot() / 32768
+    let decibels = 20 * log10(max(rms, 1e-6))
+    if start == nil { start = chunk.start }
+    if decibels > -45 { lastSound = chunk.end }
+    return AudioLevel(
+      loudness: min(1, max(0, (decibels + 60) / 60)),
+      silentFor: chunk.end - (lastSound ?? start ?? 0))
+  }
+}

@@ -1,0 +1,164 @@
+import AudioCaptureClient
+import AudioCore
+import AudioFilesClient
+import Foundation
+import MeetingRecorder
+import TranscriptionClient
+
+/// One recording, from opening its input to `.finished`: the input's chunks go through the
+/// `ChunkFeed` (audio file, level, seconds) to the live pass and, when the audio is kept, to the
+/// second pass on a thread of its own, whose sentences come before `.finished`. Cancelled (the
+/// meeting was discarded), it stops at once and deletes the audio.
+struct Recording: Sendable {
+  let request: RecordingRequest
+  let stop: StopRequest
+  let audioCapture: AudioCaptureClient
+  let audioFiles: AudioFilesClient
+  let transcription: TranscriptionClient
+  let clock: any Clock<Duration>
+  let emit: @Sendable (RecordingEvent) -> Void
+
+  func run() async {
+    await withTaskCancellationHandler {
+      await record()
+    } onCancel: {
+      stop.stop()
+    }
+  }
+
+  private func record() async {
+    if request.transcribes {
+      do {
+        try await transcription.checkModel()
+      } catch {
+        return emit(.startFailed("\(error)"))
+      }
+    }
+    let chunks: AsyncThrowingStream<AudioChunk, any Error>
+    do {
+      chunks = try await open()
+    } catch {
+      return emit(.inputUnavailable(describe(error)))
+    }
+    let options = TranscriptionOptions(vocabulary: request.vocabulary)
+    let sentences =
+      request.transcribes && request.audioFile != nil
+      ? AsyncThrowingStream<AudioChunk, any Error>.makeStream() : nil
+    let feed = ChunkFeed(
+      chunks, request: request, stop: stop, audioFiles: audioFiles, clock: clock, emit: emit,
+      sentences: sentences?.continuation)
+    let secondPass = sentences.map { sentences in
+      Task { try await transcription.transcribeSentences(sentences.stream, options) }
+    }
+    var failure: String?
+    do {
+      let fed = AsyncThrowingStream<AudioChunk, any Error> { try await feed.next() }
+      if request.transcribes {
+        for try await event in try await transcription.transcribeMeeting(fed, options) {
+          switch event {
+          case .partial(let text): emit(.partial(text))
+          case .final(let utterance): emit(.utterance(utterance))
+          }
+        }
+      } else {
+        for try await _ in fed {}
+      }
+    } catch {
+      failure = describe(error)
+    }
+    sentences?.continuation.finish()
+    // Without the kept audio (it could not be written) there are no sentences to wait for.
+    if let secondPass, feed.keepsAudio, !Task.isCancelled {
+      emit(await Self.outcome(of: secondPass, clock: clock))
+    } else {
+      secondPass?.cancel()
+    }
+    // Whatever was recorded before a failure is kept: the audio file is finished.
+    let kept = await feed.closeAudio()
+    guard !Task.isCancelled else {
+      secondPass?.cancel()
+      return await feed.deleteAudio()
+    }
+    emit(failure.map { .failed($0, keptAudio: kept) } ?? .finished(keptAudio: kept))
+  }
+
+  /// The input's chunks; a microphone stops capturing when the recording is stopped.
+  private func open() async throws -> AsyncThrowingStream<AudioChunk, any Error> {
+    switch request.input {
+    case .microphone(let source):
+      let chunks = try await audioCapture.start(source)
+      stop.onStop { [audioCapture] in Task { await audioCapture.stop() } }
+      return chunks
+    case .file(let url, _):
+      return try await audioFiles.read(url)
+    }
+  }
+
+  /// The second pass's sentences once its input has ended; if it fails or takes longer than
+  /// `sentencePassBound`, why.
+  static func outcome(
+    of secondPass: Task<[Utterance], any Error>, clock: any Clock<Duration>
+  ) async -> RecordingEvent {
+    await withTaskCancellationHandler {
+      await withTaskGroup(of: RecordingEvent?.self) { group in
+        group.addTask {
+          do {
+            return .sentences(try await secondPass.value)
+          } catch is CancellationError {
+            return nil
+          } catch {
+            return .sentencesFailed("failed (\(describe(error)))")
+          }
+        }
+        group.addTask {
+          let bound = MeetingRecorder.sentencePassBound
+          guard (try? await clock.sleep(for: bound)) != nil else { return nil }
+          secondPass.cancel()
+          return .sentencesFailed("took longer than \(bound.components.seconds)s")
+        }
+        var outcome: RecordingEvent?
+        while outcome == nil, let next = await group.next() {
+          outcome = next
+          group.cancelAll()
+        }
+        return outcome ?? .sentencesFailed("was stopped")
+      }
+    } onCancel: {
+      secondPass.cancel()
+    }
+  }
+}
+
+/// An error in words: Foundation's file errors say what failed and why, never their domain.
+func describe(_ error: any Error) -> String {
+  if case .notFound(let path)? = error as? AudioFileError {
+    return "cannot read \(path): no such file"
+  }
+  let ns = error as NSError
+  guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else {
+    return "\(error)"
+  }
+  let path = ns.userInfo[NSFilePathErrorKey] as? String
+  let reason: String
+  if let code = ns.posixCode {
+    reason = String(cString: strerror(code)).lowercased()
+  } else {
+    switch CocoaError.Code(rawValue: ns.code) {
+    case .fileWriteFileExists: reason = "a file is in the way"
+    case .fileWriteNoPermission, .fileReadNoPermission: reason = "permission denied"
+    case .fileWriteOutOfSpace: reason = "no space left on device"
+    case .fileWriteVolumeReadOnly: reason = "read-only file system"
+    case .fileNoSuchFile, .fileReadNoSuchFile: reason = "no such file or folder"
+    default: reason = ns.localizedDescription
+    }
+  }
+  return path.map { "\($0): \(reason)" } ?? reason
+}
+
+extension NSError {
+  /// The POSIX error behind a Foundation error, when there is one.
+  fileprivate var posixCode: Int32? {
+    if domain == NSPOSIXErrorDomain { return Int32(code) }
+    return (userInfo[NSUnderlyingErrorKey] as? NSError)?.posixCode
+  }
+}
