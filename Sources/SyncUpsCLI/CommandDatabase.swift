@@ -3,16 +3,24 @@ import GRDB
 import SyncUpsFeatures
 
 /// What a command opens: the data directory's database (`syncups.sqlite`), once per process,
-/// and only what it asks for next. A command that reads opens it and reads through requests: no
-/// recovery, no shared list, no observation. A command that writes also finishes the meetings
-/// of dead recordings first (`recoverRecordings`). Every command closes it before it exits
-/// (`closeOpened`), so no command pays for another's log.
+/// and only what it asks for next. Opening it finishes the meetings of dead recordings first
+/// (one indexed query when there are none; not on a database that can only be read). A command
+/// that reads then reads through requests: no shared list, no observation, no polling. Every
+/// command closes it before it exits (`closeOpened`), so no command pays for another's log.
 public struct CommandDatabase: Sendable {
   public let database: SyncUpsDatabase
 
-  /// Opens the database (on the first run, after importing `sync-ups.json`, said in one line);
-  /// one line saying why when it cannot.
-  public static func open() throws(CLIError) -> CommandDatabase {
+  /// Opens the database (on the first run, after importing `sync-ups.json`, said in one line)
+  /// and recovers dead recordings (`recoverRecordings`); one line saying why when it cannot.
+  public static func open() async throws(CLIError) -> CommandDatabase {
+    let data = try openWithoutRecovery()
+    await data.recoverRecordings()
+    return data
+  }
+
+  /// Opens the database without looking for dead recordings: the app recovers them once its
+  /// screen is ready.
+  public static func openWithoutRecovery() throws(CLIError) -> CommandDatabase {
     @Dependency(\.context) var context
     guard context == .live else {
       @Dependency(\.syncUpsDatabase) var database
@@ -21,8 +29,9 @@ public struct CommandDatabase: Sendable {
     return CommandDatabase(database: try OpenedDatabase.shared.database())
   }
 
-  /// Finishes (or drops) the meetings of recordings that died, each said in one line: what a
-  /// command that can write does before anything else. One indexed query when there are none.
+  /// Finishes (or drops) the meetings of recordings that died, each said in one line, so the
+  /// next command finds a meeting whose recording was killed. One indexed query when there are
+  /// none.
   public func recoverRecordings() async {
     guard !database.isReadOnly else { return }
     @Dependency(\.recordingStore) var recordingStore

@@ -12,14 +12,12 @@ public struct SyncUpsStore: Sendable {
 
   /// Opens the data: meetings whose recording died are finished first, each said in one line.
   public static func open() async throws(CLIError) -> SyncUpsStore {
-    let data = try CommandDatabase.open()
-    await data.recoverRecordings()
-    return try load(data)
+    try load(try await CommandDatabase.open())
   }
 
   /// Opens the data without looking for unfinished meetings (`open` does both).
   public static func load() throws(CLIError) -> SyncUpsStore {
-    try load(try CommandDatabase.open())
+    try load(try CommandDatabase.openWithoutRecovery())
   }
 
   private static func load(_ data: CommandDatabase) throws(CLIError) -> SyncUpsStore {

@@ -23,7 +23,7 @@ struct ExportCommand: AsyncParsableCommand {
   @MainActor func run() async throws {
     let target = outputFile.map { URL(fileURLWithPath: $0) }
     if let target { try ExportFile.checkTarget(target, replacing: force) }
-    let database = try CommandDatabase.open().database
+    let database = try await CommandDatabase.open().database
     guard let target, let outputFile else {
       _ = try await ExportFile.toStandardOutput { write in try database.export(to: write) }
       return

@@ -26,8 +26,7 @@ struct ImportCommand: AsyncParsableCommand {
     if isDirectory.boolValue {
       throw CLIError("cannot import \(file.visible): it is a folder; give the exported file")
     }
-    let data = try CommandDatabase.open()
-    await data.recoverRecordings()
+    let data = try await CommandDatabase.open()
     try data.checkWritable()
     let database = data.database
     let summary: ImportSummary

@@ -13,7 +13,7 @@ struct ListCommand: AsyncParsableCommand {
   var json = false
 
   @MainActor func run() async throws {
-    let syncUps = try CommandDatabase.open().syncUps()
+    let syncUps = try await CommandDatabase.open().syncUps()
     try Console.out(json ? Listing.listJSON(syncUps) : Listing.list(syncUps))
   }
 }

@@ -24,7 +24,7 @@ struct MeetingsCommand: AsyncParsableCommand {
   @MainActor func run() async throws {
     let limit = try limit.map { value throws(CLIError) in try Parse.limit(value) }
     if all, limit != nil { throw CLIError("--all and --limit do not go together: give one") }
-    let data = try CommandDatabase.open()
+    let data = try await CommandDatabase.open()
     let syncUp = try data.syncUp(ref)
     let meetings = try data.read(
       MeetingSummariesRequest(syncUpID: syncUp.id, limit: all ? nil : limit ?? 20),

@@ -69,7 +69,7 @@ struct SearchCommand: AsyncParsableCommand {
     }
     let limit = try Parse.limit(limit)
     let since = try since.map { text throws(CLIError) in try Parse.since(text) }
-    let data = try CommandDatabase.open()
+    let data = try await CommandDatabase.open()
     let syncUpID = try syncUp.map { ref throws(CLIError) in try data.syncUpName(ref).id }
     let speaker = speaker?.trimmingCharacters(in: .whitespaces)
     @Dependency(\.transcriptSearch) var transcriptSearch

@@ -15,7 +15,7 @@ struct ShowCommand: AsyncParsableCommand {
   var json = false
 
   @MainActor func run() async throws {
-    let syncUp = try CommandDatabase.open().syncUp(ref)
+    let syncUp = try await CommandDatabase.open().syncUp(ref)
     try Console.out(json ? Listing.showJSON(syncUp) : Listing.show(syncUp))
   }
 }

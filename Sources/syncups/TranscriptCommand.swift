@@ -23,7 +23,7 @@ struct TranscriptCommand: AsyncParsableCommand {
 
   @MainActor func run() async throws {
     let format = try MeetingTranscriptFormat.named(format)
-    let data = try CommandDatabase.open()
+    let data = try await CommandDatabase.open()
     let syncUp = try data.syncUp(ref)
     let summary = try syncUp.meeting(meeting)
     // The sync-up holds summaries: the transcript is read now, for this meeting only.
