@@ -13,7 +13,7 @@ public enum Listing {
     }
     let rows = syncUps.map { syncUp in
       [
-        syncUp.shortID, syncUp.title.visible, Format.duration(syncUp.duration),
+        syncUp.id.short, syncUp.title.visible, Format.duration(syncUp.duration),
         String(syncUp.attendees.count), String(syncUp.meetings.count), syncUp.theme.rawValue,
       ]
     }
@@ -24,7 +24,7 @@ public enum Listing {
     JSON.array(
       syncUps.map { syncUp in
         .object([
-          ("id", .string(syncUp.fullID)),
+          ("id", .string(syncUp.id.full)),
           ("title", .string(syncUp.title)),
           ("theme", .string(syncUp.theme.rawValue)),
           ("duration", .number(syncUp.duration.seconds)),
@@ -40,7 +40,7 @@ public enum Listing {
   public static func show(_ syncUp: SyncUp) -> String {
     var lines = [
       "Title:        \(syncUp.title.visible)",
-      "ID:           \(syncUp.fullID)",
+      "ID:           \(syncUp.id.full)",
       "Theme:        \(syncUp.theme.rawValue)",
       "Duration:     \(Format.duration(syncUp.duration))",
       "Per attendee: \(Format.duration(syncUp.durationPerAttendee))",
@@ -52,14 +52,14 @@ public enum Listing {
       "Meetings:     \(syncUp.meetings.count)",
     ]
     for (index, meeting) in syncUp.meetingsNewestFirst.enumerated() {
-      lines.append("  \(index + 1). \(Format.date(meeting.date))  \(meeting.shortID)")
+      lines.append("  \(index + 1). \(Format.date(meeting.date))  \(meeting.id.short)")
     }
     return lines.joined(separator: "\n") + "\n"
   }
 
   public static func showJSON(_ syncUp: SyncUp) -> String {
     JSON.object([
-      ("id", .string(syncUp.fullID)),
+      ("id", .string(syncUp.id.full)),
       ("title", .string(syncUp.title)),
       ("theme", .string(syncUp.theme.rawValue)),
       ("duration", .number(syncUp.duration.seconds)),
@@ -71,7 +71,7 @@ public enum Listing {
         .array(
           syncUp.meetingsNewestFirst.map { meeting in
             .object([
-              ("id", .string(meeting.fullID)), ("date", .string(Format.isoDate(meeting.date))),
+              ("id", .string(meeting.id.full)), ("date", .string(Format.isoDate(meeting.date))),
             ])
           })
       ),
@@ -88,7 +88,7 @@ public enum Listing {
     }
     let rows = meetings.enumerated().map { index, meeting in
       [
-        String(index + 1), meeting.shortID, Format.date(meeting.date),
+        String(index + 1), meeting.id.short, Format.date(meeting.date),
         Format.clock(meeting.length), String(meeting.segmentCount),
         meeting.firstWords.visible,
       ]
@@ -101,7 +101,7 @@ public enum Listing {
       meetings.enumerated().map { index, meeting in
         .object([
           ("index", .number(Double(index + 1))),
-          ("id", .string(meeting.fullID)),
+          ("id", .string(meeting.id.full)),
           ("date", .string(Format.isoDate(meeting.date))),
           ("length", .number(meeting.length)),
           ("segments", .number(Double(meeting.segmentCount))),
@@ -127,9 +127,6 @@ public enum Listing {
 }
 
 extension SyncUp {
-  public var fullID: String { id.rawValue.lowercasedString }
-  public var shortID: String { String(fullID.prefix(8)) }
-
   /// Meeting 1 is the newest (the order `meetings` and `transcript --meeting N` use).
   public var meetingsNewestFirst: [Meeting] {
     meetings.enumerated()
@@ -142,9 +139,6 @@ extension SyncUp {
 }
 
 extension Meeting {
-  public var fullID: String { id.rawValue.lowercasedString }
-  public var shortID: String { String(fullID.prefix(8)) }
-
   /// How long the meeting ran (older files: until the last thing said).
   public var spokenLength: Double { runningLength }
 
@@ -153,8 +147,6 @@ extension Meeting {
 }
 
 extension MeetingSummary {
-  public var fullID: String { id.rawValue.lowercasedString }
-  public var shortID: String { String(fullID.prefix(8)) }
   /// The first eight words of the transcript, for telling meetings apart.
   public var firstWords: String { opening.firstWords }
 }

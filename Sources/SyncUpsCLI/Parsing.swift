@@ -62,6 +62,34 @@ public enum Parse {
     }
     return theme
   }
+
+  /// `--since`: a day, `2026-11-20` (from its midnight, local time), or a span back from `now`:
+  /// `7d` (days) or `2w` (weeks).
+  public static func since(_ text: String, now: Date = Date()) throws(CLIError) -> Date {
+    let input = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let invalid = CLIError(
+      "invalid date '\(text.visible)' for --since: use a day as YYYY-MM-DD (like 2026-11-20), "
+        + "or days or weeks back like 7d or 2w"
+    )
+    if let unit = input.last, unit == "d" || unit == "w",
+      let count = Int(input.dropLast()), count >= 0, count <= 36_500
+    {
+      return now.addingTimeInterval(-Double(count * (unit == "w" ? 7 : 1)) * 86_400)
+    }
+    let parts = input.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+    else { throw invalid }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = .current
+    let components = DateComponents(year: year, month: month, day: day)
+    // The calendar would roll 2026-02-30 over into March: only real days are accepted.
+    guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else {
+      throw invalid
+    }
+    return date
+  }
 }
 
 /// How durations and times are shown.

@@ -42,7 +42,9 @@ final class LineOutput: RecordOutput {
   func finish() {}
 
   private func write(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    // A stdout that cannot be written does not stop the recording: the line saying where the
+    // meeting was saved fails too, and says so.
+    try? Console.out(line + "\n")
   }
 }
 

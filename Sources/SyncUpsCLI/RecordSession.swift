@@ -78,17 +78,13 @@ public final class RecordSession {
     guard let sources = try? await audioCapture.sources(),
       !sources.contains(where: { $0.name == remembered })
     else {
-      printLine("using microphone \(remembered.visible) (last used; --source to change)")
+      Console.error("using microphone \(remembered.visible) (last used; --source to change)")
       return remembered
     }
-    printLine(
+    Console.error(
       "the microphone last used, \(remembered.visible), is gone; using the default "
         + "(--source to choose one; 'syncups sources' lists them)")
     return nil
-  }
-
-  private static func printLine(_ line: String) {
-    FileHandle.standardError.write(Data("syncups: \(line)\n".utf8))
   }
 
   /// Records until the meeting's time is up, the input ends, the user ends it, or a signal
@@ -113,7 +109,7 @@ public final class RecordSession {
     redraw?.cancel()
     output.finish()
     // The live screen showed it; the terminal keeps it once the screen is gone.
-    if output.wantsKeys, let notice = reportedNotice { printNotice(notice) }
+    if output.wantsKeys, let notice = reportedNotice { Console.error(notice) }
 
     if let failure = store.state.failure { throw CLIError(failure) }
     guard var meeting = syncUp.wrappedValue.meetings[id: store.state.meetingID] else { return nil }
@@ -127,11 +123,7 @@ public final class RecordSession {
   private func report(_ notice: String?) {
     guard let notice, notice != reportedNotice else { return }
     reportedNotice = notice
-    if !output.wantsKeys { printNotice(notice) }
-  }
-
-  private func printNotice(_ notice: String) {
-    FileHandle.standardError.write(Data("syncups: \(notice)\n".utf8))
+    if !output.wantsKeys { Console.error(notice) }
   }
 
   private func handleKeys() async {

@@ -49,7 +49,8 @@ public enum Terminal {
     }
 
     private func write(_ text: String) {
-      FileHandle.standardOutput.write(Data(text.utf8))
+      // A terminal that went away ends the session through its keys; nothing to say here.
+      try? Console.out(text)
     }
   }
 

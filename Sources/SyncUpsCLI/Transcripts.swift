@@ -42,7 +42,7 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
     case .json:
       return JSON.object([
         ("syncUp", .string(syncUp.title)),
-        ("meeting", .string(meeting.fullID)),
+        ("meeting", .string(meeting.id.full)),
         ("date", .string(Format.isoDate(meeting.date))),
         ("text", .string(meeting.transcript)),
         (
@@ -97,7 +97,7 @@ extension SyncUp {
   public func meeting(_ reference: String?) throws(CLIError) -> Meeting {
     let ordered = meetingsNewestFirst
     guard !ordered.isEmpty else {
-      throw CLIError("\(label) has no meetings yet: record one with 'syncups record \(shortID)'")
+      throw CLIError("\(label) has no meetings yet: record one with 'syncups record \(id.short)'")
     }
     guard let reference = reference?.trimmingCharacters(in: .whitespaces) else { return ordered[0] }
     // A number within the list is a position; anything else is the start of an id.
@@ -105,7 +105,7 @@ extension SyncUp {
       return ordered[number - 1]
     }
     let lowered = reference.lowercased()
-    let matches = lowered.isEmpty ? [] : ordered.filter { $0.fullID.hasPrefix(lowered) }
+    let matches = lowered.isEmpty ? [] : ordered.filter { $0.id.full.hasPrefix(lowered) }
     if matches.count == 1 { return matches[0] }
     if matches.count > 1 {
       throw CLIError(
@@ -114,7 +114,7 @@ extension SyncUp {
     }
     throw CLIError(
       "\(label) has no meeting '\(reference)': give a number from 1 (newest) to \(ordered.count) "
-        + "or the start of a meeting id ('syncups meetings \(shortID)' lists them)"
+        + "or the start of a meeting id ('syncups meetings \(id.short)' lists them)"
     )
   }
 }

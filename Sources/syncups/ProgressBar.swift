@@ -1,4 +1,5 @@
 import Foundation
+import SyncUpsCLI
 
 /// A one-line progress bar on stderr, shown only when stderr is a terminal.
 final class ProgressBar: @unchecked Sendable {
@@ -34,7 +35,5 @@ final class ProgressBar: @unchecked Sendable {
     }
   }
 
-  private func write(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
-  }
+  private func write(_ text: String) { Console.raw(text) }
 }

@@ -51,17 +51,17 @@ struct RecordCommand: AsyncParsableCommand {
       )
     )
     guard let meeting = try await session.run() else {
-      print("The meeting was discarded.")
+      try Console.out("The meeting was discarded.\n")
       return
     }
     @Dependency(\.dataDirectory) var dataDirectory
     let audio =
       meeting.audioFile.map { "; audio in \(dataDirectory.url.appendingPathComponent($0).path)" }
       ?? ""
-    print(
-      "Saved meeting \(meeting.id.rawValue.lowercasedString.prefix(8)) "
+    try Console.out(
+      "Saved meeting \(meeting.id.short) "
         + "(\(Format.count(meeting.segments.count, "utterance"))) in "
-        + "\(dataDirectory.databaseFile.path)\(audio)"
-    )
+        + "\(dataDirectory.databaseFile.path)\(audio)\n",
+      saved: "meeting \(meeting.id.short)")
   }
 }

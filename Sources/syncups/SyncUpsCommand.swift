@@ -34,7 +34,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
   /// Runs the command with the live dependencies (even when started by a test runner, whose
   /// environment would otherwise select test values), and ends every failure the same way:
   /// one line on stderr, a non-zero exit. Commands that drive features' stores run their
-  /// `run()` on the main actor.
+  /// `run()` on the main actor. The database a command opened is closed before it exits.
   static func main() async {
     do {
       try await withDependencies {
@@ -57,6 +57,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
     } catch {
       exit(reporting: error)
     }
+    CommandDatabase.closeOpened()
   }
 
   @MainActor
@@ -66,19 +67,20 @@ struct SyncUpsCommand: AsyncParsableCommand {
 
   /// Help and --version go to stdout with status 0; errors are one line on stderr.
   static func exit(reporting error: any Error) -> Never {
+    CommandDatabase.closeOpened()
     let code = exitCode(for: error)
     if let error = error as? CLIError {
-      printError("syncups: " + oneLine(error.message))
+      Console.error(error.message)
       Foundation.exit(EXIT_FAILURE)
     }
     if code == .success {
-      print(fullMessage(for: error))
+      try? Console.out(fullMessage(for: error) + "\n")
       Foundation.exit(0)
     }
     let text = message(for: error)
     if !text.isEmpty {
       let first = text.split(separator: "\n").first.map(String.init) ?? text
-      printError("syncups: " + oneLine(first) + usageHint(for: error))
+      Console.error(first + usageHint(for: error))
     }
     Foundation.exit(code.rawValue)
   }
@@ -91,10 +93,5 @@ struct SyncUpsCommand: AsyncParsableCommand {
       configuration.subcommands.contains(where: { $0._commandName == name })
     else { return " (see 'syncups --help')" }
     return " (see 'syncups \(name) --help')"
-  }
-
-  /// The message on one line, any control characters it quotes shown, not obeyed.
-  private static func oneLine(_ text: String) -> String {
-    text.split(whereSeparator: \.isNewline).joined(separator: " ").visible
   }
 }

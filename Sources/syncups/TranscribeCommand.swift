@@ -2,6 +2,7 @@ import ArgumentParser
 import BatchTranscriber
 import Foundation
 import SpeechVocabulary
+import SyncUpsCLI
 import TranscriptionClient
 
 extension TranscriptFormat: ExpressibleByArgument {}
@@ -88,16 +89,20 @@ struct TranscribeCommand: ParsableCommand {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
           } catch {
             progress?.clear()
-            printError("syncups: cannot write \(path); check the folder's permissions")
+            Console.error("cannot write \(path); check the folder's permissions")
             failures.increment()
           }
         } else {
           progress?.clear()
-          FileHandle.standardOutput.write(Data(text.utf8))
+          do throws(CLIError) {
+            try Console.out(text)
+          } catch {
+            fail(error.message)
+          }
         }
       case .failure(let failure):
         progress?.clear()
-        printError("syncups: \(failure)")
+        Console.error("\(failure)")
         failures.increment()
       }
     }
@@ -145,13 +150,9 @@ extension TranscribeCommand {
   }
 }
 
-func printError(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
-}
-
 /// Prints one line on stderr and exits 1: how every failure a user can meet ends.
 func fail(_ line: String) -> Never {
-  printError("syncups: \(line)")
+  Console.error(line)
   exit(1)
 }
 

@@ -39,10 +39,7 @@ public final class InteractiveApp {
   /// always gives the terminal back as it was.
   public func run() async throws(CLIError) {
     // Meetings a dead recording left are recovered before the screen changes.
-    @Dependency(\.recordingStore) var recordingStore
-    for line in syncUps.database.isReadOnly ? [] : await recordingStore.recover() {
-      FileHandle.standardError.write(Data("syncups: \(line)\n".utf8))
-    }
+    await syncUps.data.recoverRecordings()
     let session = Terminal.Session()
     defer { session.restore() }
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)

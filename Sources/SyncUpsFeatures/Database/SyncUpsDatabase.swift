@@ -1,7 +1,7 @@
 import Dependencies
 import Foundation
 import GRDB
-
+import GRDBSQLite
 @_exported import SharingGRDB
 
 #if canImport(Glibc)
@@ -62,7 +62,12 @@ public final class SyncUpsDatabase: Sendable {
       // Each commit is on disk before it returns: a meeting's segments survive power loss.
       // (Set on the writer after the pool is made: GRDB's WAL set-up sets NORMAL, which syncs
       // only at checkpoints, after `prepareDatabase` has run.)
-      try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+      try pool.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+        // What a checkpoint leaves of the log on disk: a large write (an import) does not
+        // leave a file every later connection reads again.
+        try db.execute(sql: "PRAGMA journal_size_limit = \(journalSizeLimit)")
+      }
       try migrateAlone(pool, directory: directory)
     } catch {
       throw SyncUpsDatabaseError(error, url: url)
@@ -82,7 +87,7 @@ public final class SyncUpsDatabase: Sendable {
       throw SyncUpsDatabaseError.cannotOpen(
         url: directory.url, reason: String(cString: strerror(errno)))
     }
-    defer { close(fd) }
+    defer { Glibc.close(fd) }
     while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
     try Schema.migrator.migrate(pool)
   }
@@ -123,6 +128,28 @@ public final class SyncUpsDatabase: Sendable {
     } catch {
       throw SyncUpsDatabaseError(error, url: url)
     }
+  }
+
+  /// The most a write-ahead log keeps on disk after a checkpoint (bytes): about SQLite's
+  /// automatic checkpoint's worth (1000 pages).
+  static let journalSizeLimit = 4 * 1024 * 1024
+
+  /// Ends this process's use of the database, as every command does before it exits: what its
+  /// write-ahead log holds is copied into the database file and the log emptied (a TRUNCATE
+  /// checkpoint; another process reading or writing at that moment only makes it partial), then
+  /// the connections close. A command that
+  /// exited without it left its log (62 MB after an import) for every later command to read
+  /// again. Using the database afterwards fails with an error.
+  public func close() {
+    if !isReadOnly {
+      _ = try? writer.writeWithoutTransaction { db in
+        // Waits a second at most for other processes' transactions, not a writer's 30 s.
+        sqlite3_busy_timeout(db.sqliteConnection, 1000)
+        defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(Self.busyTimeout * 1000)) }
+        try db.checkpoint(.truncate)
+      }
+    }
+    try? writer.close()
   }
 
   /// True when this database can only be read (see `openReadOnly`).
