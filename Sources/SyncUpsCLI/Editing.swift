@@ -85,7 +85,10 @@ public enum Editing {
     if added.contains(where: \.isEmpty) {
       throw CLIError("--add-attendee needs a name")
     }
-    var syncUp = shared.wrappedValue
+    // One read: the edit is the difference between this value and the edited one (the shared
+    // value may take in another process's change meanwhile).
+    let before = shared.wrappedValue
+    var syncUp = before
     if let title = changes.title { syncUp.title = title }
     if let duration = changes.duration { syncUp.duration = duration }
     if let theme = changes.theme { syncUp.theme = theme }
@@ -94,8 +97,8 @@ public enum Editing {
       let wanted = trimmed(name).lowercased()
       guard let attendee = syncUp.attendees.first(where: { $0.name.lowercased() == wanted }) else {
         throw CLIError(
-          "\(shared.wrappedValue.label) has no attendee '\(name)'; its attendees are "
-            + shared.wrappedValue.attendees.map { "'\($0.name)'" }.joined(separator: ", ")
+          "\(before.label) has no attendee '\(name)'; its attendees are "
+            + before.attendees.map { "'\($0.name)'" }.joined(separator: ", ")
         )
       }
       syncUp.attendees.remove(id: attendee.id)
@@ -106,9 +109,9 @@ public enum Editing {
     for word in changes.removeWords {
       let wanted = trimmed(word).lowercased()
       guard let index = syncUp.vocabulary.firstIndex(where: { $0.lowercased() == wanted }) else {
-        let current = shared.wrappedValue.vocabulary
+        let current = before.vocabulary
         throw CLIError(
-          "\(shared.wrappedValue.label) has no vocabulary word '\(word.visible)'; "
+          "\(before.label) has no vocabulary word '\(word.visible)'; "
             + (current.isEmpty
               ? "its vocabulary is empty"
               : "its words are " + current.map { "'\($0.visible)'" }.joined(separator: ", "))
@@ -128,7 +131,6 @@ public enum Editing {
       throw CLIError("\(error)")
     }
     try data.checkWritable()
-    let before = shared.wrappedValue
     return try saving(in: data) { try data.database.edit(from: before, to: edited) } ?? edited
   }
 
