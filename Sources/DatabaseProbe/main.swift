@@ -13,6 +13,7 @@
 //   DatabaseProbe open DIR               opens (checks, migrates) and exits
 import Dependencies
 import Foundation
+import GRDB
 import SharingGRDB
 import SyncUpsFeatures
 
@@ -73,6 +74,17 @@ func step(_ name: String, killAt: String?) {
   if name == killAt { kill(getpid(), SIGKILL) }
 }
 
+/// Runs `body` when the transaction it observes is about to commit.
+final class KillBeforeCommit: TransactionObserver, @unchecked Sendable {
+  let body: () -> Void
+  init(_ body: @escaping () -> Void) { self.body = body }
+  func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+  func databaseDidChange(with event: DatabaseEvent) {}
+  func databaseWillCommit() throws { body() }
+  func databaseDidCommit(_ db: Database) {}
+  func databaseDidRollback(_ db: Database) {}
+}
+
 func record(_ syncUp: SyncUp.ID, segments: Int, killAt: String?) throws -> Meeting.ID {
   let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "")
   try database.begin(meeting, syncUpID: syncUp)
@@ -82,7 +94,10 @@ func record(_ syncUp: SyncUp.ID, segments: Int, killAt: String?) throws -> Meeti
     step("append-\(index)", killAt: killAt)
   }
   if killAt == "in-finish" {
-    try database.finishForTesting(meeting.id) { step("in-finish", killAt: killAt) }
+    // Killed inside the finishing transaction, just before it commits.
+    let killer = KillBeforeCommit { step("in-finish", killAt: killAt) }
+    database.writer.add(transactionObserver: killer, extent: .nextTransaction)
+    try database.finish(meeting.id)
   } else {
     try database.finish(meeting.id, audioFile: "audio/\(meeting.id.rawValue).flac")
   }

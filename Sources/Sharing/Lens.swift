@@ -6,6 +6,9 @@ import IdentifiedCollections
 /// has an `id` so two references built along the same path compare as the same reference.
 class Lens<Root, Value>: @unchecked Sendable {
   var id: AnyHashable { fatalError("abstract") }
+  /// The id of the identified-array element this path starts with, if it starts with one: a
+  /// write along it changes that element of the root and nothing else.
+  var rootElementID: AnyHashable? { nil }
   func get(_ root: Root) -> Value { fatalError("abstract") }
   func modify<R>(_ root: inout Root, _ body: (inout Value) throws -> R) rethrows -> R {
     fatalError("abstract")
@@ -39,6 +42,7 @@ final class ElementLens<ID: Hashable, Element>: Lens<IdentifiedArray<ID, Element
   let elementID: ID
   init(_ id: ID) { self.elementID = id }
   override var id: AnyHashable { ElementPathID(id: AnyHashable(elementID)) }
+  override var rootElementID: AnyHashable? { AnyHashable(elementID) }
   override func get(_ root: IdentifiedArray<ID, Element>) -> Element? { root[id: elementID] }
   override func modify<R>(
     _ root: inout IdentifiedArray<ID, Element>, _ body: (inout Element?) throws -> R
@@ -85,6 +89,7 @@ final class ComposedLens<Root, Middle, Value>: Lens<Root, Value>, @unchecked Sen
     self.second = second
   }
   override var id: AnyHashable { [first.id, second.id] }
+  override var rootElementID: AnyHashable? { first.rootElementID }
   override func get(_ root: Root) -> Value { second.get(first.get(root)) }
   override func modify<R>(_ root: inout Root, _ body: (inout Value) throws -> R) rethrows -> R {
     try first.modify(&root) { middle in try second.modify(&middle, body) }

@@ -38,6 +38,15 @@ public final class SharedKeyContext<Value: Sendable>: @unchecked Sendable {
     self.initialValue = initialValue
   }
 
+  /// The id of the identified-array element the change being saved went through (a write
+  /// through `$array[id: id]` or a reference derived from it), or nil when any part of the
+  /// value may have changed: a key can then write that element alone. Read it in `save`.
+  public internal(set) var changedElementID: AnyHashable? {
+    get { lock.withLock { _changedElementID } }
+    set { lock.withLock { _changedElementID = newValue } }
+  }
+  private var _changedElementID: AnyHashable?
+
   /// State the key keeps for this value (e.g. the file storage's pending write). Set it in `load`.
   public var storage: (any Sendable)? {
     get { lock.withLock { _storage } }

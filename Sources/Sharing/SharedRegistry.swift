@@ -45,7 +45,8 @@ public final class SharedRegistry: @unchecked Sendable {
       root.loadError = error
     }
     if let key = key as? any SharedKey<Key.Value> {
-      root.saver = { value, immediately in
+      root.saver = { value, immediately, element in
+        context.changedElementID = element
         try key.save(value, context: context, immediately: immediately)
       }
     }

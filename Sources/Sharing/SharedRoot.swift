@@ -47,8 +47,9 @@ final class SharedRoot<Value>: SharedRootBase, Observable, @unchecked Sendable {
   var snapshot: Value?
   var loadError: (any Error)?
   var saveError: (any Error)?
-  /// Set for keyed references whose key can save (`SharedKey`).
-  var saver: ((Value, _ immediately: Bool) throws -> Void)?
+  /// Set for keyed references whose key can save (`SharedKey`). `element` is the id of the
+  /// identified-array element the change went through (nil: the whole value may have changed).
+  var saver: ((Value, _ immediately: Bool, _ element: AnyHashable?) throws -> Void)?
   var subscription: SharedSubscription?
   private var observers: [Int: (Value) -> Void] = [:]
   private var nextObserverID = 0
@@ -92,7 +93,7 @@ final class SharedRoot<Value>: SharedRootBase, Observable, @unchecked Sendable {
     }
     // Also after a throwing body: what it changed before throwing is kept, so it is announced
     // and saved too.
-    defer { didChange(persist: true) }
+    defer { didChange(persist: true, element: lens.rootElementID) }
     return try registrar.withMutation(of: self, keyPath: \.value) {
       try lens.modify(&value, body)
     }
@@ -106,12 +107,12 @@ final class SharedRoot<Value>: SharedRootBase, Observable, @unchecked Sendable {
     }
   }
 
-  private func didChange(persist: Bool) {
+  private func didChange(persist: Bool, element: AnyHashable? = nil) {
     let value = self.value
     for observer in observers.values { observer(value) }
     guard persist, let saver else { return }
     do {
-      try saver(value, false)
+      try saver(value, false, element)
     } catch {
       saveError = error
     }
@@ -121,7 +122,7 @@ final class SharedRoot<Value>: SharedRootBase, Observable, @unchecked Sendable {
   func save() throws {
     let (saver, value) = withLock { (self.saver, self.value) }
     do {
-      try saver?(value, true)
+      try saver?(value, true, nil)
     } catch {
       withLock { saveError = error }
       throw error

@@ -55,7 +55,9 @@ public struct AppStorageRequest<Value: DatabaseValueConvertible & Hashable & Sen
     return stored.flatMap { Value.fromDatabaseValue($0) } ?? defaultValue
   }
 
-  public func save(from old: Value, to new: Value, in db: Database) throws {
+  public func save(
+    from old: Value, to new: Value, changed: Set<AnyHashable>?, in db: Database
+  ) throws {
     try db.execute(
       sql:
         """

@@ -63,7 +63,8 @@ public struct DatabaseKey<Request: DatabaseValueRequest>: SharedKey {
   }
 
   public func save(_ value: Value, context: SharedKeyContext<Value>, immediately: Bool) throws {
-    try (context.storage as? DatabaseSession<Request>)?.save(value, immediately: immediately)
+    try (context.storage as? DatabaseSession<Request>)?.save(
+      value, immediately: immediately, element: context.changedElementID)
   }
 }
 

@@ -23,6 +23,8 @@ final class DatabaseSession<Request: FetchKeyRequest>: @unchecked Sendable {
   private var base: Value?
   /// A change not yet written.
   private var pending: Value?
+  /// The elements the changes not yet written went through (nil: the whole value).
+  private var changed: Set<AnyHashable>? = []
   /// The value in memory as of the last change or update this session saw: what an explicit
   /// save writes (the value it is handed may be older than an update that came meanwhile).
   private var current: Value?
@@ -98,19 +100,24 @@ final class DatabaseSession<Request: FetchKeyRequest>: @unchecked Sendable {
 }
 
 extension DatabaseSession where Request: DatabaseValueRequest {
-  func save(_ value: Value, immediately: Bool) throws {
+  func save(_ value: Value, immediately: Bool, element: AnyHashable?) throws {
     if immediately {
       // After the writes queued before it, writes the latest value unless the database has it
       // already (`value` may be older than an update merged meanwhile: writing it would undo
       // another process's change). A write that failed before is tried again, its error thrown.
       try queue.sync {
-        lock.withLock { if pending == nil, current != base { pending = current } }
+        lock.withLock {
+          guard pending == nil, current != base else { return }
+          pending = current
+          if changed?.isEmpty == true { changed = nil }
+        }
         try flush()
       }
     } else {
       lock.withLock {
         pending = value
         current = value
+        if let element { changed?.insert(element) } else { changed = nil }
       }
       queue.async { [self] in try? flush() }
     }
@@ -119,21 +126,25 @@ extension DatabaseSession where Request: DatabaseValueRequest {
   /// Writes the pending change, if any, in one transaction, and reads the value back: when it
   /// differs from ours (another process wrote meanwhile), every reference gets the merged value.
   func flush() throws {
-    let job = lock.withLock { () -> (old: Value, new: Value)? in
+    let job = lock.withLock { () -> (old: Value, new: Value, changed: Set<AnyHashable>?)? in
       guard let new = pending, let old = base else { return nil }
       pending = nil
-      return (old, new)
+      defer { changed = [] }
+      return (old, new, changed)
     }
-    guard let (old, new) = job else { return }
+    guard let (old, new, elements) = job else { return }
     guard old != new else { return }
     let stored: Value
     do {
       stored = try database.write { db in
-        try request.save(from: old, to: new, in: db)
-        return try request.fetch(db)
+        try request.save(from: old, to: new, changed: elements, in: db)
+        return try request.fetch(afterSaving: new, changed: elements, db)
       }
     } catch {
       // Rolled back: `base` stays, so the next save writes this change again.
+      lock.withLock {
+        if let elements, changed != nil { changed?.formUnion(elements) } else { changed = nil }
+      }
       context?.reportSaveError(error)
       throw error
     }

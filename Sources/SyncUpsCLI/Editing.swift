@@ -3,7 +3,8 @@ import SyncUpsFeatures
 
 /// Adding, editing and deleting from the command line. What is saved follows the same rules as
 /// the app's forms (`SyncUp.validated()`: trimmed, blank rows dropped, one line, no control
-/// characters, distinct names, a duration in range), refused with the same words. Only checks
+/// characters, distinct names, a duration in range), refused with the same words, and is
+/// written by the same functions (`SyncUpsDatabase.add`, `edit`, `deleteSyncUps`). Only checks
 /// of the options themselves live here.
 @MainActor
 public enum Editing {
@@ -36,7 +37,7 @@ public enum Editing {
     }
   }
 
-  /// Adds a sync-up, by the rules, and saves. Returns it.
+  /// Adds a sync-up, by the rules. Returns it.
   public static func add(
     title: String, attendees: [String], duration: Duration?, theme: Theme?,
     words: [String] = [], in data: SyncUpsStore
@@ -62,12 +63,12 @@ public enum Editing {
       throw CLIError("\(error)")
     }
     try data.checkWritable()
-    data.syncUps.withLock { _ = $0.append(syncUp) }
-    try data.save()
+    try saving(in: data) { try data.database.add(syncUp) }
     return syncUp
   }
 
-  /// Edits a sync-up, by the rules, and saves. Returns the edited sync-up.
+  /// Edits a sync-up, by the rules: only what `changes` names changes, over the sync-up as
+  /// stored now (what another `syncups` changed meanwhile is kept). Returns the edited sync-up.
   public static func edit(
     _ shared: Shared<SyncUp>, _ changes: Changes, in data: SyncUpsStore
   ) throws(CLIError) -> SyncUp {
@@ -84,7 +85,10 @@ public enum Editing {
     if added.contains(where: \.isEmpty) {
       throw CLIError("--add-attendee needs a name")
     }
-    var syncUp = shared.wrappedValue
+    // One read: the edit is the difference between this value and the edited one (the shared
+    // value may take in another process's change meanwhile).
+    let before = shared.wrappedValue
+    var syncUp = before
     if let title = changes.title { syncUp.title = title }
     if let duration = changes.duration { syncUp.duration = duration }
     if let theme = changes.theme { syncUp.theme = theme }
@@ -93,8 +97,8 @@ public enum Editing {
       let wanted = trimmed(name).lowercased()
       guard let attendee = syncUp.attendees.first(where: { $0.name.lowercased() == wanted }) else {
         throw CLIError(
-          "\(shared.wrappedValue.label) has no attendee '\(name)'; its attendees are "
-            + shared.wrappedValue.attendees.map { "'\($0.name)'" }.joined(separator: ", ")
+          "\(before.label) has no attendee '\(name)'; its attendees are "
+            + before.attendees.map { "'\($0.name)'" }.joined(separator: ", ")
         )
       }
       syncUp.attendees.remove(id: attendee.id)
@@ -105,9 +109,9 @@ public enum Editing {
     for word in changes.removeWords {
       let wanted = trimmed(word).lowercased()
       guard let index = syncUp.vocabulary.firstIndex(where: { $0.lowercased() == wanted }) else {
-        let current = shared.wrappedValue.vocabulary
+        let current = before.vocabulary
         throw CLIError(
-          "\(shared.wrappedValue.label) has no vocabulary word '\(word.visible)'; "
+          "\(before.label) has no vocabulary word '\(word.visible)'; "
             + (current.isEmpty
               ? "its vocabulary is empty"
               : "its words are " + current.map { "'\($0.visible)'" }.joined(separator: ", "))
@@ -127,9 +131,7 @@ public enum Editing {
       throw CLIError("\(error)")
     }
     try data.checkWritable()
-    shared.withLock { $0 = edited }
-    try data.save()
-    return edited
+    return try saving(in: data) { try data.database.edit(from: before, to: edited) } ?? edited
   }
 
   /// Deletes a sync-up, its meetings (rows, in one transaction) and their audio files; refuses,
@@ -142,7 +144,7 @@ public enum Editing {
     @Dependency(\.syncUpDeletion) var deletion
     let audioFiles: [String]
     do {
-      audioFiles = try await deletion.prepare([id])
+      audioFiles = try data.database.deleteSyncUps([id])
     } catch let error as SyncUpBeingRecorded {
       throw CLIError("\(error)")
     } catch {
@@ -150,9 +152,20 @@ public enum Editing {
         "cannot delete \(syncUp.wrappedValue.label): "
           + "\(SyncUpsDatabaseError(error, url: data.database.directory?.databaseFile))")
     }
-    data.syncUps.withLock { _ = $0.remove(id: id) }
-    try data.save()
     await deletion.deleteAudio(audioFiles)
+  }
+
+  /// Runs a write; says why when it fails (nothing is claimed saved then).
+  private static func saving<T>(
+    in data: SyncUpsStore, _ write: () throws -> T
+  ) throws(CLIError) -> T {
+    do {
+      return try write()
+    } catch {
+      throw CLIError(
+        "cannot save your sync-ups: "
+          + "\(SyncUpsDatabaseError(error, url: data.database.directory?.databaseFile))")
+    }
   }
 
   /// `words` with `added`: a word already there (any case) or an attendee's name (always in

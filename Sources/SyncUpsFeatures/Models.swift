@@ -226,14 +226,6 @@ struct SyncUpsFile: Codable {
   var formatVersion: Int
   var syncUps: IdentifiedArrayOf<SyncUp>
 
-  static func decode(_ data: Data) throws -> IdentifiedArrayOf<SyncUp> {
-    let file = try JSONDecoder.syncUps.decode(SyncUpsFile.self, from: data)
-    guard file.formatVersion <= currentVersion else {
-      throw UnsupportedFormatVersion(version: file.formatVersion)
-    }
-    return file.syncUps
-  }
-
   static func encode(_ syncUps: IdentifiedArrayOf<SyncUp>) throws -> Data {
     try JSONEncoder.syncUps.encode(SyncUpsFile(formatVersion: currentVersion, syncUps: syncUps))
   }

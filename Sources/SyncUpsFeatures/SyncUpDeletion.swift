@@ -5,8 +5,9 @@ import Foundation
 import WorkerThreads
 
 /// What deleting sync-ups needs beyond removing them from `@Shared(.syncUps)` (whose save
-/// deletes their rows, meetings and segments in one transaction): refusing while one of them is
-/// being recorded, and deleting their meetings' audio files once the rows are gone.
+/// deletes their rows, meetings and segments in one transaction, through
+/// `SyncUpsDatabase.deleteSyncUps`): refusing while one of them is being recorded, and deleting
+/// their meetings' audio files once the rows are gone.
 @DependencyClient
 public struct SyncUpDeletion: Sendable {
   /// Checks that none of the sync-ups is being recorded (in any process) and returns their
@@ -59,17 +60,6 @@ extension SyncUpDeletion: DependencyKey {
         }
       }
     )
-  }
-}
-
-extension SyncUpsDatabase {
-  /// The audio files of the sync-ups' meetings, or `SyncUpBeingRecorded` when a recording of
-  /// one of them runs.
-  public func deletionAudioFiles(_ ids: [SyncUp.ID]) throws -> [String] {
-    if let active = try unfinished().first(where: { $0.isActive && ids.contains($0.syncUpID) }) {
-      throw SyncUpBeingRecorded(title: active.syncUpTitle)
-    }
-    return try ids.flatMap { try audioFiles(of: $0) }
   }
 }
 

@@ -116,7 +116,7 @@ public struct SyncUpDetail: Reducer {
       case .deletionPrepared(let audioFiles):
         @Shared(.syncUps) var syncUps
         let id = state.syncUp.id
-        $syncUps.withLock { _ = $0.remove(id: id) }
+        $syncUps[id: id].withLock { $0 = nil }
         return .run { [syncUps = $syncUps, syncUpDeletion, dismiss] send in
           do {
             try await WorkerThread.run(name: "syncups-save") { try syncUps.save() }

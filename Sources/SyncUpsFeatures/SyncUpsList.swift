@@ -77,7 +77,8 @@ public struct SyncUpsList: Reducer {
           return .none
         }
         state.destination = nil
-        state.$syncUps.withLock { _ = $0.append(syncUp) }
+        // Through the element: the save writes this sync-up alone.
+        state.$syncUps[id: syncUp.id].withLock { $0 = syncUp }
         return .none
 
       case .deletionFailed(let message):
@@ -85,9 +86,7 @@ public struct SyncUpsList: Reducer {
         return .none
 
       case .deletionPrepared(let ids, let audioFiles):
-        state.$syncUps.withLock { syncUps in
-          for id in ids { syncUps.remove(id: id) }
-        }
+        for id in ids { state.$syncUps[id: id].withLock { $0 = nil } }
         return .run { [syncUps = state.$syncUps, syncUpDeletion] send in
           do {
             try await WorkerThread.run(name: "syncups-save") { try syncUps.save() }

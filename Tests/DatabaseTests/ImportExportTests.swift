@@ -54,6 +54,40 @@ struct ImportExportTests {
     #expect(try copy.exportedSyncUps() == IdentifiedArray(uniqueElements: syncUps))
   }
 
+  /// The file is read a meeting at a time: a sync-up whose id comes after its meetings (keys
+  /// in another order than syncups writes them) imports the same; a sync-up that breaks a
+  /// rule after its meetings were read rolls everything back.
+  @Test func aFileReadAPieceAtATimeImportsInAnyKeyOrderAndAllOrNothing() throws {
+    let sorted = try format1(syncUps)
+    var object = try #require(try JSONSerialization.jsonObject(with: sorted) as? [String: Any])
+    let syncUpObjects = try #require(object["syncUps"] as? [[String: Any]])
+    // JSONSerialization writes keys in no set order; put "id" last by hand.
+    let reordered = try syncUpObjects.map { syncUp -> String in
+      let rest = syncUp.filter { $0.key != "id" }
+      let restText = String(
+        decoding: try JSONSerialization.data(withJSONObject: rest), as: UTF8.self)
+      return restText.dropLast() + #","id":"# + "\"\(syncUp["id"] as? String ?? "")\"}"
+    }
+    object["syncUps"] = nil
+    let text = #"{"formatVersion":1,"syncUps":["# + reordered.joined(separator: ",") + "]}"
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reordered-\(UUID()).json")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try Data(text.utf8).write(to: file)
+    let database = try SyncUpsDatabase.inMemory()
+    #expect(try database.importChecked(file) == ImportSummary(syncUps: 3, meetings: 2))
+    #expect(try database.exportedSyncUps() == IdentifiedArray(uniqueElements: syncUps))
+
+    var broken = syncUps
+    broken[0] = makeSyncUp("Broken", meetings: [makeMeeting()])
+    broken[0].attendees = []
+    try format1(broken.reversed()).write(to: file)
+    let empty = try SyncUpsDatabase.inMemory()
+    #expect(throws: SyncUpsDatabaseError.self) { try empty.importChecked(file) }
+    #expect(try count("syncUp", in: empty) == 0)
+    #expect(try count("meeting", in: empty) == 0)
+  }
+
   @Test func mergeImportAddsWhatIsMissingAndKeepsWhatIsStored() throws {
     let database = try SyncUpsDatabase.inMemory()
     var syncUps = self.syncUps

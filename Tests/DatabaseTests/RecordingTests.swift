@@ -93,9 +93,11 @@ struct RecordingTests {
       id: Meeting.ID(UUID()), date: Date(), transcript: "", audioFile: "audio/now.flac")
     try database.begin(meeting, syncUpID: syncUp.id)
     #expect(try database.isRecording(syncUp.id))
-    #expect(Set(try database.audioFiles(of: syncUp.id)) == ["audio/saved.flac", "audio/now.flac"])
+    #expect(throws: SyncUpBeingRecorded.self) { try database.deletionAudioFiles([syncUp.id]) }
     try database.finish(meeting.id)
     #expect(try database.isRecording(syncUp.id) == false)
+    #expect(
+      Set(try database.deletionAudioFiles([syncUp.id])) == ["audio/saved.flac", "audio/now.flac"])
   }
 
   @Test func beginningAMeetingOfAnUnknownSyncUpFails() throws {

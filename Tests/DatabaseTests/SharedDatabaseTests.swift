@@ -120,6 +120,82 @@ struct SharedDatabaseTests {
     #expect(try count("segment", in: database) == 20 * 3 + 5)
   }
 
+  /// Issue 17: a recording's meeting saved through the detail's `$syncUp` (derived from the
+  /// list's) is one write of that meeting: no other sync-up is compared or read back, the
+  /// segments committed as they were heard stay when they are what is saved, and they are
+  /// replaced once by the second pass's sentences; the meeting is finished once.
+  @Test func aRecordedMeetingSavedThroughTheDetailIsOneWriteOfThatMeeting() throws {
+    let other = makeSyncUp("Other", meetings: [older])
+    let syncUp = makeSyncUp("Recorded")
+    try insert([other, syncUp], into: database)
+    let live = makeMeeting(date: Date(timeIntervalSince1970: 1_800_000_000), count: 3)
+    let sentences = makeMeeting(date: live.date, count: 2, texts: ["one sentence", "another"])
+    for (saved, segmentWrites) in [(live, 0), (sentences, 1 + 2)] {
+      let id = Meeting.ID(UUID())
+      try database.begin(
+        Meeting(id: id, date: saved.date, transcript: "", audioFile: "audio/x.flac"),
+        syncUpID: syncUp.id)
+      for segment in live.segments { try database.append(segment, meetingID: id) }
+      let meeting = Meeting(
+        id: id, date: saved.date, transcript: saved.transcript, segments: saved.segments,
+        audioFile: "audio/x.flac", length: 60)
+      try shared {
+        @Shared(.syncUps) var syncUps
+        let detail = try #require(Shared($syncUps[id: syncUp.id]))
+        let ran = try statements {
+          detail.withLock { $0.meetings.insert(meeting, at: 0) }
+          try detail.save()
+        }
+        // The meeting's row, and its segments replaced once when they differ.
+        #expect(writes(ran).count == 1 + segmentWrites, "\(writes(ran))")
+        // The save's transaction reads and writes this sync-up's rows only. (The list's
+        // observation reads the list after the commit, as it does after any commit.)
+        let start = try #require(ran.firstIndex { $0.hasPrefix("BEGIN IMMEDIATE") })
+        let end = try #require(ran[start...].firstIndex { $0.hasPrefix("COMMIT") })
+        let save = ran[start...end]
+        let otherIDs = [other.id.rawValue, older.id.rawValue].map { $0.uuidString.lowercased() }
+        #expect(!save.contains { sql in otherIDs.contains { sql.contains($0) } }, "\(save)")
+        #expect(!save.contains { $0.contains("FROM \"syncUp\" ORDER BY") }, "\(save)")
+        #expect(syncUps[id: syncUp.id]?.meetings.first?.id == id)
+      }
+      // Finished by the save: ending the recording writes nothing more.
+      var finishedAgain = true
+      let ended = try statements {
+        finishedAgain = try database.finishRecording(id, audioFile: "audio/x.flac")
+      }
+      #expect(!finishedAgain)
+      #expect(writes(ended).isEmpty, "\(ended)")
+      let stored = try readSync(database) { db in
+        try MeetingTranscriptRequest(meetingID: id).fetch(db)
+      }
+      #expect(stored == meeting)
+      #expect(try database.unfinished().isEmpty)
+    }
+  }
+
+  /// Issue 18: an edit from a value read before another process's edit changes only its own
+  /// fields, over the rows as they are: both edits stand.
+  @Test func anEditKeepsWhatAnotherEditChangedMeanwhile() throws {
+    var syncUp = makeSyncUp("Team")
+    syncUp.vocabulary = ["Zorbex"]
+    try insert([syncUp], into: database)
+    var theirs = syncUp
+    theirs.attendees.append(Attendee(id: Attendee.ID(UUID()), name: "Cleo"))
+    theirs.vocabulary.append("Grafana")
+    theirs.duration = .seconds(600)
+    try database.edit(from: syncUp, to: theirs)
+    var ours = syncUp
+    ours.title = "Renamed"
+    ours.attendees.remove(id: syncUp.attendees[0].id)
+    ours.attendees.append(Attendee(id: Attendee.ID(UUID()), name: "Dev"))
+    ours.vocabulary = ["staging server"]
+    let edited = try #require(try database.edit(from: syncUp, to: ours))
+    #expect(edited.title == "Renamed")
+    #expect(edited.attendees.map(\.name) == ["Ben", "Cleo", "Dev"])
+    #expect(edited.vocabulary == ["Grafana", "staging server"])
+    #expect(edited.duration == .seconds(600))
+  }
+
   @Test func deletingASyncUpOrAMeetingDeletesTheirRows() throws {
     let kept = makeSyncUp("Kept", meetings: [newer, older])
     let gone = makeSyncUp("Gone", meetings: [makeMeeting()])

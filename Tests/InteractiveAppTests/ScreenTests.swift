@@ -72,9 +72,7 @@ struct ScreenTests {
   /// the database.
   @Test func detailShowsTheOpeningOfMeetingsHeldAsSummaries() throws {
     let database = try SyncUpsDatabase.inMemory()
-    try database.writer.write { db in
-      try SyncUpsRequest().save(from: [], to: [Self.syncUp], in: db)
-    }
+    try database.add(Self.syncUp)
     var summary = Self.syncUp
     summary.meetings = IdentifiedArray(
       uniqueElements: Self.syncUp.meetings.map {

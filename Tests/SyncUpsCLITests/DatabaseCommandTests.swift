@@ -29,7 +29,7 @@ struct DatabaseCommandTests {
   /// Format-1 JSON, as the file storage wrote it.
   static func formatOneFile(_ syncUps: IdentifiedArrayOf<SyncUp>) throws -> Data {
     let database = try SyncUpsDatabase.inMemory()
-    try database.writer.write { db in try SyncUpsRequest().save(from: [], to: syncUps, in: db) }
+    for syncUp in syncUps { try database.add(syncUp) }
     return try database.export()
   }
 

@@ -271,9 +271,7 @@ struct RecordingPathTests {
   /// a running recording is never recovered; finishing names exactly the audio that was kept.
   @Test func theDatabaseKeepsEachUtteranceAndNeverRecoversARunningRecording() async throws {
     let database = try SyncUpsDatabase.inMemory()
-    try await database.writer.write { db in
-      try SyncUpsRequest().save(from: [], to: [.mock], in: db)
-    }
+    try database.add(.mock)
     let store = RecordingStore.database(database)
     try await store.begin(started(audio: true))
     let segment = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")
@@ -298,9 +296,7 @@ struct RecordingPathTests {
 
   @Test func aDiscardedRecordingLeavesNoRows() async throws {
     let database = try SyncUpsDatabase.inMemory()
-    try await database.writer.write { db in
-      try SyncUpsRequest().save(from: [], to: [.mock], in: db)
-    }
+    try database.add(.mock)
     let store = RecordingStore.database(database)
     try await store.begin(started(audio: true))
     try await store.append(

@@ -49,37 +49,6 @@ extension SyncUpsDatabase {
 }
 
 extension SyncUpsDatabase {
-  /// `syncups import`: merges `url` as `importFile` does, after checking the whole file first:
-  /// it must read as format 1, and every sync-up in it must pass the rules `add` applies
-  /// (`SyncUp.validated()`). Otherwise nothing is written, and the error says where the file
-  /// is wrong.
-  public func importChecked(_ url: URL) throws -> ImportSummary {
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw SyncUpsDatabaseError.importFailed(url: url, reason: describe(error))
-    }
-    let decoded: IdentifiedArrayOf<SyncUp>
-    do {
-      decoded = try SyncUpsFile.decode(data)
-    } catch let error as DecodingError {
-      throw SyncUpsDatabaseError.importFailed(url: url, reason: Self.explain(error))
-    } catch {
-      throw SyncUpsDatabaseError.importFailed(url: url, reason: describe(error))
-    }
-    var syncUps: IdentifiedArrayOf<SyncUp> = []
-    for (index, syncUp) in decoded.enumerated() {
-      do {
-        syncUps.append(try syncUp.validated())
-      } catch {
-        throw SyncUpsDatabaseError.importFailed(
-          url: url, reason: "sync-up \(index + 1) of the file: \(error)")
-      }
-    }
-    return try write { db in try Self.merge(syncUps, db) }
-  }
-
   /// A decoding error in the file's own words: what is wrong, and where (`syncUps[0].title`).
   static func explain(_ error: DecodingError) -> String {
     func place(_ path: [any CodingKey]) -> String {

@@ -12,40 +12,65 @@ public struct ImportSummary: Equatable, Sendable {
 }
 
 extension SyncUpsDatabase {
-  /// Merges a format-1 `sync-ups.json` in one transaction: sync-ups the database does not have
-  /// are added whole; for the others, meetings it does not have are added (with their
-  /// segments), and what the database holds is kept. Importing the same file twice adds nothing.
+  /// Merges a format-1 `sync-ups.json` (as the first run does) in one transaction: sync-ups
+  /// the database does not have are added whole; for the others, meetings it does not have are
+  /// added (with their segments), and what the database holds is kept. Importing the same file
+  /// twice adds nothing. The file is read a meeting at a time (`SyncUpsFileReader`): memory does
+  /// not grow with it.
   @discardableResult
   public func importFile(_ url: URL) throws -> ImportSummary {
-    let syncUps: IdentifiedArrayOf<SyncUp>
-    do {
-      syncUps = try SyncUpsFile.decode(try Data(contentsOf: url))
-    } catch {
-      throw SyncUpsDatabaseError.importFailed(url: url, reason: describe(error))
-    }
-    return try write { db in try Self.merge(syncUps, db) }
+    try merge(url, checked: false)
   }
 
-  static func merge(_ syncUps: IdentifiedArrayOf<SyncUp>, _ db: Database) throws -> ImportSummary {
-    var summary = ImportSummary()
-    var position =
-      try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM syncUp") ?? 0
-    for syncUp in syncUps {
-      let exists = try SyncUpRecord.exists(db, key: syncUp.id.rawValue.lowercasedString)
-      if !exists {
-        var bare = syncUp
-        bare.meetings = []
-        try SyncUpsRequest.saveSyncUp(bare, before: nil, position: position, db)
-        position += 1
-        summary.syncUps += 1
-      }
-      for meeting in syncUp.meetings
-      where try !MeetingRecord.exists(db, key: meeting.id.rawValue.lowercasedString) {
-        try SyncUpsRequest.saveMeeting(meeting, before: nil, syncUpID: syncUp.id, db)
-        summary.meetings += 1
-      }
+  /// `syncups import`: merges `url` as `importFile` does; every sync-up in it must also pass the
+  /// rules `add` applies (`SyncUp.validated()`). A file that is not format 1 or breaks a rule
+  /// changes nothing (the transaction is rolled back), and the error says where it is wrong.
+  public func importChecked(_ url: URL) throws -> ImportSummary {
+    try merge(url, checked: true)
+  }
+
+  private func merge(_ url: URL, checked: Bool) throws -> ImportSummary {
+    try write { db in
+      // A sync-up's meetings come before the rest of it in the file: its row is checked at
+      // the commit.
+      try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+      var summary = ImportSummary()
+      let reader = SyncUpsFileReader(
+        meeting: { meeting, syncUpID in
+          guard try !MeetingRecord.exists(db, id: meeting.id) else { return }
+          try Self.addMeeting(meeting, to: syncUpID, db)
+          summary.meetings += 1
+        },
+        syncUp: { syncUp, index in
+          var syncUp = syncUp
+          if checked {
+            do {
+              syncUp = try syncUp.validated()
+            } catch {
+              throw SyncUpsDatabaseError.importFailed(
+                url: url, reason: "sync-up \(index + 1) of the file: \(error)")
+            }
+          }
+          guard try !SyncUpRecord.exists(db, id: syncUp.id) else { return }
+          try Self.add(syncUp, db)
+          summary.syncUps += 1
+        })
+      try Self.reading(url) { try reader.read(url) }
+      return summary
     }
-    return summary
+  }
+
+  /// Runs `read` over `url`, its errors (the file's) as `importFailed`, naming the place.
+  static func reading(_ url: URL, _ read: () throws -> Void) throws {
+    do {
+      try read()
+    } catch let error as DecodingError {
+      throw SyncUpsDatabaseError.importFailed(url: url, reason: explain(error))
+    } catch let error as SyncUpsFile.UnsupportedFormatVersion {
+      throw SyncUpsDatabaseError.importFailed(url: url, reason: describe(error))
+    } catch let error as CocoaError {
+      throw SyncUpsDatabaseError.importFailed(url: url, reason: describe(error))
+    }
   }
 
   /// Every sync-up with every finished meeting and its transcript, as they would be in a
@@ -93,11 +118,7 @@ extension SyncUpsDatabase {
 
   /// Throws `importFailed` unless `url` is a `sync-ups.json` this version can import.
   static func checkImportable(_ url: URL) throws {
-    do {
-      _ = try SyncUpsFile.decode(try Data(contentsOf: url))
-    } catch {
-      throw SyncUpsDatabaseError.importFailed(url: url, reason: describe(error))
-    }
+    try reading(url) { try SyncUpsFileReader(meeting: { _, _ in }, syncUp: { _, _ in }).read(url) }
   }
 }
 

@@ -35,14 +35,11 @@ extension SyncUpsDatabase {
   /// Starts a meeting: an unfinished row (not shown in the list) that this process holds
   /// while it records. `meeting.audioFile` names the audio from the start.
   public func begin(_ meeting: Meeting, syncUpID: SyncUp.ID) throws {
-    guard !isReadOnly else {
-      throw SyncUpsDatabaseError.readOnly(
-        url: directory?.databaseFile, reason: "it can only be read here")
-    }
+    try writable()
     try locks.acquire(meeting.id)
     do {
       try write { db in
-        guard try SyncUpRecord.exists(db, key: syncUpID.rawValue.lowercasedString) else {
+        guard try SyncUpRecord.exists(db, id: syncUpID) else {
           throw SyncUpsDatabaseError.noSuchSyncUp(id: syncUpID)
         }
         var record = MeetingRecord(meeting, syncUpID: syncUpID, isFinished: false)
@@ -62,18 +59,16 @@ extension SyncUpsDatabase {
   @discardableResult
   public func append(_ segment: Meeting.Segment, meetingID: Meeting.ID) throws -> Int {
     try write { db in
-      let id = meetingID.rawValue.lowercasedString
-      guard
-        let isFinished = try Bool.fetchOne(
-          db, sql: "SELECT isFinished FROM meeting WHERE id = ?", arguments: [id])
-      else { throw SyncUpsDatabaseError.noSuchMeeting(id: meetingID) }
-      guard !isFinished else {
-        throw SyncUpsDatabaseError.other(reason: "meeting \(id) is finished already")
+      guard let meeting = try MeetingRecord.fetchOne(db, id: meetingID) else {
+        throw SyncUpsDatabaseError.noSuchMeeting(id: meetingID)
       }
-      let ordinal =
-        try Int.fetchOne(
-          db, sql: "SELECT coalesce(max(ordinal) + 1, 0) FROM segment WHERE meetingId = ?",
-          arguments: [id]) ?? 0
+      guard !meeting.isFinished else {
+        throw SyncUpsDatabaseError.other(
+          reason: "meeting \(meetingID.rawValue.lowercasedString) is finished already")
+      }
+      let last = try Int.fetchOne(
+        db, SegmentRecord.of(meetingID).select(max(SegmentRecord.Columns.ordinal)))
+      let ordinal = (last ?? -1) + 1
       try SegmentRecord(segment, meetingID: meetingID, ordinal: ordinal).insert(db)
       return ordinal
     }
@@ -87,35 +82,42 @@ extension SyncUpsDatabase {
     return try write { db in try Self.finish(meetingID, audioFile: audioFile, db) }
   }
 
-  /// How a recording ends normally: finished with exactly `audioFile` (nil: its audio was not
-  /// kept), in one transaction; its lock goes. False when it was finished already (by the
-  /// list's save, which names the audio the same way, or by a recovery).
+  /// How a recording ends: its lock goes, and a meeting its sync-up's save did not finish
+  /// (`SyncUpsRequest`, through `finishRecording(_:_:)`: the normal way) is finished with
+  /// exactly `audioFile` (nil: its audio was not kept) and what it committed. False when it
+  /// was finished already: by that save, or by a recovery.
   @discardableResult
   public func finishRecording(_ meetingID: Meeting.ID, audioFile: String?) throws -> Bool {
     defer { locks.release(meetingID) }
+    let finished = try read { db in
+      try MeetingRecord.fetchOne(db, id: meetingID)?.isFinished
+    }
+    guard finished == false else {
+      if finished == nil { throw SyncUpsDatabaseError.noSuchMeeting(id: meetingID) }
+      return false
+    }
     return try write { db in
       if audioFile == nil {
-        try db.execute(
-          sql: "UPDATE meeting SET audioFile = NULL WHERE id = ? AND isFinished = 0",
-          arguments: [meetingID.rawValue.lowercasedString])
+        _ = try MeetingRecord.unfinished(meetingID)
+          .updateAll(db, MeetingRecord.Columns.audioFile.set(to: nil))
       }
       return try Self.finish(meetingID, audioFile: audioFile, db)
     }
   }
 
+  /// Finishes an unfinished meeting with the segments it committed: its length is their end.
   static func finish(_ meetingID: Meeting.ID, audioFile: String?, _ db: Database) throws -> Bool {
-    let id = meetingID.rawValue.lowercasedString
-    guard try MeetingRecord.exists(db, key: id) else {
+    guard var record = try MeetingRecord.fetchOne(db, id: meetingID) else {
       throw SyncUpsDatabaseError.noSuchMeeting(id: meetingID)
     }
-    try db.execute(
-      sql: """
-        UPDATE meeting SET isFinished = 1, audioFile = coalesce(?, audioFile),
-          length = (SELECT coalesce(max(endTime), 0) FROM segment WHERE meetingId = meeting.id)
-        WHERE id = ? AND isFinished = 0
-        """,
-      arguments: [audioFile, id])
-    return db.changesCount == 1
+    guard !record.isFinished else { return false }
+    record.isFinished = true
+    record.audioFile = audioFile ?? record.audioFile
+    record.length =
+      try Double.fetchOne(
+        db, SegmentRecord.of(meetingID).select(max(SegmentRecord.Columns.endTime))) ?? 0
+    try record.update(db)
+    return true
   }
 
   /// Deletes an unfinished meeting and its segments; returns its audio file (relative to the
@@ -124,11 +126,10 @@ extension SyncUpsDatabase {
   public func discard(_ meetingID: Meeting.ID) throws -> String? {
     defer { locks.release(meetingID) }
     return try write { db in
-      let id = meetingID.rawValue.lowercasedString
-      let audio = try String.fetchOne(
-        db, sql: "SELECT audioFile FROM meeting WHERE id = ? AND isFinished = 0", arguments: [id])
-      try db.execute(sql: "DELETE FROM meeting WHERE id = ? AND isFinished = 0", arguments: [id])
-      return audio
+      guard let meeting = try MeetingRecord.fetchOne(db, id: meetingID), !meeting.isFinished
+      else { return nil }
+      try meeting.delete(db)
+      return meeting.audioFile
     }
   }
 
@@ -145,9 +146,9 @@ extension SyncUpsDatabase {
           """)
     }
     return rows.map { row in
-      let id = Meeting.ID(UUID(databaseString: row["id"]))
+      let id: Meeting.ID = row["id"]
       return UnfinishedMeeting(
-        syncUpID: SyncUp.ID(UUID(databaseString: row["syncUpId"])),
+        syncUpID: row["syncUpId"],
         syncUpTitle: row["title"],
         meetingID: id,
         date: Date(timeIntervalSince1970: row["date"]),
@@ -171,16 +172,10 @@ extension SyncUpsDatabase {
         meeting.audioFile = nil
       }
       let finished = try write { db in
-        if meeting.isEmpty {
-          try db.execute(
-            sql: "DELETE FROM meeting WHERE id = ? AND isFinished = 0",
-            arguments: [meeting.meetingID.rawValue.lowercasedString])
-          return db.changesCount == 1
-        }
+        let unfinished = MeetingRecord.unfinished(meeting.meetingID)
+        if meeting.isEmpty { return try unfinished.deleteAll(db) == 1 }
         if meeting.audioFile == nil {
-          try db.execute(
-            sql: "UPDATE meeting SET audioFile = NULL WHERE id = ? AND isFinished = 0",
-            arguments: [meeting.meetingID.rawValue.lowercasedString])
+          _ = try unfinished.updateAll(db, MeetingRecord.Columns.audioFile.set(to: nil))
         }
         return try Self.finish(meeting.meetingID, audioFile: nil, db)
       }
@@ -191,28 +186,6 @@ extension SyncUpsDatabase {
 }
 
 extension SyncUpsDatabase {
-  /// `finish` that runs `beforeCommit` inside its transaction: the tests' probe kills itself
-  /// there to show that a half-finished meeting is never seen.
-  package func finishForTesting(_ meetingID: Meeting.ID, beforeCommit: () -> Void) throws {
-    defer { locks.release(meetingID) }
-    try write { db in
-      _ = try Self.finish(meetingID, audioFile: nil, db)
-      beforeCommit()
-    }
-  }
-}
-
-extension SyncUpsDatabase {
-  /// The audio files (relative to the data directory) of a sync-up's meetings, finished or
-  /// not: what to delete with it.
-  public func audioFiles(of syncUpID: SyncUp.ID) throws -> [String] {
-    try read { db in
-      try String.fetchAll(
-        db, sql: "SELECT audioFile FROM meeting WHERE syncUpId = ? AND audioFile IS NOT NULL",
-        arguments: [syncUpID.rawValue.lowercasedString])
-    }
-  }
-
   /// True while a recording of the sync-up runs, in this process or another.
   public func isRecording(_ syncUpID: SyncUp.ID) throws -> Bool {
     try unfinished().contains { $0.syncUpID == syncUpID && $0.isActive }

@@ -1,125 +1,116 @@
 import Foundation
 import GRDB
+import Tagged
 
-// One record type per table, and the conversions between them and the models.
+// One record type per table (GRDB `Codable` records: the columns are the properties), and the
+// conversions between them and the models. Ids are `Tagged` UUIDs, stored as lower-case
+// strings (see `Tagged: DatabaseValueConvertible` below).
 
-struct SyncUpRecord: FetchableRecord, PersistableRecord, Equatable {
+struct SyncUpRecord: Codable, Equatable, FetchableRecord, PersistableRecord, Identifiable {
   static let databaseTableName = "syncUp"
-  var id: String
+  var id: SyncUp.ID
   var position: Int
   var title: String
   var durationMilliseconds: Int64
   var theme: String
 
+  enum Columns {
+    static let id = Column(CodingKeys.id)
+    static let position = Column(CodingKeys.position)
+  }
+
   init(_ syncUp: SyncUp, position: Int) {
-    id = syncUp.id.rawValue.lowercasedString
+    id = syncUp.id
     self.position = position
     title = syncUp.title
     durationMilliseconds = Int64((syncUp.duration.seconds * 1000).rounded())
     theme = syncUp.theme.rawValue
   }
 
-  init(row: Row) {
-    id = row["id"]
-    position = row["position"]
-    title = row["title"]
-    durationMilliseconds = row["durationMilliseconds"]
-    theme = row["theme"]
-  }
-
-  func encode(to container: inout PersistenceContainer) {
-    container["id"] = id
-    container["position"] = position
-    container["title"] = title
-    container["durationMilliseconds"] = durationMilliseconds
-    container["theme"] = theme
-  }
-
   /// The sync-up without attendees or meetings.
   func syncUp() -> SyncUp {
     SyncUp(
-      id: SyncUp.ID(UUID(databaseString: id)),
+      id: id,
       duration: .milliseconds(durationMilliseconds),
       theme: Theme(rawValue: theme) ?? .bubblegum,
       title: title
     )
   }
+
+  /// Sync-ups in the order the list shows them.
+  static let ordered = order(Columns.position, Column.rowID)
 }
 
-struct AttendeeRecord: FetchableRecord, PersistableRecord {
+struct AttendeeRecord: Codable, FetchableRecord, PersistableRecord, Identifiable {
   static let databaseTableName = "attendee"
-  var id: String
-  var syncUpId: String
+  var id: Attendee.ID
+  var syncUpId: SyncUp.ID
   var position: Int
   var name: String
 
+  enum Columns {
+    static let syncUpId = Column(CodingKeys.syncUpId)
+    static let position = Column(CodingKeys.position)
+    static let name = Column(CodingKeys.name)
+  }
+
   init(_ attendee: Attendee, syncUpID: SyncUp.ID, position: Int) {
-    id = attendee.id.rawValue.lowercasedString
-    syncUpId = syncUpID.rawValue.lowercasedString
+    id = attendee.id
+    syncUpId = syncUpID
     self.position = position
     name = attendee.name
   }
 
-  init(row: Row) {
-    id = row["id"]
-    syncUpId = row["syncUpId"]
-    position = row["position"]
-    name = row["name"]
-  }
-
-  func encode(to container: inout PersistenceContainer) {
-    container["id"] = id
-    container["syncUpId"] = syncUpId
-    container["position"] = position
-    container["name"] = name
-  }
-
-  var attendee: Attendee { Attendee(id: Attendee.ID(UUID(databaseString: id)), name: name) }
+  var attendee: Attendee { Attendee(id: id, name: name) }
 }
 
 /// A sync-up's vocabulary: one row per word or phrase, in the order the team added them (rowid).
-enum VocabularyWordRecord {
+struct VocabularyWordRecord: Codable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "vocabularyWord"
+  var syncUpId: SyncUp.ID
+  var word: String
+
+  enum Columns {
+    static let syncUpId = Column(CodingKeys.syncUpId)
+    static let word = Column(CodingKeys.word)
+  }
+
   /// Every sync-up's words, by sync-up id.
-  static func all(_ db: Database) throws -> [String: [String]] {
-    var words: [String: [String]] = [:]
-    let rows = try Row.fetchCursor(
-      db, sql: "SELECT syncUpId, word FROM vocabularyWord ORDER BY syncUpId, rowid")
-    while let row = try rows.next() { words[row["syncUpId"], default: []].append(row["word"]) }
+  static func all(_ db: Database) throws -> [SyncUp.ID: [String]] {
+    var words: [SyncUp.ID: [String]] = [:]
+    let records = try order(Columns.syncUpId, Column.rowID).fetchCursor(db)
+    while let record = try records.next() {
+      words[record.syncUpId, default: []].append(record.word)
+    }
     return words
   }
 
-  static func words(of syncUpID: String, _ db: Database) throws -> [String] {
-    try String.fetchAll(
-      db, sql: "SELECT word FROM vocabularyWord WHERE syncUpId = ? ORDER BY rowid",
-      arguments: [syncUpID])
-  }
-
-  /// Rewrites a sync-up's words (an edit adds and removes few; order is kept by rewriting).
-  static func replace(_ words: [String], of syncUpID: SyncUp.ID, _ db: Database) throws {
-    let id = syncUpID.rawValue.lowercasedString
-    try db.execute(sql: "DELETE FROM vocabularyWord WHERE syncUpId = ?", arguments: [id])
-    for word in words {
-      // A file edited by hand may repeat a word: the first one stays.
-      try db.execute(
-        sql: "INSERT OR IGNORE INTO vocabularyWord (syncUpId, word) VALUES (?, ?)",
-        arguments: [id, word])
-    }
+  static func words(of syncUpID: SyncUp.ID, _ db: Database) throws -> [String] {
+    try filter(Columns.syncUpId == syncUpID).order(Column.rowID).fetchAll(db).map(\.word)
   }
 }
 
-struct MeetingRecord: FetchableRecord, PersistableRecord {
+struct MeetingRecord: Codable, FetchableRecord, PersistableRecord, Identifiable {
   static let databaseTableName = "meeting"
-  var id: String
-  var syncUpId: String
+  var id: Meeting.ID
+  var syncUpId: SyncUp.ID
   var date: Double
   var isFinished: Bool
   var length: Double
   var audioFile: String?
   var transcript: String?
 
+  enum Columns {
+    static let id = Column(CodingKeys.id)
+    static let syncUpId = Column(CodingKeys.syncUpId)
+    static let date = Column(CodingKeys.date)
+    static let isFinished = Column(CodingKeys.isFinished)
+    static let audioFile = Column(CodingKeys.audioFile)
+  }
+
   init(_ meeting: Meeting, syncUpID: SyncUp.ID, isFinished: Bool) {
-    id = meeting.id.rawValue.lowercasedString
-    syncUpId = syncUpID.rawValue.lowercasedString
+    id = meeting.id
+    syncUpId = syncUpID
     date = meeting.date.timeIntervalSince1970
     self.isFinished = isFinished
     // How long it ran (recorded meetings), else until its last word.
@@ -128,30 +119,10 @@ struct MeetingRecord: FetchableRecord, PersistableRecord {
     transcript = meeting.transcript == meeting.joinedSegmentTexts ? nil : meeting.transcript
   }
 
-  init(row: Row) {
-    id = row["id"]
-    syncUpId = row["syncUpId"]
-    date = row["date"]
-    isFinished = row["isFinished"]
-    length = row["length"]
-    audioFile = row["audioFile"]
-    transcript = row["transcript"]
-  }
-
-  func encode(to container: inout PersistenceContainer) {
-    container["id"] = id
-    container["syncUpId"] = syncUpId
-    container["date"] = date
-    container["isFinished"] = isFinished
-    container["length"] = length
-    container["audioFile"] = audioFile
-    container["transcript"] = transcript
-  }
-
   /// The meeting with `segments` (the transcript is theirs unless one was stored).
   func meeting(segments: [Meeting.Segment] = []) -> Meeting {
     var meeting = Meeting(
-      id: Meeting.ID(UUID(databaseString: id)),
+      id: id,
       date: Date(timeIntervalSince1970: date),
       transcript: "",
       segments: segments,
@@ -166,28 +137,39 @@ struct MeetingRecord: FetchableRecord, PersistableRecord {
 
   /// The meeting as the list holds it: no transcript, no segments.
   var summary: Meeting {
-    Meeting(
-      id: Meeting.ID(UUID(databaseString: id)),
-      date: Date(timeIntervalSince1970: date),
-      transcript: "",
-      audioFile: audioFile
-    )
+    Meeting(id: id, date: Date(timeIntervalSince1970: date), transcript: "", audioFile: audioFile)
   }
+
+  /// The meeting while it is being recorded (or was, by a process that died).
+  static func unfinished(_ id: Meeting.ID) -> QueryInterfaceRequest<Self> {
+    filter(id: id).filter(Columns.isFinished == false)
+  }
+
+  /// Finished meetings, newest first: a sync-up's history.
+  static let history = filter(Columns.isFinished == true)
+    .order(Columns.date.desc, Column.rowID.desc)
 }
 
-struct SegmentRecord: FetchableRecord, PersistableRecord {
+struct SegmentRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
   static let databaseTableName = "segment"
   var id: Int64?
-  var meetingId: String
+  var meetingId: Meeting.ID
   var ordinal: Int
   var speaker: String
   var startTime: Double
   var endTime: Double
   var text: String
+  /// JSON array of `Meeting.Word`.
   var words: Data
 
+  enum Columns {
+    static let meetingId = Column(CodingKeys.meetingId)
+    static let ordinal = Column(CodingKeys.ordinal)
+    static let endTime = Column(CodingKeys.endTime)
+  }
+
   init(_ segment: Meeting.Segment, meetingID: Meeting.ID, ordinal: Int) throws {
-    meetingId = meetingID.rawValue.lowercasedString
+    meetingId = meetingID
     self.ordinal = ordinal
     speaker = segment.speaker
     startTime = segment.start
@@ -196,33 +178,33 @@ struct SegmentRecord: FetchableRecord, PersistableRecord {
     words = try JSONEncoder().encode(segment.words)
   }
 
-  init(row: Row) {
-    id = row["id"]
-    meetingId = row["meetingId"]
-    ordinal = row["ordinal"]
-    speaker = row["speaker"]
-    startTime = row["startTime"]
-    endTime = row["endTime"]
-    text = row["text"]
-    words = row["words"]
-  }
-
-  func encode(to container: inout PersistenceContainer) {
-    container["id"] = id
-    container["meetingId"] = meetingId
-    container["ordinal"] = ordinal
-    container["speaker"] = speaker
-    container["startTime"] = startTime
-    container["endTime"] = endTime
-    container["text"] = text
-    container["words"] = words
-  }
-
   func segment() throws -> Meeting.Segment {
     Meeting.Segment(
       speaker: speaker, start: startTime, end: endTime, text: text,
       words: try JSONDecoder().decode([Meeting.Word].self, from: words)
     )
+  }
+
+  /// A meeting's segments, in order.
+  static func of(_ meetingID: Meeting.ID) -> QueryInterfaceRequest<Self> {
+    filter(Columns.meetingId == meetingID).order(Columns.ordinal)
+  }
+}
+
+/// How every id is stored: a lower-case UUID string, as `lowercasedString` writes it. The one
+/// place ids are converted for the database; records and queries use the `Tagged` ids.
+/// (Retroactive: neither Tagged nor GRDB can know of the other, and the models' ids are
+/// `Tagged`.)
+// swift-format-ignore: AvoidRetroactiveConformances
+extension Tagged: @retroactive SQLExpressible where RawValue == UUID {}
+// swift-format-ignore: AvoidRetroactiveConformances
+extension Tagged: @retroactive StatementBinding where RawValue == UUID {}
+// swift-format-ignore: AvoidRetroactiveConformances
+extension Tagged: @retroactive DatabaseValueConvertible where RawValue == UUID {
+  public var databaseValue: DatabaseValue { rawValue.lowercasedString.databaseValue }
+
+  public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+    String.fromDatabaseValue(dbValue).map { Self(UUID(databaseString: $0)) }
   }
 }
 

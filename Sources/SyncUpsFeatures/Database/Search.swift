@@ -110,7 +110,7 @@ extension SyncUpsDatabase {
     var arguments: StatementArguments = [match]
     if let syncUpID = query.syncUpID {
       filters.append("meeting.syncUpId = ?")
-      arguments += [syncUpID.rawValue.lowercasedString]
+      arguments += [syncUpID]
     }
     if let speaker = query.speaker {
       filters.append("segment.speaker = ? COLLATE NOCASE")
@@ -168,9 +168,9 @@ extension SyncUpsDatabase {
         uniquingKeysWith: { first, _ in first })
       return rows.map { row in
         TranscriptSearchHit(
-          syncUpID: SyncUp.ID(UUID(databaseString: row["syncUpId"])),
+          syncUpID: row["syncUpId"],
           syncUpTitle: row["title"],
-          meetingID: Meeting.ID(UUID(databaseString: row["meetingId"])),
+          meetingID: row["meetingId"],
           date: Date(timeIntervalSince1970: row["date"]),
           segment: row["ordinal"],
           speaker: row["speaker"],

@@ -189,6 +189,8 @@ public final class SyncUpsDatabase: Sendable {
       return try writer.write(body)
     } catch let error as SyncUpsDatabaseError {
       throw error
+    } catch let error as SyncUpBeingRecorded {
+      throw error
     } catch {
       throw SyncUpsDatabaseError(error, url: directory?.databaseFile)
     }
@@ -197,6 +199,8 @@ public final class SyncUpsDatabase: Sendable {
   func read<T>(_ body: (Database) throws -> T) throws -> T {
     do {
       return try writer.read(body)
+    } catch let error as SyncUpBeingRecorded {
+      throw error
     } catch {
       throw SyncUpsDatabaseError(error, url: directory?.databaseFile)
     }

@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+
+/// Every change to sync-ups, one function per thing a user does, each one transaction. The
+/// list's `@Shared(.syncUps)` writes through them (`SyncUpsRequest.save`), and so does the
+/// command line: the same rules whichever way a change comes in.
+extension SyncUpsDatabase {
+  /// Adds a sync-up (with its attendees, vocabulary and any meetings) after the others.
+  public func add(_ syncUp: SyncUp) throws {
+    try writable()
+    try write { db in try Self.add(syncUp, db) }
+  }
+
+  /// Changes what `after` changes in `before` and nothing else, over the rows as they are now,
+  /// so edits made meanwhile by other processes are kept: an attendee added is one row
+  /// inserted, one removed is that row deleted (words likewise), a title, duration or theme is
+  /// that column. A sync-up deleted meanwhile stays deleted.
+  ///
+  /// Returns the sync-up as it is once edited (with what others changed meanwhile), nil when
+  /// it was deleted meanwhile.
+  @discardableResult
+  public func edit(from before: SyncUp, to after: SyncUp) throws -> SyncUp? {
+    try writable()
+    return try write { db in
+      try Self.edit(from: before, to: after, db)
+      return try SyncUpRequest(syncUpID: after.id).fetch(db)
+    }
+  }
+
+  /// Deletes sync-ups with their attendees, meetings and segments, in one transaction, and
+  /// returns their meetings' audio files (relative to the data directory) for the caller to
+  /// delete. Refuses, deleting nothing, while a meeting of one of them is being recorded.
+  public func deleteSyncUps(_ ids: [SyncUp.ID]) throws -> [String] {
+    try writable()
+    return try write { db in
+      try refuseWhileRecording(ids, db)
+      let audioFiles = try Self.audioFiles(of: ids, db)
+      try Self.deleteSyncUps(ids, db)
+      return audioFiles
+    }
+  }
+
+  /// The audio files of the sync-ups' meetings (finished or not), or `SyncUpBeingRecorded`
+  /// when one of them is being recorded: what deleting them would remove.
+  public func deletionAudioFiles(_ ids: [SyncUp.ID]) throws -> [String] {
+    try read { db in
+      try refuseWhileRecording(ids, db)
+      return try Self.audioFiles(of: ids, db)
+    }
+  }
+
+  func writable() throws {
+    guard !isReadOnly else {
+      throw SyncUpsDatabaseError.readOnly(
+        url: directory?.databaseFile, reason: "it can only be read here")
+    }
+  }
+
+  private func refuseWhileRecording(_ ids: [SyncUp.ID], _ db: Database) throws {
+    let recordings = try MeetingRecord.filter(MeetingRecord.Columns.isFinished == false)
+      .filter(ids.contains(MeetingRecord.Columns.syncUpId)).fetchAll(db)
+    guard let active = recordings.first(where: { locks.isActive($0.id) }) else { return }
+    let title = try SyncUpRecord.fetchOne(db, id: active.syncUpId)?.title ?? ""
+    throw SyncUpBeingRecorded(title: title)
+  }
+
+  // MARK: The writes, inside a transaction
+
+  static func add(_ syncUp: SyncUp, _ db: Database) throws {
+    let last = try Int.fetchOne(db, SyncUpRecord.select(max(SyncUpRecord.Columns.position)))
+    try SyncUpRecord(syncUp, position: (last ?? -1) + 1).insert(db)
+    for (position, attendee) in syncUp.attendees.enumerated() {
+      try AttendeeRecord(attendee, syncUpID: syncUp.id, position: position).insert(db)
+    }
+    // A file edited by hand may repeat a word: the first one stays.
+    for word in syncUp.vocabulary {
+      try VocabularyWordRecord(syncUpId: syncUp.id, word: word).insert(db, onConflict: .ignore)
+    }
+    for meeting in syncUp.meetings { try addMeeting(meeting, to: syncUp.id, db) }
+  }
+
+  static func edit(from before: SyncUp, to after: SyncUp, _ db: Database) throws {
+    guard var stored = try SyncUpRecord.fetchOne(db, id: after.id) else { return }
+    let old = SyncUpRecord(before, position: stored.position)
+    let new = SyncUpRecord(after, position: stored.position)
+    try stored.updateChanges(db) { row in
+      if old.title != new.title { row.title = new.title }
+      if old.durationMilliseconds != new.durationMilliseconds {
+        row.durationMilliseconds = new.durationMilliseconds
+      }
+      if old.theme != new.theme { row.theme = new.theme }
+    }
+    for attendee in before.attendees where after.attendees[id: attendee.id] == nil {
+      _ = try AttendeeRecord.deleteOne(db, id: attendee.id)
+    }
+    if keptInDifferentOrder(Array(before.attendees.ids), Array(after.attendees.ids)) {
+      for (position, attendee) in after.attendees.enumerated()
+      where before.attendees[id: attendee.id] != nil {
+        try AttendeeRecord.filter(id: attendee.id)
+          .updateAll(db, AttendeeRecord.Columns.position.set(to: position))
+      }
+    }
+    var next: Int?
+    for attendee in after.attendees {
+      if let previous = before.attendees[id: attendee.id] {
+        guard previous.name != attendee.name else { continue }
+        try AttendeeRecord.filter(id: attendee.id)
+          .updateAll(db, AttendeeRecord.Columns.name.set(to: attendee.name))
+      } else {
+        let position =
+          try next
+          ?? Int.fetchOne(
+            db,
+            AttendeeRecord.filter(AttendeeRecord.Columns.syncUpId == after.id)
+              .select(max(AttendeeRecord.Columns.position))
+          ).map { $0 + 1 } ?? 0
+        try AttendeeRecord(attendee, syncUpID: after.id, position: position).insert(db)
+        next = position + 1
+      }
+    }
+    // Words are kept in the order they were added (rowid): a reorder writes them again.
+    let reordered = keptInDifferentOrder(before.vocabulary, after.vocabulary)
+    let words = VocabularyWordRecord.filter(VocabularyWordRecord.Columns.syncUpId == after.id)
+    for word in before.vocabulary where reordered || !after.vocabulary.contains(word) {
+      _ = try words.filter(VocabularyWordRecord.Columns.word == word).deleteAll(db)
+    }
+    for word in after.vocabulary where reordered || !before.vocabulary.contains(word) {
+      try VocabularyWordRecord(syncUpId: after.id, word: word).insert(db, onConflict: .ignore)
+    }
+    let removed = before.meetings.ids.subtracting(after.meetings.ids)
+    _ = try MeetingRecord.deleteAll(db, ids: removed)
+    for meeting in after.meetings where before.meetings[id: meeting.id] == nil {
+      try addMeeting(meeting, to: after.id, db)
+    }
+  }
+
+  /// True when the elements in both lists are not in the same order in each.
+  private static func keptInDifferentOrder<T: Equatable>(_ before: [T], _ after: [T]) -> Bool {
+    before.filter(after.contains) != after.filter(before.contains)
+  }
+
+  static func deleteSyncUps(_ ids: [SyncUp.ID], _ db: Database) throws {
+    // Attendees, meetings, segments and words go with them (foreign keys, ON DELETE CASCADE).
+    _ = try SyncUpRecord.deleteAll(db, ids: ids)
+  }
+
+  static func audioFiles(of ids: [SyncUp.ID], _ db: Database) throws -> [String] {
+    try String.fetchAll(
+      db,
+      MeetingRecord.filter(ids.contains(MeetingRecord.Columns.syncUpId))
+        .filter(MeetingRecord.Columns.audioFile != nil).select(MeetingRecord.Columns.audioFile))
+  }
+
+  /// A meeting that joins a sync-up's history: the recording's own row is finished with what
+  /// the meeting holds (`finishRecording`); a meeting from elsewhere (a file) is inserted with
+  /// its segments; one already in the history stays as it is.
+  static func addMeeting(_ meeting: Meeting, to syncUpID: SyncUp.ID, _ db: Database) throws {
+    guard let stored = try MeetingRecord.fetchOne(db, id: meeting.id) else {
+      try MeetingRecord(meeting, syncUpID: syncUpID, isFinished: true).insert(db)
+      for (ordinal, segment) in meeting.segments.enumerated() {
+        try SegmentRecord(segment, meetingID: meeting.id, ordinal: ordinal).insert(db)
+      }
+      return
+    }
+    guard !stored.isFinished else { return }
+    try finishRecording(meeting, db)
+  }
+
+  /// Finishes a recording's meeting with what was saved, once: its segments were committed as
+  /// they were heard, and are replaced (once) only when the saved ones differ (the second
+  /// pass's sentences); its length, transcript and audio file are the meeting's. False when it
+  /// was finished already (by a recovery).
+  @discardableResult
+  static func finishRecording(_ meeting: Meeting, _ db: Database) throws -> Bool {
+    guard var record = try MeetingRecord.fetchOne(db, id: meeting.id) else {
+      throw SyncUpsDatabaseError.noSuchMeeting(id: meeting.id)
+    }
+    guard !record.isFinished else { return false }
+    if !meeting.segments.isEmpty {
+      let segments = try meeting.segments.enumerated().map {
+        try SegmentRecord($1, meetingID: meeting.id, ordinal: $0)
+      }
+      let committed = try SegmentRecord.of(meeting.id).fetchAll(db)
+      // Word times are compared only when the rest is the same.
+      let same =
+        try committed.map(\.text) == segments.map(\.text)
+        && committed.map { try $0.segment() } == meeting.segments
+      if !same {
+        _ = try SegmentRecord.of(meeting.id).deleteAll(db)
+        for segment in segments { try segment.insert(db) }
+      }
+    }
+    let saved = MeetingRecord(meeting, syncUpID: record.syncUpId, isFinished: true)
+    record.isFinished = true
+    record.audioFile = saved.audioFile
+    if !meeting.segments.isEmpty {
+      record.length = saved.length
+      record.transcript = saved.transcript
+    } else {
+      record.length = max(
+        meeting.length ?? 0,
+        try Double.fetchOne(
+          db, SegmentRecord.of(meeting.id).select(max(SegmentRecord.Columns.endTime))) ?? 0)
+    }
+    try record.update(db)
+    return true
+  }
+}
