@@ -4,6 +4,7 @@ import AudioFilesClientLive
 import Foundation
 import SyncUpsFeatures
 import SyncUpsTestSupport
+import TestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -15,9 +16,7 @@ import TranscriptionClientLive
 @MainActor
 struct SecondPassLiveTests {
   @Test func theSavedMeetingIsTheSecondPassWithTheVocabulary() async throws {
-    let home = FileManager.default.temporaryDirectory
-      .appendingPathComponent("syncups-second-pass-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    let home = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: home) }
     let sample = SampleMeetingTests.samples.appendingPathComponent("vocabulary.wav")
     let syncUp = Shared(
