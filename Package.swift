@@ -76,7 +76,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SharingTests",
-      dependencies: ["Sharing", "Architecture", "SharingProbe", "TestThreads"] + pointfree
+      dependencies: ["Sharing", "Architecture", "SharingProbe", "TestSupport"] + pointfree
         + testSupport
     ),
 
@@ -135,7 +135,7 @@ let package = Package(
       name: "SpeechAdaptationTests",
       dependencies: [
         "SpeechAdaptation", "SpeechVocabulary", "TranscriptionClient", "TranscriptionClientLive",
-        "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "TestThreads",
+        "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "TestSupport",
       ] + dependencyClient
     ),
     .target(name: "TranscriptionClient", dependencies: ["AudioCore"] + dependencyClient),
@@ -183,13 +183,14 @@ let package = Package(
       name: "AudioFilesClientTests",
       dependencies: [
         "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "SyncUpsTestSupport",
+        "TestSupport",
       ] + dependencyClient
     ),
     .testTarget(
       name: "AudioCaptureClientTests",
       dependencies: [
         "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive", "AudioFilesClientLive",
-        "TranscriptionClient", "TranscriptionClientLive", "SyncUpsTestSupport",
+        "TranscriptionClient", "TranscriptionClientLive", "SyncUpsTestSupport", "TestSupport",
       ] + dependencyClient
     ),
     .testTarget(
@@ -197,12 +198,12 @@ let package = Package(
       dependencies: [
         "SyncUpsTestSupport", "AudioCore", "AudioFilesClient", "AudioFilesClientLive",
         "AudioCaptureClient", "AudioCaptureClientLive", "TranscriptionClient",
-        "TranscriptionClientLive", "BatchTranscriber", "TestThreads",
+        "TranscriptionClientLive", "BatchTranscriber", "TestSupport",
       ] + dependencyClient
     ),
     .testTarget(
       name: "TranscribeCommandTests",
-      dependencies: ["syncups", "AudioCore", "SyncUpsTestSupport", "TestThreads"]
+      dependencies: ["syncups", "AudioCore", "SyncUpsTestSupport", "TestSupport"]
     ),
     // The lag of a 1 s timer while two decoders run as fast as they can (`make bench`).
     .executableTarget(
@@ -231,7 +232,7 @@ let package = Package(
     .testTarget(
       name: "DatabaseTests",
       dependencies: [
-        "SyncUpsFeatures", "SharingGRDB", "DatabaseProbe", "WorkerThreads", "TestThreads",
+        "SyncUpsFeatures", "SharingGRDB", "DatabaseProbe", "WorkerThreads", "TestSupport",
       ] + pointfree + testSupport
     ),
     // `make bench-store`: the database at 10 and 250 meetings (a command, not a test).
@@ -252,6 +253,7 @@ let package = Package(
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
         "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive", "SyncUpsTestSupport",
+        "TestSupport",
       ] + testSupport
     ),
     .target(
@@ -266,15 +268,18 @@ let package = Package(
     // microphones.
     .target(
       name: "SyncUpsTestSupport",
-      dependencies: ["AudioCore", "WorkerThreads", "SyncUpsFeatures", "TestThreads"],
+      dependencies: ["AudioCore", "WorkerThreads", "SyncUpsFeatures", "TestSupport"],
       path: "Tests/SyncUpsTestSupport"
     ),
-    // `.ownThread`: tests that block their thread (running a program, a decoder) run each on a
-    // thread of their own, so the cooperative pool stays free for the tests that wait on time.
-    .target(name: "TestThreads", path: "Tests/TestThreads"),
+    // What any test may need, with no dependencies (so every test target can link it): waiting
+    // for a condition or an event, child processes whose exit is awaited, temporary folders,
+    // and `.ownThread` for the few tests that block their thread (a decoder run in-process).
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "RecordCommandTests",
-      dependencies: ["syncups", "SyncUpsTestSupport", "AudioFilesClient", "AudioFilesClientLive"]
+      dependencies: [
+        "syncups", "SyncUpsTestSupport", "TestSupport", "AudioFilesClient", "AudioFilesClientLive",
+      ]
     ),
     .executableTarget(
       name: "syncups",
@@ -294,7 +299,9 @@ let package = Package(
     // The interactive app's screens, and the app driven through tmux.
     .testTarget(
       name: "InteractiveAppTests",
-      dependencies: ["SyncUpsTestSupport", "syncups", "SyncUpsCLI", "SyncUpsFeatures"]
+      dependencies: [
+        "SyncUpsTestSupport", "TestSupport", "syncups", "SyncUpsCLI", "SyncUpsFeatures",
+      ]
     ),
     // Runs the built `syncups` binary with a temporary SYNCUPS_HOME.
     .testTarget(
@@ -303,7 +310,7 @@ let package = Package(
         "syncups", "SyncUpsCLI", "SyncUpsFeatures", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
         "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive",
-        "SyncUpsTestSupport", "TestThreads",
+        "SyncUpsTestSupport", "TestSupport",
       ]
     ),
   ],

@@ -3,6 +3,7 @@ import AudioFilesClient
 import AudioFilesClientLive
 import Foundation
 import SyncUpsTestSupport
+import TestSupport
 import Testing
 
 /// Files the reader used to misjudge, and file operations whose errors showed Swift internals.
@@ -12,11 +13,11 @@ struct AudioFileDefectTests {
 
   /// A FLAC whose writer was killed (SIGKILL) has 0 in its header's sample count, FLAC's
   /// "unknown length", and may end inside a frame: it is read whole, not called truncated.
-  @Test func flacOfUnknownLengthIsReadWhole() throws {
-    let folder = try temporaryFolder()
+  @Test func flacOfUnknownLengthIsReadWhole() async throws {
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let complete = folder.appendingPathComponent("complete.flac")
-    try sox([hello.path, complete.path])
+    try await sox([hello.path, complete.path])
     let original = try AudioFileReader(path: hello.path).readAll()
 
     var data = try Data(contentsOf: complete)
@@ -36,11 +37,11 @@ struct AudioFileDefectTests {
   }
 
   /// A FLAC header of unknown length over no audio at all is still an empty file.
-  @Test func flacOfUnknownLengthWithNoAudioIsEmpty() throws {
-    let folder = try temporaryFolder()
+  @Test func flacOfUnknownLengthWithNoAudioIsEmpty() async throws {
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let complete = folder.appendingPathComponent("complete.flac")
-    try sox([hello.path, complete.path])
+    try await sox([hello.path, complete.path])
     var data = try Data(contentsOf: complete)
     Self.clearSampleCount(&data)
     // Only the metadata: "fLaC", then blocks until the one flagged last.
@@ -60,7 +61,7 @@ struct AudioFileDefectTests {
 
   /// A FIFO (which would block the open), /dev/zero and /dev/urandom are not called "empty".
   @Test func nonRegularFilesSayWhatTheyAre() throws {
-    let folder = try temporaryFolder()
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let fifo = folder.appendingPathComponent("pipe.wav").path
     #expect(mkfifo(fifo, 0o600) == 0)
@@ -79,7 +80,7 @@ struct AudioFileDefectTests {
 
   /// Moves and deletes fail in words: no Foundation error domains or Swift type names.
   @Test func fileOperationErrorsAreWords() async throws {
-    let folder = try temporaryFolder()
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let client = AudioFilesClient.liveValue
     let recording = folder.appendingPathComponent("recording.flac")

@@ -4,6 +4,7 @@ import AudioFilesClientLive
 import Dependencies
 import Foundation
 import SyncUpsTestSupport
+import TestSupport
 import Testing
 
 @Suite("Audio files client")
@@ -24,10 +25,10 @@ struct AudioFilesClientTests {
         $0.startSample + $0.samples.count == $1.startSample
       })
     // The samples are the file's own: compare with the raw data sox extracts.
-    let folder = try temporaryFolder()
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let raw = folder.appendingPathComponent("hello.raw")
-    try sox([hello.path, "-t", "raw", raw.path])
+    try await sox([hello.path, "-t", "raw", raw.path])
     let bytes = try Data(contentsOf: raw)
     let expected = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     #expect(chunks.flatMap(\.samples) == expected)
@@ -41,11 +42,11 @@ struct AudioFilesClientTests {
     (["-b", "16"], "flac"),
     ([String](), "ogg"),
   ])
-  func readsOtherEncodingsAsTheSameAudio(options: [String], ext: String) throws {
-    let folder = try temporaryFolder()
+  func readsOtherEncodingsAsTheSameAudio(options: [String], ext: String) async throws {
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let variant = folder.appendingPathComponent("variant.\(ext)")
-    try sox([hello.path] + options + [variant.path])
+    try await sox([hello.path] + options + [variant.path])
     let original = try AudioFileReader(path: hello.path).readAll()
     let converted = try AudioFileReader(path: variant.path).readAll()
     #expect(abs(converted.count - original.count) <= 160)
@@ -62,13 +63,13 @@ struct AudioFilesClientTests {
     #expect(meanError <= tolerance, "mean error \(meanError)")
   }
 
-  @Test func resamplesAndDownMixes() throws {
-    let folder = try temporaryFolder()
+  @Test func resamplesAndDownMixes() async throws {
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let stereo = folder.appendingPathComponent("stereo44.wav")
     let float48 = folder.appendingPathComponent("float48.wav")
-    try sox([hello.path, "-r", "44100", "-c", "2", stereo.path])
-    try sox([hello.path, "-r", "48000", "-e", "floating-point", "-b", "32", float48.path])
+    try await sox([hello.path, "-r", "44100", "-c", "2", stereo.path])
+    try await sox([hello.path, "-r", "48000", "-e", "floating-point", "-b", "32", float48.path])
     let original = try AudioFileReader(path: hello.path).readAll()
     for url in [stereo, float48] {
       let reader = try AudioFileReader(path: url.path)
@@ -94,7 +95,7 @@ struct AudioFilesClientTests {
   }
 
   @Test func writesFLACAndWAVThatReadBackIdentically() async throws {
-    let folder = try temporaryFolder()
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let original = try AudioFileReader(path: hello.path).readAll()
     let client = AudioFilesClient.liveValue
@@ -121,8 +122,8 @@ struct AudioFilesClientTests {
     }
   }
 
-  @Test func badInputsGiveOneClearLine() throws {
-    let folder = try temporaryFolder()
+  @Test func badInputsGiveOneClearLine() async throws {
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let missing = folder.appendingPathComponent("missing.wav").path
     let empty = folder.appendingPathComponent("empty.wav").path
@@ -134,7 +135,7 @@ struct AudioFilesClientTests {
     let wav = try Data(contentsOf: hello)
     try wav.prefix(wav.count / 2).write(to: URL(fileURLWithPath: truncated))
     let flac = folder.appendingPathComponent("full.flac")
-    try sox([hello.path, flac.path])
+    try await sox([hello.path, flac.path])
     let flacData = try Data(contentsOf: flac)
     try flacData.prefix(flacData.count / 2).write(to: URL(fileURLWithPath: truncatedFLAC))
 

@@ -2,10 +2,9 @@ import Dependencies
 import Foundation
 import Sharing
 import SharingGRDB
-import TestThreads
 import Testing
 
-@Suite(.ownThread)
+@Suite
 struct AppStorageTests {
   @Test func simpleValuesAreKeptUnderTheirKeys() throws {
     let storage = AppStorage.inMemory()

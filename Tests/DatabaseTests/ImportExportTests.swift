@@ -1,9 +1,9 @@
 import Foundation
 import SyncUpsFeatures
-import TestThreads
+import TestSupport
 import Testing
 
-@Suite(.ownThread)
+@Suite
 struct ImportExportTests {
   func format1(_ syncUps: [SyncUp]) throws -> Data {
     let encoder = JSONEncoder()

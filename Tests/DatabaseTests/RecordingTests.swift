@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 import SyncUpsFeatures
-import TestThreads
+import TestSupport
 import Testing
 
-@Suite(.ownThread)
+@Suite
 struct RecordingTests {
   let segment = Meeting.Segment(speaker: "Ana", start: 1, end: 3.5, text: "hello there")
 

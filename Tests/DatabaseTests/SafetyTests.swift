@@ -2,7 +2,7 @@ import ConcurrencyExtras
 import Foundation
 import GRDB
 import SyncUpsFeatures
-import TestThreads
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +10,7 @@ import Testing
 #endif
 
 /// Nothing is lost: concurrent writers, damaged or newer files, a full disk, a read-only folder.
-@Suite(.serialized, .ownThread)
+@Suite(.serialized)
 struct SafetyTests {
   /// The folder's files and their bytes, but for SQLite's own `-wal` and `-shm` side files,
   /// which any reader may create.

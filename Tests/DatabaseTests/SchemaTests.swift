@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 import SyncUpsFeatures
-import TestThreads
+import TestSupport
 import Testing
 
-@Suite(.ownThread)
+@Suite
 struct SchemaTests {
   @Test func migrationsCreateTheTablesAndTheSearchIndex() throws {
     let database = try SyncUpsDatabase.inMemory()

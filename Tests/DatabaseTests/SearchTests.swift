@@ -1,9 +1,8 @@
 import Foundation
 import SyncUpsFeatures
-import TestThreads
 import Testing
 
-@Suite(.ownThread)
+@Suite
 struct SearchTests {
   let database = try! SyncUpsDatabase.inMemory()
   let morning = makeSyncUp("Morning Sync")

@@ -3,13 +3,13 @@ import Foundation
 import GRDB
 import SharingGRDB
 import SyncUpsFeatures
-import TestThreads
+import TestSupport
 import Testing
 
 /// `@Shared(.syncUps)` and the fetch keys over an in-memory database, as the Sharing
 /// tests use an in-memory file system; across processes over a real file.
 @MainActor
-@Suite(.ownThread)
+@Suite
 struct SharedDatabaseTests {
   let database = try! SyncUpsDatabase.inMemory()
   let newer = makeMeeting(date: Date(timeIntervalSince1970: 1_790_100_000), count: 4)

@@ -1,11 +1,10 @@
 import Foundation
 import SyncUpsFeatures
-import TestThreads
 import Testing
 
 /// `syncups export` writes the store a meeting at a time: the pieces make the same sync-ups as
 /// the whole-store export, for any title.
-@Suite(.ownThread)
+@Suite
 struct StreamedExportTests {
   struct File: Decodable {
     var formatVersion: Int

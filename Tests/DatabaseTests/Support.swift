@@ -1,36 +1,16 @@
 import Foundation
 import GRDB
 import SyncUpsFeatures
+import TestSupport
 import WorkerThreads
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Polls `condition` every 10 ms until it holds or `timeout` (a safety net) passes.
-func waitUntil(
-  isolation: isolated (any Actor)? = #isolation,
-  timeout: Duration = .seconds(600), _ condition: () throws -> Bool
-) async rethrows -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if try condition() { return true }
-    try? await Task.sleep(for: .milliseconds(10))
-  }
-  return try condition()
-}
-
-/// A fresh data directory under the system's temporary directory.
-struct TemporaryDirectory {
-  let url: URL
-  init() throws {
-    url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("DatabaseTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
+extension TemporaryDirectory {
+  /// The folder as the app's data directory.
   var dataDirectory: DataDirectory { DataDirectory(url: url) }
-  func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-  func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// What a probe run printed and how it ended.

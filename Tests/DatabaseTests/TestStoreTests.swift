@@ -2,7 +2,6 @@ import Architecture
 import Foundation
 import SharingGRDB
 import SyncUpsFeatures
-import TestThreads
 import Testing
 
 /// A counter kept in app storage (a database-backed key): the reducer changes it, an effect
@@ -30,7 +29,7 @@ private struct StoredCounter: Reducer {
 }
 
 @MainActor
-@Suite(.ownThread)
+@Suite
 struct DatabaseTestStoreTests {
   @Test func changesToDatabaseBackedStateAreAssertedExhaustively() async throws {
     let storage = AppStorage.inMemory()

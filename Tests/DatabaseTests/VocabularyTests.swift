@@ -3,14 +3,13 @@ import Foundation
 import GRDB
 import SharingGRDB
 import SyncUpsFeatures
-import TestThreads
 import Testing
 
 /// A sync-up's vocabulary in the database (`vocabularyWord` rows, in the order added): loaded
 /// with the sync-up, written only when it changed, exported and imported (an optional field in
 /// format 1: older files import with none).
 @MainActor
-@Suite(.ownThread)
+@Suite
 struct VocabularyDatabaseTests {
   let database = try! SyncUpsDatabase.inMemory()
 

@@ -203,7 +203,7 @@ struct InteractiveAppTests {
     defer { terminal.kill() }
 
     #expect(try await waitForScreen { $0.contains("Morning Sync") }, "\((try? screen()) ?? "")")
-    let added = try runSyncups(
+    let added = try await runSyncups(
       ["add", "--title", "Retro", "--attendee", "Cleo", "--duration", "45s"],
       environment: ["SYNCUPS_HOME": home.path]
     )

@@ -1,5 +1,6 @@
 import Foundation
 import SyncUpsTestSupport
+import TestSupport
 import Testing
 
 /// The interactive app's `/` search and its remembered selection, in a real pseudo-terminal.
@@ -15,7 +16,7 @@ struct InteractiveSearchTests {
   /// with one meeting of forty segments (the staging server is mentioned in the 31st, at
   /// 05:00), and "Platform".
   func seeded() throws -> URL {
-    let home = try temporaryFolder()
+    let home = try TemporaryDirectory().url
     var segments: [[String: Any]] = []
     for index in 0..<40 {
       let text = index == 30 ? "the staging server is down again" : "update number \(index)"

@@ -1,5 +1,6 @@
 import Foundation
 import SyncUpsFeatures
+import TestSupport
 import Testing
 
 @testable import SyncUpsCLI
@@ -28,15 +29,6 @@ struct KeyMappingTests {
   }
 
   var syncUps: IdentifiedArrayOf<SyncUp> { app.store.state.syncUpsList.syncUps }
-
-  /// Waits for effects (a dismissal) to land.
-  func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<200 {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-  }
 
   func addSyncUp(_ title: String, attendees: [String]) {
     press(.character("a"))
@@ -106,7 +98,7 @@ struct KeyMappingTests {
     #expect(syncUps.map(\.title) == ["Design", "Planning"])
     press(.character("d"), .character("y"))
     // The deletion lands once no recording is found: the app redraws (and clamps) on it.
-    #expect(await eventually { syncUps.map(\.title) == ["Design"] })
+    #expect(await waitUntil { syncUps.map(\.title) == ["Design"] })
     app.clampSelections()
     #expect(app.listSelection == 0)
   }
@@ -125,7 +117,7 @@ struct KeyMappingTests {
     press(.character("x"), .character("n"))
     #expect(syncUps.count == 1)
     press(.character("x"), .character("y"))
-    #expect(await eventually { app.store.state.path.isEmpty })
+    #expect(await waitUntil { app.store.state.path.isEmpty })
     #expect(syncUps.isEmpty)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SyncUpsFeatures
+import TestSupport
 import Testing
 
 @testable import SyncUpsCLI
@@ -59,14 +60,6 @@ struct SearchKeysTests {
     }
   }
 
-  func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<500 {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-  }
-
   @Test func slashSearchesAndEnterOpensTheMeetingAtTheSegment() async throws {
     let app = try makeApp()
     func searchState() -> TranscriptSearchFeature.State? {
@@ -79,7 +72,7 @@ struct SearchKeysTests {
     app.handle(.backspace)
     #expect(searchState()?.query == "stag")
     #expect(
-      await eventually { searchState()?.hits.count == 1 && searchState()?.isSearching == false },
+      await waitUntil { searchState()?.hits.count == 1 && searchState()?.isSearching == false },
       "\(String(describing: searchState()))")
     let hit = try #require(searchState()?.hits.first)
     #expect(hit.segment == 30)

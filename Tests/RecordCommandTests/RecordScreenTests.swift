@@ -13,7 +13,7 @@ struct RecordScreenTests {
     // enough for a loaded machine to look at it, whatever the test's polling latency.
     let home = try dataDirectory(seconds: 300)
     let input = home.appendingPathComponent("standup-and-quiet.wav").path
-    try sox([samples.appendingPathComponent("standup.wav").path, input, "pad", "0", "240"])
+    try await sox([samples.appendingPathComponent("standup.wav").path, input, "pad", "0", "240"])
     // The shell keeps the pane open after syncups exits, so its last words can be read.
     try terminal.start(
       "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)' record 'Morning Sync' --input '\(input)'; echo EXIT=$?; sleep 60"

@@ -1,6 +1,7 @@
 import Foundation
 import SyncUpsFeatures
 import SyncUpsTestSupport
+import TestSupport
 
 /// Runs `syncups` to completion.
 func syncups(
@@ -16,9 +17,7 @@ func syncups(
 func dataDirectory(
   title: String = "Morning Sync", attendees: [String] = ["Ana", "Ben", "Cleo"], seconds: Int = 36
 ) throws -> URL {
-  let home = FileManager.default.temporaryDirectory
-    .appendingPathComponent("syncups-record-\(UUID().uuidString.prefix(8))", isDirectory: true)
-  try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+  let home = try TemporaryDirectory().url
   let people = attendees.enumerated().map { index, name in
     ["id": "11111111-2222-3333-4444-00000000000\(index)", "name": name]
   }

@@ -1,7 +1,7 @@
 import Dependencies
 import Foundation
 import Sharing
-import TestThreads
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +10,7 @@ import Testing
 
 /// File storage on a real temporary directory, with a second process (SharingProbe) where the
 /// guarantee is about processes. Timing is only used as an upper bound to wait for.
-@Suite(.ownThread) struct DiskPersistenceTests {
+@Suite struct DiskPersistenceTests {
   @Test func probeIsBuilt() {
     #expect(Probe.executable != nil, "SharingProbe should be built next to the test bundle")
   }
@@ -26,7 +26,7 @@ import Testing
       // Let it write for a while (each write is a 256 KB file), then kill it mid-flight.
       try await Task.sleep(for: .milliseconds(Int.random(in: 5...60)))
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      await process.waitUntilExit()
       #expect(process.terminationReason == .uncaughtSignal)
       let state = try decodeProbeState(file)  // throws if the file is garbage
       #expect(state.count > lastCount, "round \(round): each run adds to the last")
@@ -37,14 +37,14 @@ import Testing
     #expect(names.isSubset(of: ["state.json", ".state.json.lock", ".state.json.tmp"]), "\(names)")
   }
 
-  @Test func corruptFileStaysByteIdenticalAfterAProgramRanAndWrote() throws {
+  @Test func corruptFileStaysByteIdenticalAfterAProgramRanAndWrote() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let file = directory.file("state.json")
     let corrupt = Data("{\"count\": 3, \"note\": tru".utf8) + Data([0xFF, 0x00, 0x7F])
     try corrupt.write(to: file)
 
-    #expect(try Probe.run("increment", file) == 0)
+    #expect(try await Probe.run("increment", file) == 0)
 
     let preserved = try directory.contents().filter { $0.hasPrefix("state.json.corrupt-") }
     #expect(preserved.count == 1)
@@ -62,7 +62,7 @@ import Testing
     } operation: { () async throws in
       @Shared(.fileStorage(file)) var state = ProbeState()
       let note = $state.note  // a derived reference
-      #expect(try Probe.run("set", file, ["5", "from the probe"]) == 0)
+      #expect(try await Probe.run("set", file, ["5", "from the probe"]) == 0)
       // The file is on disk now; the change arrives through inotify, with no reload asked for.
       let arrived = await waitUntil { note.wrappedValue == "from the probe" }
       #expect(arrived, "the edit never reached the derived reference")
@@ -83,7 +83,7 @@ import Testing
       $state.withLock { $0.note = "ours" }
       try $state.save()  // re-creates the directory
       #expect(try decodeProbeState(file).note == "ours")
-      #expect(try Probe.run("set", file, ["3", "theirs"]) == 0)
+      #expect(try await Probe.run("set", file, ["3", "theirs"]) == 0)
       #expect(await waitUntil { state.note == "theirs" })
     }
   }
@@ -114,7 +114,7 @@ import Testing
     #expect(await Probe.waitUntilReady(file))
     #expect(try decodeProbeState(file).count == 1, "the second change is still pending")
     kill(process.processIdentifier, SIGTERM)
-    process.waitUntilExit()
+    await process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(process.terminationStatus == SIGTERM)
     #expect(try decodeProbeState(file).count == 2, "the pending change was flushed on SIGTERM")
@@ -127,16 +127,16 @@ import Testing
     let process = try Probe.start("handler", file)
     #expect(await Probe.waitUntilReady(file))
     kill(process.processIdentifier, SIGINT)
-    process.waitUntilExit()
+    await process.waitUntilExit()
     #expect(process.terminationStatus == SIGINT)
     #expect(try decodeProbeState(file).note == "saved by handler")
   }
 
-  @Test func pendingWriteIsOnDiskAfterNormalExit() throws {
+  @Test func pendingWriteIsOnDiskAfterNormalExit() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let file = directory.file("state.json")
-    #expect(try Probe.run("exit", file) == 0)
+    #expect(try await Probe.run("exit", file) == 0)
     #expect(try decodeProbeState(file).count == 2)
   }
 
@@ -145,10 +145,7 @@ import Testing
     defer { directory.remove() }
     let file = directory.file("state.json")
     let process = try Probe.start("keep-running", file)
-    defer {
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-    }
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
     #expect(await Probe.waitUntilReady(file))
     kill(process.processIdentifier, SIGTERM)
     // The pending change is flushed even though the app keeps running.
@@ -161,7 +158,7 @@ import Testing
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let file = directory.file("state.json")
-    #expect(try Probe.run("set", file, ["1", "start"]) == 0)
+    #expect(try await Probe.run("set", file, ["1", "start"]) == 0)
     try await withDependencies {
       $0.defaultFileStorage = diskStorage(saveInterval: .seconds(3600))
     } operation: { () async throws in
@@ -171,7 +168,7 @@ import Testing
       try $state.save()
       $state.withLock { $0.count = 10 }  // unsaved: the next write is an hour away
 
-      #expect(try Probe.run("set", file, ["20", "theirs"]) == 0)
+      #expect(try await Probe.run("set", file, ["20", "theirs"]) == 0)
       try await Task.sleep(for: .milliseconds(200))
       #expect(state.count == 10, "unsaved local changes are not replaced by the other version")
 
@@ -196,7 +193,7 @@ import Testing
       @Shared(.fileStorage(file)) var state = ProbeState()
       $state.withLock { $0.note = "ours" }
       try $state.save()
-      #expect(try Probe.run("set", file, ["20", "theirs"]) == 0)
+      #expect(try await Probe.run("set", file, ["20", "theirs"]) == 0)
       #expect(await waitUntil { state.count == 20 })
       $state.withLock { $0.count += 1 }
       try $state.save()
@@ -216,8 +213,8 @@ import Testing
     for _ in 0..<5 {
       let first = try Probe.start("increment", file)
       let second = try Probe.start("increment", file)
-      first.waitUntilExit()
-      second.waitUntilExit()
+      await first.waitUntilExit()
+      await second.waitUntilExit()
       #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
     }
     let conflicts = try directory.contents().filter { $0.contains(".conflict-") }

@@ -2,6 +2,7 @@ import Dependencies
 import Foundation
 import IdentifiedCollections
 import Sharing
+import TestSupport
 import Testing
 
 private let itemsURL = URL(fileURLWithPath: "/data/items.json")

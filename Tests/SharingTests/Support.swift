@@ -1,37 +1,10 @@
 import Foundation
 import Sharing
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
 #endif
-
-/// Polls `condition` every 10 ms until it holds. `timeout` is only a safety net far above any
-/// normal run, even on a loaded machine: tests wait for the event, not for the clock.
-func waitUntil(
-  timeout: Duration = .seconds(120), _ condition: () throws -> Bool
-) async rethrows -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if try condition() { return true }
-    try? await Task.sleep(for: .milliseconds(10))
-  }
-  return try condition()
-}
-
-/// A fresh directory under the system's temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-  let url: URL
-  init() throws {
-    url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("SharingTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-  func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-  func contents() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-  }
-  func remove() { try? FileManager.default.removeItem(at: url) }
-}
 
 /// Wraps a file system and counts what file storage does with it.
 final class CountingFileSystem: FileSystem, @unchecked Sendable {
@@ -107,21 +80,20 @@ enum Probe {
   }()
 
   /// Starts the probe; `mode` and `arguments` as SharingProbe's main.swift reads them.
-  static func start(_ mode: String, _ file: URL, _ arguments: [String] = []) throws -> Process {
+  static func start(_ mode: String, _ file: URL, _ arguments: [String] = []) throws
+    -> ChildProcess
+  {
     guard let executable else { throw ProbeError.notFound }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = [mode, file.path] + arguments
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    return process
+    return try ChildProcess(
+      executable, [mode, file.path] + arguments, standardOutput: .discard,
+      standardError: .inherit)
   }
 
-  /// Runs the probe to completion.
+  /// Runs the probe to completion (its exit awaited); its status.
   @discardableResult
-  static func run(_ mode: String, _ file: URL, _ arguments: [String] = []) throws -> Int32 {
+  static func run(_ mode: String, _ file: URL, _ arguments: [String] = []) async throws -> Int32 {
     let process = try start(mode, file, arguments)
-    process.waitUntilExit()
+    await process.waitUntilExit()
     return process.terminationStatus
   }
 

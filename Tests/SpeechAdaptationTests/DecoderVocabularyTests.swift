@@ -4,7 +4,7 @@ import AudioFilesClientLive
 import Foundation
 import SpeechAdaptation
 import SpeechVocabulary
-import TestThreads
+import TestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -31,6 +31,8 @@ func words(_ transcript: Transcript) -> [String] {
   transcript.text.split(separator: " ").map(String.init)
 }
 
+/// Its tests run the decoder in-process (`SpeechDecoder.transcribe` blocks its thread for
+/// seconds) and flite: each on a thread of its own, so the cooperative pool stays free.
 @Suite("Vocabulary in the decoder", .ownThread)
 struct DecoderVocabularyTests {
   @Test func flitePronouncesWordsInTheModelsPhoneSet() {

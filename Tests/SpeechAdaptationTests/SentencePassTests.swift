@@ -2,7 +2,7 @@ import AudioCore
 import AudioFilesClient
 import AudioFilesClientLive
 import Foundation
-import TestThreads
+import TestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -49,6 +49,8 @@ func chunks(of path: String, offset: Double) throws -> AsyncThrowingStream<Audio
   }
 }
 
+/// Its tests run the decoder in-process (`SpeechDecoder.transcribe` blocks its thread for
+/// seconds), flite and sox: each on a thread of its own, so the cooperative pool stays free.
 @Suite("Second pass", .ownThread)
 struct SentencePassTests {
   @Test func keepsSentencesWholeAndWordTimesInTheMeetingsTimeBase() async throws {

@@ -1,9 +1,8 @@
 import Foundation
 import SpeechVocabulary
-import TestThreads
 import Testing
 
-@Suite("Vocabulary", .ownThread)
+@Suite("Vocabulary")
 struct VocabularyTests {
   @Test func termsAreKeptAsTheyAreSaid() {
     let vocabulary = Vocabulary([

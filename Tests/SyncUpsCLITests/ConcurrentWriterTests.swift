@@ -1,23 +1,25 @@
 import Foundation
 import SyncUpsTestSupport
-import TestThreads
 import Testing
 
 /// Issue 10, "Concurrent writers lose data silently": real `syncups` processes writing the same
 /// data directory at once. Every write either stands or fails loudly.
-@Suite("syncups: concurrent writers", .serialized, .ownThread)
+@Suite("syncups: concurrent writers", .serialized)
 struct ConcurrentWriterTests {
   /// Two shells, each running 50 `syncups add` one after the other, at the same time.
   @Test func twoShellsAddingFiftyEachLeaveEveryAddedSyncUp() async throws {
     let home = try Home()
-    let runs = await onThreads(2) { shell in
-      (0..<50).map { index in
-        Result {
-          try home.run(
-            "add", "--title", "Shell \(shell) number \(index)", "--attendee", "Ana",
-            "--duration", "5m")
-        }
+    let runs = await concurrently(2) { shell in
+      var runs: [Result<Run, any Error>] = []
+      for index in 0..<50 {
+        runs.append(
+          await result {
+            try await home.run(
+              "add", "--title", "Shell \(shell) number \(index)", "--attendee", "Ana",
+              "--duration", "5m")
+          })
       }
+      return runs
     }.flatMap { $0 }
     let finished = try runs.map { try $0.get() }
     let succeeded = finished.filter { $0.status == 0 }
@@ -25,7 +27,7 @@ struct ConcurrentWriterTests {
     for failed in finished where failed.status != 0 {
       expectOneLineFailure(failed, containing: [])
     }
-    let listed = try home.listed()
+    let listed = try await home.listed()
     let ids = Set(listed.compactMap { $0["id"] as? String })
     #expect(listed.count == succeeded.count, "\(listed.count) listed, \(succeeded.count) added")
     let missing = succeeded.map { $0.stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -45,14 +47,14 @@ struct ConcurrentWriterTests {
   @Test func firstRunsAtOnceAllSucceed() async throws {
     for _ in 0..<5 {
       let home = try Home()
-      let runs = await onThreads(3) { index in
-        Result { try home.run("add", "--title", "First \(index)", "--attendee", "Ana") }
+      let runs = await concurrently(3) { index in
+        await result { try await home.run("add", "--title", "First \(index)", "--attendee", "Ana") }
       }
       for run in runs {
         let run = try run.get()
         #expect(run.status == 0, "\(run)")
       }
-      #expect(try home.listed().count == 3)
+      #expect(try await home.listed().count == 3)
     }
   }
 
@@ -60,24 +62,21 @@ struct ConcurrentWriterTests {
   /// ten times, the meeting is saved and every edit stands.
   @Test func aRecordingFinishingDuringALoopOfEditsKeepsItsMeetingAndTheEdits() async throws {
     let home = try Home()
-    let recorded = try home.add("Recorded")
-    let edited = try home.add("Edited")
+    let recorded = try await home.add("Recorded")
+    let edited = try await home.add("Edited")
     var stoodEdits: [String] = []
     for round in 0..<10 {
       let stop = Stop()
-      let editor = Task.detached {
-        await onThreads(1) { _ in
-          var results: [(name: String, run: Run)] = []
-          while !stop.isSet || results.count < 2 {
-            let name = "R\(round)E\(results.count)"
-            guard let run = try? home.run("edit", edited, "--add-attendee", name) else { break }
-            results.append((name, run))
-          }
-          return results
-        }[0]
+      let editor = Task {
+        var results: [(name: String, run: Run)] = []
+        while !stop.isSet || results.count < 2 {
+          let name = "R\(round)E\(results.count)"
+          guard let run = try? await home.run("edit", edited, "--add-attendee", name) else { break }
+          results.append((name, run))
+        }
+        return results
       }
-      let record = try await onThreads(1) { _ in Result { try home.recordHello(recorded) } }[0]
-        .get()
+      let record = try await home.recordHello(recorded)
       stop.set()
       let edits = await editor.value
       #expect(edits.count >= 2)
@@ -92,13 +91,13 @@ struct ConcurrentWriterTests {
         record.stdout.split(separator: "\n").first { $0.hasPrefix("Saved meeting ") },
         "round \(round): \(record)")
       let prefix = String(saved.dropFirst("Saved meeting ".count).prefix(8))
-      let meetings = try home.meetings(recorded)
+      let meetings = try await home.meetings(recorded)
       #expect(meetings.count == round + 1, "round \(round): \(meetings)")
       #expect(
         meetings.contains { ($0["id"] as? String)?.hasPrefix(prefix) == true },
         "round \(round): meeting \(prefix) is missing from \(meetings)")
       // Every edit that exited 0 stands, in order.
-      let listed = try home.listed()
+      let listed = try await home.listed()
       let attendees = listed.first { $0["id"] as? String == edited }?["attendees"] as? [String]
       #expect(attendees == ["Ana", "Ben", "Cleo"] + stoodEdits, "round \(round)")
     }

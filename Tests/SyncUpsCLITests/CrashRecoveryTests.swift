@@ -1,12 +1,11 @@
 import Foundation
 import SyncUpsTestSupport
-import TestThreads
 import Testing
 
 /// Issue 10, "The last save is not atomic": `syncups record` killed (SIGKILL) at each step that
 /// makes its meeting durable — every fsync/fdatasync, rename and unlink, just before it and just
 /// after it, numbered across threads by `Tests/Shims/kill-at-step.c` — and the next start.
-@Suite("syncups: a recording killed at each step of its save", .serialized, .ownThread)
+@Suite("syncups: a recording killed at each step of its save", .serialized)
 struct CrashRecoveryTests {
   struct Kill: CustomStringConvertible, Sendable {
     var step: Int
@@ -16,12 +15,12 @@ struct CrashRecoveryTests {
   }
 
   /// The steps of a whole recording, from a run that is not killed.
-  static func steps(library: String) throws -> [String] {
+  static func steps(library: String) async throws -> [String] {
     let home = try Home()
-    let id = try home.add("Crash")
+    let id = try await home.add("Crash")
     let log = home.url.path + ".steps"
     defer { unlink(log) }
-    let clean = try home.recordHello(
+    let clean = try await home.recordHello(
       id, environment: ["LD_PRELOAD": library, "SYNCUPS_STEP_LOG": log])
     #expect(clean.status == 0, "\(clean)")
     let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -35,7 +34,7 @@ struct CrashRecoveryTests {
 
   @Test func aRecordingKilledAtAnyStepIsRecoveredOnceWithItsAudio() async throws {
     let library = try killAtStepLibrary.get()
-    let steps = try Self.steps(library: library)
+    let steps = try await Self.steps(library: library)
     try #require(!steps.isEmpty, "the clean run made no durable step at all")
     let kills = steps.enumerated().flatMap { index, call in
       [
@@ -46,8 +45,8 @@ struct CrashRecoveryTests {
     var killedAtAll = 0
     for kill in kills {
       let home = try Home()
-      let id = try home.add("Crash")
-      let killed = try home.recordHello(
+      let id = try await home.add("Crash")
+      let killed = try await home.recordHello(
         id,
         environment: [
           "LD_PRELOAD": library, "SYNCUPS_KILL_AT_STEP": "\(kill.step)",
@@ -66,8 +65,8 @@ struct CrashRecoveryTests {
       }.map { String($0.drop { $0 != "]" }.dropFirst(2)) }
 
       // The next start recovers what was committed; a second one finds nothing more.
-      let first = try home.meetings(id)
-      let second = try home.meetings(id)
+      let first = try await home.meetings(id)
+      let second = try await home.meetings(id)
       #expect(first.count <= 1, "\(kill): \(first)")
       #expect(second.count == first.count, "\(kill): recovered again: \(second)")
       #expect(
@@ -79,7 +78,7 @@ struct CrashRecoveryTests {
       #expect(stored.count == first.count, "\(kill): \(stored)")
       for meeting in stored {
         #expect(meeting.isFinished, "\(kill): \(meeting)")
-        let texts = try home.segmentTexts(id, meeting: meeting.id)
+        let texts = try await home.segmentTexts(id, meeting: meeting.id)
         #expect(Set(texts).count == texts.count, "\(kill): duplicated segments \(texts)")
         for utterance in printed {
           #expect(texts.contains(utterance), "\(kill): printed \(utterance), not recovered")

@@ -1,24 +1,23 @@
 import Foundation
 import GRDB
 import SyncUpsTestSupport
-import TestThreads
 import Testing
 
 /// Issue 10, "Nothing lost, ever" and "A newer format is destroyed as corrupt": the real binary
 /// on a full disk, a damaged or newer database, a newer `sync-ups.json`, a symlinked data file
 /// and a read-only data folder. Whatever fails says so in one line and writes nothing.
-@Suite("syncups: full, damaged, newer or read-only data", .serialized, .ownThread)
+@Suite("syncups: full, damaged, newer or read-only data", .serialized)
 struct DamagedStorageTests {
   /// A data directory on a 1 MB tmpfs, filled up: `add` and `record` fail in one line, what
   /// was saved before is kept, and the database opens again once there is room.
   @Test(.enabled(if: canMount, "needs root and a mountable tmpfs"))
-  func aFullDiskIsOneLineAndLosesNothing() throws {
+  func aFullDiskIsOneLineAndLosesNothing() async throws {
     let home = try Home()
     let mount = try #require(Mount(on: home, size: "1m"))
     defer { mount.unmount() }
-    let id = try home.add("Before")
-    #expect(try home.recordHello(id).status == 0)
-    let before = try home.listed()
+    let id = try await home.add("Before")
+    #expect(try await home.recordHello(id).status == 0)
+    let before = try await home.listed()
     // Fill every free block.
     let filler = home.url.appendingPathComponent("filler")
     FileManager.default.createFile(atPath: filler.path, contents: nil)
@@ -27,29 +26,29 @@ struct DamagedStorageTests {
     while (try? handle.write(contentsOf: block)) != nil {}
     try? handle.close()
 
-    let add = try home.run("add", "--title", "After", "--attendee", "Ana")
+    let add = try await home.run("add", "--title", "After", "--attendee", "Ana")
     expectOneLineFailure(add, containing: [])
-    let record = try home.recordHello(id)
+    let record = try await home.recordHello(id)
     #expect(record.status != 0, "\(record)")
     #expect(record.stderrLines.count == 1, "\(record)")
     #expect(record.stderr.hasPrefix("syncups: "), "\(record)")
     // Nothing saved before is lost, and the data still reads.
-    #expect(try listedSummary(home) == summary(before))
+    #expect(try await listedSummary(home) == summary(before))
 
     // With room again, it all works and nothing half-written is left behind.
     try FileManager.default.removeItem(at: filler)
-    #expect(try home.run("add", "--title", "After", "--attendee", "Ana").status == 0)
-    #expect(try home.listed().count == 2)
-    #expect(try home.meetings(id).count == 1)
+    #expect(try await home.run("add", "--title", "After", "--attendee", "Ana").status == 0)
+    #expect(try await home.listed().count == 2)
+    #expect(try await home.meetings(id).count == 1)
   }
 
   /// Not a database, or a damaged one: every command says so in one line and the file, and
   /// everything beside it, stays byte for byte.
   @Test(arguments: ["not a database", "damaged pages"])
-  func aDamagedDatabaseIsOneLineAndLeftUntouched(damage: String) throws {
+  func aDamagedDatabaseIsOneLineAndLeftUntouched(damage: String) async throws {
     let home = try Home()
-    let id = try home.add("Kept")
-    #expect(try home.recordHello(id).status == 0)
+    let id = try await home.add("Kept")
+    #expect(try await home.recordHello(id).status == 0)
     // Everything into the main file first (the last `syncups` may leave its WAL behind, and
     // SQLite would read the pages from there): then the damage is to the data itself.
     try checkpoint(home)
@@ -60,24 +59,24 @@ struct DamagedStorageTests {
       for index in 100..<bytes.count where index % 4096 > 100 { bytes[index] = 0xA5 }
     }
     try bytes.write(to: home.database)
-    try expectRefusedAndUntouched(home, id: id, mentioning: ["syncups.sqlite"])
+    try await expectRefusedAndUntouched(home, id: id, mentioning: ["syncups.sqlite"])
   }
 
   /// A database a newer syncups wrote (a migration this one does not know).
-  @Test func aNewerSchemaIsOneLineAndLeftUntouched() throws {
+  @Test func aNewerSchemaIsOneLineAndLeftUntouched() async throws {
     let home = try Home()
-    let id = try home.add("Kept")
+    let id = try await home.add("Kept")
     let queue = try DatabaseQueue(path: home.database.path)
-    try queue.write { db in
+    try await queue.write { db in
       try db.execute(
         sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
     }
     try queue.close()
-    try expectRefusedAndUntouched(home, id: id, mentioning: ["syncups.sqlite", "newer"])
+    try await expectRefusedAndUntouched(home, id: id, mentioning: ["syncups.sqlite", "newer"])
   }
 
   /// `sync-ups.json` of format 2 (a newer syncups's): never moved, renamed or rewritten.
-  @Test func aNewerSyncUpsFileIsNeverMovedOrRewritten() throws {
+  @Test func aNewerSyncUpsFileIsNeverMovedOrRewritten() async throws {
     let home = try seededHome()
     let file = home.url.appendingPathComponent("sync-ups.json")
     var json = try #require(
@@ -87,7 +86,7 @@ struct DamagedStorageTests {
     let original = try JSONSerialization.data(withJSONObject: json, options: .sortedKeys)
     try original.write(to: file)
     for arguments in [["list"], ["add", "--title", "New", "--attendee", "Ana"], ["list"]] {
-      let run = try home.run(arguments)
+      let run = try await home.run(arguments)
       if run.status != 0 { expectOneLineFailure(run, containing: []) }
       #expect((try? Data(contentsOf: file)) == original, "\(arguments) moved or rewrote it: \(run)")
       let files = try home.files()
@@ -96,19 +95,19 @@ struct DamagedStorageTests {
   }
 
   /// A symlinked data file stays a link, and what it points to is the data.
-  @Test func aSymlinkedDatabaseStaysALink() throws {
+  @Test func aSymlinkedDatabaseStaysALink() async throws {
     let elsewhere = try Home()
-    _ = try elsewhere.add("Linked")
+    _ = try await elsewhere.add("Linked")
     let home = try Home()
     try FileManager.default.createSymbolicLink(
       at: home.database, withDestinationURL: elsewhere.database)
-    #expect(try home.listed().map { $0["title"] as? String } == ["Linked"])
-    let add = try home.run("add", "--title", "Through the link", "--attendee", "Ana")
+    #expect(try await home.listed().map { $0["title"] as? String } == ["Linked"])
+    let add = try await home.run("add", "--title", "Through the link", "--attendee", "Ana")
     if add.status == 0 {
-      #expect(try elsewhere.listed().count == 2)
+      #expect(try await elsewhere.listed().count == 2)
     } else {
       expectOneLineFailure(add, containing: [])
-      #expect(try elsewhere.listed().count == 1)
+      #expect(try await elsewhere.listed().count == 1)
     }
     #expect(
       try FileManager.default.destinationOfSymbolicLink(atPath: home.database.path)
@@ -117,16 +116,16 @@ struct DamagedStorageTests {
 
   /// A symlinked `sync-ups.json` (what an existing user may have): its target is never
   /// rewritten, and the link is never replaced by a regular file.
-  @Test func aSymlinkedSyncUpsFileIsNeverReplaced() throws {
+  @Test func aSymlinkedSyncUpsFileIsNeverReplaced() async throws {
     let elsewhere = try seededHome()
     let target = elsewhere.url.appendingPathComponent("sync-ups.json")
     let original = try Data(contentsOf: target)
     let home = try Home()
     let link = home.url.appendingPathComponent("sync-ups.json")
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
-    #expect(try home.listed().map { $0["title"] as? String } == ["Morning Sync"])
-    #expect(try home.run("add", "--title", "New", "--attendee", "Ana").status == 0)
-    #expect(try home.listed().count == 2)
+    #expect(try await home.listed().map { $0["title"] as? String } == ["Morning Sync"])
+    #expect(try await home.run("add", "--title", "New", "--attendee", "Ana").status == 0)
+    #expect(try await home.listed().count == 2)
     #expect(try Data(contentsOf: target) == original)
     for name in try home.files() where name.hasPrefix("sync-ups.json") {
       let path = home.url.appendingPathComponent(name).path
@@ -139,21 +138,22 @@ struct DamagedStorageTests {
   /// A data folder on a read-only mount (chmod cannot stop root): reads work as before, every
   /// write is one line, nothing changes.
   @Test(.enabled(if: canMount, "needs root and a mountable tmpfs"))
-  func aReadOnlyFolderReadsAndRefusesWritesInOneLine() throws {
+  func aReadOnlyFolderReadsAndRefusesWritesInOneLine() async throws {
     let home = try Home()
     let mount = try #require(Mount(on: home, size: "8m"))
     defer { mount.unmount() }
-    let id = try home.add("Read only")
-    #expect(try home.recordHello(id).status == 0)
+    let id = try await home.add("Read only")
+    #expect(try await home.recordHello(id).status == 0)
     let reads = [
       ["list"], ["show", id], ["meetings", id], ["transcript", id], ["list", "--json"],
     ]
-    let expected = try reads.map { try home.run($0) }
+    var expected: [Run] = []
+    for arguments in reads { expected.append(try await home.run(arguments)) }
     #expect(expected.allSatisfy { $0.status == 0 }, "\(expected)")
     #expect(mount.remountReadOnly())
     let before = try home.snapshot()
     for (arguments, writable) in zip(reads, expected) {
-      let run = try home.run(arguments)
+      let run = try await home.run(arguments)
       #expect(run.status == 0, "\(arguments): \(run)")
       #expect(run.stdout == writable.stdout, "\(arguments)")
     }
@@ -161,9 +161,9 @@ struct DamagedStorageTests {
       ["add", "--title", "New", "--attendee", "Ana"], ["edit", id, "--title", "Renamed"],
       ["delete", id, "--yes"],
     ] {
-      expectOneLineFailure(try home.run(arguments), containing: [])
+      expectOneLineFailure(try await home.run(arguments), containing: [])
     }
-    let record = try home.recordHello(id)
+    let record = try await home.recordHello(id)
     #expect(record.status != 0 && record.stderrLines.count == 1, "\(record)")
     #expect(try home.snapshot() == before)
   }
@@ -175,17 +175,17 @@ struct DamagedStorageTests {
   func expectRefusedAndUntouched(
     _ home: Home, id: String, mentioning parts: [String],
     sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
+  ) async throws {
     let before = try home.snapshot()
     for arguments in [
       ["list"], ["show", id], ["meetings", id], ["add", "--title", "New", "--attendee", "Ana"],
       ["edit", id, "--title", "Renamed"], ["delete", id, "--yes"],
     ] {
-      let run = try home.run(arguments)
+      let run = try await home.run(arguments)
       expectOneLineFailure(run, containing: parts, sourceLocation: sourceLocation)
       #expect(try home.snapshot() == before, "\(arguments) changed the data folder")
     }
-    let record = try home.recordHello(id)
+    let record = try await home.recordHello(id)
     #expect(record.status != 0 && record.stderrLines.count == 1, "\(record)")
     #expect(try home.snapshot() == before, "record changed the data folder")
   }
@@ -212,7 +212,7 @@ struct DamagedStorageTests {
     return home
   }
 
-  func listedSummary(_ home: Home) throws -> [String] { summary(try home.listed()) }
+  func listedSummary(_ home: Home) async throws -> [String] { summary(try await home.listed()) }
 
   func summary(_ listed: [[String: Any]]) -> [String] {
     listed.map { "\($0["id"] ?? "") \($0["title"] ?? "") \($0["meetings"] ?? "")" }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SyncUpsTestSupport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,8 +12,8 @@ import Testing
 /// what no command prints, a read-only look into the database file).
 extension Home {
   /// `syncups list --json`, decoded; fails the test when the command fails.
-  func listed(sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
-    let list = try run("list", "--json")
+  func listed(sourceLocation: SourceLocation = #_sourceLocation) async throws -> [[String: Any]] {
+    let list = try await run("list", "--json")
     #expect(list.status == 0, "\(list)", sourceLocation: sourceLocation)
     return try #require(
       try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]],
@@ -24,8 +25,8 @@ extension Home {
   /// loaded machine took over 36 s to hear the first words).
   func add(
     _ title: String, duration: String = "36s", sourceLocation: SourceLocation = #_sourceLocation
-  ) throws -> String {
-    let added = try run(
+  ) async throws -> String {
+    let added = try await run(
       "add", "--title", title, "--attendee", "Ana", "--attendee", "Ben", "--attendee", "Cleo",
       "--duration", duration)
     #expect(added.status == 0, "\(added)", sourceLocation: sourceLocation)
@@ -35,15 +36,16 @@ extension Home {
   /// `syncups record REF --input Samples/hello.wav --fast`.
   func recordHello(
     _ reference: String, environment: [String: String] = [:]
-  ) throws -> Run {
-    try run(
+  ) async throws -> Run {
+    try await run(
       ["record", reference, "--input", samples.appendingPathComponent("hello.wav").path, "--fast"],
       environment: environment)
   }
 
   /// The segments of a meeting as `syncups transcript REF --meeting ID --format json` prints them.
-  func segmentTexts(_ reference: String, meeting: String) throws -> [String] {
-    let transcript = try run("transcript", reference, "--meeting", meeting, "--format", "json")
+  func segmentTexts(_ reference: String, meeting: String) async throws -> [String] {
+    let transcript = try await run(
+      "transcript", reference, "--meeting", meeting, "--format", "json")
     #expect(transcript.status == 0, "\(transcript)")
     let json = try JSONSerialization.jsonObject(with: Data(transcript.stdout.utf8))
     let segments = (json as? [String: Any])?["segments"] as? [[String: Any]] ?? []
@@ -51,8 +53,8 @@ extension Home {
   }
 
   /// `syncups meetings REF --json`, decoded.
-  func meetings(_ reference: String) throws -> [[String: Any]] {
-    let meetings = try run("meetings", reference, "--json")
+  func meetings(_ reference: String) async throws -> [[String: Any]] {
+    let meetings = try await run("meetings", reference, "--json")
     #expect(meetings.status == 0, "\(meetings)")
     return try JSONSerialization.jsonObject(with: Data(meetings.stdout.utf8)) as? [[String: Any]]
       ?? []
@@ -122,33 +124,25 @@ extension RunningSyncups {
   }
 }
 
-/// Runs `body(index)` for `count` indexes, each on a thread of its own (never the cooperative
-/// pool: the bodies block on child processes), and returns their results in index order.
-func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
-  await withCheckedContinuation { continuation in
-    let results = ResultBox<T>(count: count) { continuation.resume(returning: $0) }
-    for index in 0..<count {
-      Thread { results.set(index, body(index)) }.start()
-    }
+/// Runs `body(index)` for `count` indexes at once (each awaits its child processes; no thread
+/// waits for them) and returns their results in index order.
+func concurrently<T: Sendable>(
+  _ count: Int, _ body: @escaping @Sendable (Int) async -> T
+) async -> [T] {
+  await withTaskGroup(of: (Int, T).self) { group in
+    for index in 0..<count { group.addTask { (index, await body(index)) } }
+    var results = [T?](repeating: nil, count: count)
+    for await (index, value) in group { results[index] = value }
+    return results.compactMap { $0 }
   }
 }
 
-final class ResultBox<T>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var values: [T?]
-  private let done: ([T]) -> Void
-
-  init(count: Int, done: @escaping ([T]) -> Void) {
-    values = Array(repeating: nil, count: count)
-    self.done = done
-  }
-
-  func set(_ index: Int, _ value: T) {
-    let finished: [T]? = lock.withLock {
-      values[index] = value
-      return values.contains { $0 == nil } ? nil : values.compactMap { $0 }
-    }
-    if let finished { done(finished) }
+/// `body`'s value or its error: `Result(catching:)` for a body that awaits.
+func result<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+  do {
+    return .success(try await body())
+  } catch {
+    return .failure(error)
   }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import SyncUpsFeatures
 import SyncUpsTestSupport
-import TestThreads
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +10,7 @@ import Testing
 
 /// The commands on the database (`syncups.sqlite`): the first run's import of `sync-ups.json`,
 /// `delete` with the meetings' audio and while a recording runs, the remembered microphone.
-@Suite("syncups on the database", .ownThread)
+@Suite("syncups on the database")
 struct DatabaseCommandTests {
   static let syncUpID = SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!)
 
@@ -33,12 +33,12 @@ struct DatabaseCommandTests {
     return try database.export()
   }
 
-  @Test func theFirstRunImportsTheFileInOneGoAndKeepsItByteForByte() throws {
+  @Test func theFirstRunImportsTheFileInOneGoAndKeepsItByteForByte() async throws {
     let home = try Home()
     let file = try Self.formatOneFile([Self.daily])
     try file.write(to: home.dataFile)
 
-    let list = try home.run("list")
+    let list = try await home.run("list")
     #expect(list.status == 0, "\(list)")
     #expect(
       list.stderr
@@ -51,19 +51,19 @@ struct DatabaseCommandTests {
     #expect(!FileManager.default.fileExists(atPath: home.dataFile.path))
 
     // Meetings and transcripts are there; the next run says nothing more.
-    let meetings = try home.run("meetings", "daily", "--json")
+    let meetings = try await home.run("meetings", "daily", "--json")
     #expect(meetings.stderr.isEmpty, "\(meetings)")
     let rows = try #require(
       try JSONSerialization.jsonObject(with: Data(meetings.stdout.utf8)) as? [[String: Any]])
     #expect(rows.map { $0["segments"] as? Int } == [3, 1])
-    let transcript = try home.run("transcript", "daily", "--meeting", "1")
+    let transcript = try await home.run("transcript", "daily", "--meeting", "1")
     #expect(transcript.status == 0, "\(transcript)")
     #expect(transcript.stdout.contains("Cy: yesterday I fixed the build"), "\(transcript)")
     #expect(try home.load() == [Self.daily])
   }
 
   /// `delete` removes the rows and the meetings' audio files; another sync-up's stay.
-  @Test func deleteRemovesTheMeetingsAudio() throws {
+  @Test func deleteRemovesTheMeetingsAudio() async throws {
     let home = try Home()
     var daily = Self.daily
     var other = SyncUp(
@@ -83,7 +83,7 @@ struct DatabaseCommandTests {
     }
     try home.update { $0 = [daily, other] }
 
-    let run = try home.run("delete", "daily", "--yes")
+    let run = try await home.run("delete", "daily", "--yes")
     #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
     #expect(run.stdout == "Deleted 'Daily' (12345678).\n")
     let left = try FileManager.default.contentsOfDirectory(
@@ -97,26 +97,20 @@ struct DatabaseCommandTests {
   @Test func deleteIsRefusedWhileTheSyncUpIsBeingRecorded() async throws {
     if let problem = syncupsBinaryProblem { throw problem }
     let home = try Home()
-    let add = try home.run("add", "--title", "Daily", "--attendee", "Ana", "--duration", "10m")
+    let add = try await home.run(
+      "add", "--title", "Daily", "--attendee", "Ana", "--duration", "10m")
     #expect(add.status == 0, "\(add)")
 
     // The private daemon's null-sink monitor never ends: the recording runs until SIGINT,
     // however slowly this test gets to look (the machine may be busy).
     let pulse = try PrivatePulse.environment()
-    let recorder = Process()
-    recorder.executableURL = syncupsBinary
-    recorder.arguments = [
-      "record", "daily", "--source", "syncups_out.monitor", "--no-transcription",
-    ]
-    recorder.environment = ["SYNCUPS_HOME": home.url.path, "PATH": "/usr/bin:/bin"]
-      .merging(pulse) { $1 }
     let log = home.url.appendingPathComponent("record.log")
     FileManager.default.createFile(atPath: log.path, contents: nil)
     let logHandle = try FileHandle(forWritingTo: log)
-    recorder.standardOutput = logHandle
-    recorder.standardError = logHandle
-    recorder.standardInput = FileHandle.nullDevice
-    try recorder.run()
+    let recorder = try ChildProcess(
+      syncupsBinary, ["record", "daily", "--source", "syncups_out.monitor", "--no-transcription"],
+      environment: ["SYNCUPS_HOME": home.url.path, "PATH": "/usr/bin:/bin"].merging(pulse) { $1 },
+      standardOutput: .file(logHandle), standardError: .file(logHandle))
     defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
 
     // The recording runs once its meeting is an unfinished, active row and its audio is there.
@@ -129,29 +123,26 @@ struct DatabaseCommandTests {
           } == true
       }
     }
-    let deadline = ContinuousClock.now + .seconds(300)  // A safety net only.
-    while try running() == nil, recorder.isRunning, ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(20))
-    }
+    _ = try await waitUntil { try running() != nil || !recorder.isRunning }
     func output() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
     let unfinished = try database.unfinished()
     let recording = try #require(
       try running(), "running: \(recorder.isRunning); \(unfinished); \(output())")
     let audio = home.url.appendingPathComponent(try #require(recording.audioFile))
 
-    let refused = try home.run("delete", "daily", "--yes")
+    let refused = try await home.run("delete", "daily", "--yes")
     expectOneLineFailure(
       refused, containing: ["'Daily' is being recorded; nothing was deleted", "end that recording"])
     #expect(try home.load().map(\.title) == ["Daily"])
     #expect(FileManager.default.fileExists(atPath: audio.path))
 
     // SIGINT ends and saves the meeting.
-    recorder.interrupt()
-    recorder.waitUntilExit()
+    recorder.signal(SIGINT)
+    await recorder.waitUntilExit()
     #expect(recorder.terminationStatus == 0)
     #expect(try home.load().first?.meetings.map(\.id) == [recording.meetingID])
 
-    let deleted = try home.run("delete", "daily", "--yes")
+    let deleted = try await home.run("delete", "daily", "--yes")
     #expect(deleted.status == 0, "\(deleted)")
     #expect(!FileManager.default.fileExists(atPath: audio.path))
     #expect(try home.load().isEmpty)
@@ -159,19 +150,19 @@ struct DatabaseCommandTests {
 
   /// `record --source NAME` is remembered: without `--source` the next `record` uses it and
   /// says so; a remembered source that is gone falls back to the default, said too.
-  @Test func recordRemembersTheMicrophone() throws {
+  @Test func recordRemembersTheMicrophone() async throws {
     let pulse = try PrivatePulse.environment()
     let home = try Home()
-    let add = try home.run("add", "--title", "Daily", "--attendee", "Ana", "--duration", "1s")
+    let add = try await home.run("add", "--title", "Daily", "--attendee", "Ana", "--duration", "1s")
     #expect(add.status == 0, "\(add)")
     // The daemon's null sink's monitor: a source that always exists and delivers silence.
     let source = "syncups_out.monitor"
-    let first = try home.run(
+    let first = try await home.run(
       ["record", "daily", "--source", source, "--no-transcription"], environment: pulse)
     #expect(first.status == 0, "\(first)")
     #expect(!first.stderr.contains("last used"), "\(first)")
 
-    let second = try home.run(["record", "daily", "--no-transcription"], environment: pulse)
+    let second = try await home.run(["record", "daily", "--no-transcription"], environment: pulse)
     #expect(second.status == 0, "\(second)")
     #expect(
       second.stderrLines == [
@@ -179,11 +170,12 @@ struct DatabaseCommandTests {
       ], "\(second)")
 
     // A source that no longer exists: the default is used, and said.
-    let gone = try home.run(
+    let gone = try await home.run(
       ["record", "daily", "--source", "syncups-no-such-source", "--no-transcription"],
       environment: pulse)
     #expect(gone.status != 0, "\(gone)")
-    let fallback = try home.run(["record", "daily", "--no-transcription"], environment: pulse)
+    let fallback = try await home.run(
+      ["record", "daily", "--no-transcription"], environment: pulse)
     #expect(
       fallback.stderrLines.first
         == "syncups: the microphone last used, syncups-no-such-source, is gone; using the "
@@ -194,8 +186,8 @@ struct DatabaseCommandTests {
     getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 
   /// Runs `syncups` as `nobody`, for whom `home` can only be read.
-  func runAsNobody(_ home: Home, _ arguments: [String]) throws -> Run {
-    try runSyncups(
+  func runAsNobody(_ home: Home, _ arguments: [String]) async throws -> Run {
+    try await runSyncups(
       arguments, environment: ["SYNCUPS_HOME": home.url.path, "HOME": "/tmp"],
       launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
   }
@@ -203,27 +195,27 @@ struct DatabaseCommandTests {
   /// A data folder the user cannot write (another user's, a read-only mount): what was saved
   /// can be listed and shown, commits still in the write-ahead log included; every change is
   /// refused in one line, and nothing is written.
-  @Test(.enabled(if: canDropPrivileges)) func aReadOnlyFolderIsReadAndRefusesChanges() throws {
+  @Test(.enabled(if: canDropPrivileges)) func aReadOnlyFolderIsReadAndRefusesChanges() async throws
+  {
     if let problem = syncupsBinaryProblem { throw problem }
     let home = try Home()
     try home.update { $0 = [Self.daily] }
     // A later commit by a process that exits without a checkpoint: it is in the log only.
-    let added = try home.run("add", "--title", "Later", "--attendee", "Ana")
+    let added = try await home.run("add", "--title", "Later", "--attendee", "Ana")
     #expect(added.status == 0, "\(added)")
     #expect(FileManager.default.fileExists(atPath: home.dataDirectory.databaseFile.path + "-wal"))
-    let chmod = Process()
-    chmod.executableURL = URL(fileURLWithPath: "/bin/chmod")
-    chmod.arguments = ["-R", "a+rX,go-w", home.url.path]
-    try chmod.run()
-    chmod.waitUntilExit()
+    let chmod = try ChildProcess(
+      URL(fileURLWithPath: "/bin/chmod"), ["-R", "a+rX,go-w", home.url.path],
+      standardOutput: .inherit, standardError: .inherit)
+    await chmod.waitUntilExit()
     let before = try Data(contentsOf: home.dataDirectory.databaseFile)
 
-    let list = try runAsNobody(home, ["list"])
+    let list = try await runAsNobody(home, ["list"])
     #expect(list.status == 0 && list.stderr.isEmpty, "\(list)")
     #expect(list.stdout.contains("Daily") && list.stdout.contains("Later"), "\(list)")
-    let transcript = try runAsNobody(home, ["transcript", "daily", "--meeting", "1"])
+    let transcript = try await runAsNobody(home, ["transcript", "daily", "--meeting", "1"])
     #expect(transcript.stdout.contains("Cy: yesterday I fixed the build"), "\(transcript)")
-    let meetings = try runAsNobody(home, ["meetings", "daily"])
+    let meetings = try await runAsNobody(home, ["meetings", "daily"])
     #expect(meetings.status == 0, "\(meetings)")
     for change in [
       ["add", "--title", "New", "--attendee", "Ana"], ["edit", "daily", "--title", "X"],
@@ -231,7 +223,7 @@ struct DatabaseCommandTests {
       ["record", "daily", "--input", samples.appendingPathComponent("hello.wav").path],
     ] {
       expectOneLineFailure(
-        try runAsNobody(home, change), containing: ["can only be read here", "still work"])
+        try await runAsNobody(home, change), containing: ["can only be read here", "still work"])
     }
     #expect(try Data(contentsOf: home.dataDirectory.databaseFile) == before)
     #expect(try home.load().map(\.title) == ["Daily", "Later"])

@@ -2,11 +2,11 @@ import Foundation
 import GRDB
 import SyncUpsFeatures
 import SyncUpsTestSupport
-import TestThreads
+import TestSupport
 import Testing
 
 /// Every failure is one line on stderr with a non-zero exit, and changes nothing in the data.
-@Suite("syncups: errors", .ownThread)
+@Suite("syncups: errors")
 struct ErrorTests {
   /// A home with one sync-up, "Morning Sync" (attendees Ana and Ben), without meetings.
   func homeWithOneSyncUp() throws -> (Home, SyncUp) {
@@ -29,9 +29,9 @@ struct ErrorTests {
   ]
 
   @Test(arguments: commandsTakingARef)
-  func unknownRefSuggestsACloseTitle(_ command: [String]) throws {
+  func unknownRefSuggestsACloseTitle(_ command: [String]) async throws {
     let (home, syncUp) = try homeWithOneSyncUp()
-    let run = try home.run([command[0], "mornin sync"] + command.dropFirst())
+    let run = try await home.run([command[0], "mornin sync"] + command.dropFirst())
     expectOneLineFailure(
       run,
       containing: [
@@ -40,16 +40,16 @@ struct ErrorTests {
     #expect(try home.load() == [syncUp])
   }
 
-  @Test func unknownRefWithNothingCloseSaysHowToList() throws {
+  @Test func unknownRefWithNothingCloseSaysHowToList() async throws {
     let (home, _) = try homeWithOneSyncUp()
     expectOneLineFailure(
-      try home.run("show", "retrospective"),
+      try await home.run("show", "retrospective"),
       containing: [
         "no sync-up matches 'retrospective'", "'syncups list' shows them all",
       ])
     let empty = try Home()
     expectOneLineFailure(
-      try empty.run("show", "anything"),
+      try await empty.run("show", "anything"),
       containing: [
         "there are no sync-ups yet: add one with 'syncups add'"
       ])
@@ -65,13 +65,13 @@ struct ErrorTests {
   /// A `sync-ups.json` that cannot be imported on the first run is never moved, renamed or
   /// rewritten, and no database is made without it.
   @Test(arguments: everyDataCommand)
-  func anUnreadableFileIsNotImportedAndKeptAsItIs(_ command: [String]) throws {
+  func anUnreadableFileIsNotImportedAndKeptAsItIs(_ command: [String]) async throws {
     let home = try Home()
     let corrupt = Data(
       #"{"formatVersion": 1, "syncUps": [{"id": "not a uuid", "title": "Morning Sync""#.utf8)
     try corrupt.write(to: home.dataFile)
 
-    let run = try runSyncups(command, environment: ["SYNCUPS_HOME": home.url.path])
+    let run = try await runSyncups(command, environment: ["SYNCUPS_HOME": home.url.path])
     expectOneLineFailure(
       run, containing: ["cannot import \(home.dataFile.path)", "it was left untouched"])
     #expect(try home.files() == ["sync-ups.json"])
@@ -80,13 +80,13 @@ struct ErrorTests {
 
   /// A file from a newer syncups (format 2) is left exactly as it is: one line, a non-zero
   /// exit, no database made from it, however often it is tried.
-  @Test func aNewerFormatVersionIsReportedAndLeftUntouched() throws {
+  @Test func aNewerFormatVersionIsReportedAndLeftUntouched() async throws {
     let home = try Home()
     let newer = Data(
       #"{"formatVersion": 2, "syncUps": [], "vocabulary": ["kept as it is"]}"#.utf8)
     try newer.write(to: home.dataFile)
     for command in [["list"], ["add", "--title", "New", "--attendee", "Ana"]] {
-      let run = try home.run(command)
+      let run = try await home.run(command)
       expectOneLineFailure(
         run, containing: ["format version 2", "update syncups", "left untouched"])
     }
@@ -96,21 +96,21 @@ struct ErrorTests {
 
   /// A database written by a newer syncups: every command is one line, and the file is never
   /// written (its bytes and its WAL stay as they were).
-  @Test func aDatabaseFromANewerVersionIsLeftUntouched() throws {
+  @Test func aDatabaseFromANewerVersionIsLeftUntouched() async throws {
     let (home, _) = try homeWithOneSyncUp()
     do {
       let database = try SyncUpsDatabase.open(home.dataDirectory)
-      try database.writer.write { db in
+      try await database.writer.write { db in
         try db.execute(
           sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
       }
-      try database.writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+      try await database.writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
       try (database.writer as? DatabasePool)?.close()
     }  // Closed: nothing of this process stays open on it.
     let file = home.dataDirectory.databaseFile
     let before = try Data(contentsOf: file)
     for command in Self.everyDataCommand {
-      let run = try home.run(command)
+      let run = try await home.run(command)
       expectOneLineFailure(
         run, containing: ["\(file.path) was written by a newer version of syncups", "untouched"])
     }
@@ -120,9 +120,9 @@ struct ErrorTests {
     #expect((try? Data(contentsOf: wal))?.isEmpty ?? true)
   }
 
-  @Test func noPulseAudio() throws {
+  @Test func noPulseAudio() async throws {
     let home = try Home()
-    let run = try home.run("sources", environment: ["PULSE_SERVER": "unix:/nonexistent"])
+    let run = try await home.run("sources", environment: ["PULSE_SERVER": "unix:/nonexistent"])
     expectOneLineFailure(run, containing: ["PulseAudio is not running: "])
   }
 
@@ -137,57 +137,61 @@ struct ErrorTests {
       "unknown theme 'ochre'; choose one of: bubblegum, buttercup, indigo, lavender, magenta, navy, orange, oxblood, periwinkle, poppy, purple, seafoam, sky, tan, teal, yellow"
     ),
   ])
-  func badDurationOrTheme(_ options: [String], _ message: String) throws {
+  func badDurationOrTheme(_ options: [String], _ message: String) async throws {
     let (home, syncUp) = try homeWithOneSyncUp()
-    let add = try home.run(["add", "--title", "New", "--attendee", "Ana"] + options)
+    let add = try await home.run(["add", "--title", "New", "--attendee", "Ana"] + options)
     expectOneLineFailure(add, containing: [message])
-    let edit = try home.run(["edit", "morning sync"] + options)
+    let edit = try await home.run(["edit", "morning sync"] + options)
     expectOneLineFailure(edit, containing: [message])
     #expect(try home.load() == [syncUp])
   }
 
-  @Test func addNeedsATitleAndANamedAttendee() throws {
+  @Test func addNeedsATitleAndANamedAttendee() async throws {
     let home = try Home()
     expectOneLineFailure(
-      try home.run("add", "--attendee", "Ana"), containing: ["--title", "syncups add --help"])
-    expectOneLineFailure(try home.run("add", "--title", "T"), containing: ["at least one attendee"])
+      try await home.run("add", "--attendee", "Ana"), containing: ["--title", "syncups add --help"])
     expectOneLineFailure(
-      try home.run("add", "--title", "T", "--attendee", " ", "--attendee", ""),
+      try await home.run("add", "--title", "T"), containing: ["at least one attendee"])
+    expectOneLineFailure(
+      try await home.run("add", "--title", "T", "--attendee", " ", "--attendee", ""),
       containing: ["at least one attendee"])
     expectOneLineFailure(
-      try home.run("add", "--title", "  ", "--attendee", "Ana"),
+      try await home.run("add", "--title", "  ", "--attendee", "Ana"),
       containing: ["title cannot be blank"])
     #expect(try home.load().isEmpty)
   }
 
-  @Test func editRefusesBadAttendeeChanges() throws {
+  @Test func editRefusesBadAttendeeChanges() async throws {
     let (home, syncUp) = try homeWithOneSyncUp()
-    expectOneLineFailure(try home.run("edit", "morning sync"), containing: ["nothing to change"])
     expectOneLineFailure(
-      try home.run("edit", "morning sync", "--remove-attendee", "Cy"),
+      try await home.run("edit", "morning sync"), containing: ["nothing to change"])
+    expectOneLineFailure(
+      try await home.run("edit", "morning sync", "--remove-attendee", "Cy"),
       containing: ["has no attendee 'Cy'; its attendees are 'Ana', 'Ben'"])
     expectOneLineFailure(
-      try home.run("edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "BEN"),
+      try await home.run(
+        "edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "BEN"),
       containing: ["cannot remove every attendee"])
     expectOneLineFailure(
-      try home.run("edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "ana"),
+      try await home.run(
+        "edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "ana"),
       containing: ["has no attendee 'ana'"])
     expectOneLineFailure(
-      try home.run("edit", "morning sync", "--add-attendee", " "),
+      try await home.run("edit", "morning sync", "--add-attendee", " "),
       containing: ["--add-attendee needs a name"])
     #expect(try home.load() == [syncUp])
 
     // Replacing everyone in one go is fine.
-    let replaced = try home.run(
+    let replaced = try await home.run(
       "edit", "morning sync", "--remove-attendee", "ana", "--remove-attendee", "ben",
       "--add-attendee", "Cy")
     #expect(replaced.status == 0, "\(replaced)")
     #expect(try home.load().first?.attendees.map(\.name) == ["Cy"])
   }
 
-  @Test func deleteWithoutYesAndNoTerminalRefuses() throws {
+  @Test func deleteWithoutYesAndNoTerminalRefuses() async throws {
     let (home, syncUp) = try homeWithOneSyncUp()
-    let run = try home.run("delete", "morning sync")
+    let run = try await home.run("delete", "morning sync")
     expectOneLineFailure(
       run,
       containing: [
@@ -196,10 +200,10 @@ struct ErrorTests {
     #expect(try home.load() == [syncUp])
   }
 
-  @Test func transcriptErrors() throws {
+  @Test func transcriptErrors() async throws {
     let (home, _) = try homeWithOneSyncUp()
     expectOneLineFailure(
-      try home.run("transcript", "morning sync"),
+      try await home.run("transcript", "morning sync"),
       containing: [
         "'Morning Sync' (12345678) has no meetings yet: record one with 'syncups record 12345678'"
       ])
@@ -209,27 +213,27 @@ struct ErrorTests {
       ]
     }
     expectOneLineFailure(
-      try home.run("transcript", "morning sync", "--meeting", "3"),
+      try await home.run("transcript", "morning sync", "--meeting", "3"),
       containing: ["has no meeting '3': give a number from 1 (newest) to 2"])
     expectOneLineFailure(
-      try home.run("transcript", "morning sync", "--meeting", "ffff"),
+      try await home.run("transcript", "morning sync", "--meeting", "ffff"),
       containing: ["has no meeting 'ffff'"])
     expectOneLineFailure(
-      try home.run("transcript", "morning sync", "--format", "docx"),
+      try await home.run("transcript", "morning sync", "--format", "docx"),
       containing: ["unknown format 'docx'; choose one of: txt, md, json, srt, vtt"])
   }
 
-  @Test func unknownCommandsAndOptionsAreOneLine() throws {
+  @Test func unknownCommandsAndOptionsAreOneLine() async throws {
     let home = try Home()
-    expectOneLineFailure(try home.run("lst"), containing: ["syncups --help"])
+    expectOneLineFailure(try await home.run("lst"), containing: ["syncups --help"])
     expectOneLineFailure(
-      try home.run("list", "--jsn"), containing: ["--jsn", "syncups list --help"])
-    expectOneLineFailure(try home.run("show"), containing: ["syncups show --help"])
+      try await home.run("list", "--jsn"), containing: ["--jsn", "syncups list --help"])
+    expectOneLineFailure(try await home.run("show"), containing: ["syncups show --help"])
   }
 
-  @Test func helpGoesToStdout() throws {
+  @Test func helpGoesToStdout() async throws {
     let home = try Home()
-    let run = try home.run("--help")
+    let run = try await home.run("--help")
     #expect(run.status == 0)
     for command in [
       "list", "show", "add", "edit", "delete", "meetings", "transcript", "sources", "transcribe",
@@ -240,38 +244,31 @@ struct ErrorTests {
 }
 
 /// On a terminal, `delete` asks first (the terminal is a pseudo-terminal made by `script`).
-@Suite("syncups delete on a terminal", .ownThread)
+@Suite("syncups delete on a terminal")
 struct DeleteConfirmationTests {
   static let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
 
   /// Runs `syncups delete REF` on a pseudo-terminal, typing `answer`; returns what the terminal
   /// showed and the exit status.
-  func deleteOnATerminal(_ home: Home, _ reference: String, answering answer: String) throws -> (
-    String, Int32
-  ) {
+  func deleteOnATerminal(_ home: Home, _ reference: String, answering answer: String) async throws
+    -> (
+      String, Int32
+    )
+  {
     if let problem = syncupsBinaryProblem { throw problem }
     let binary = syncupsBinary.path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    process.arguments = ["-qec", "'\(binary)' delete '\(reference)'", "/dev/null"]
     var environment = ProcessInfo.processInfo.environment
     environment["SYNCUPS_HOME"] = home.url.path
     environment["SHELL"] = "/bin/sh"
-    process.environment = environment
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    try input.fileHandleForWriting.write(contentsOf: Data((answer + "\n").utf8))
-    try input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    let script = try ChildProcess(
+      URL(fileURLWithPath: "/usr/bin/script"),
+      ["-qec", "'\(binary)' delete '\(reference)'", "/dev/null"], environment: environment,
+      input: Data((answer + "\n").utf8))
+    let finished = await script.finished()
+    return (finished.stdout + finished.stderr, finished.status ?? -1)
   }
 
-  @Test(.enabled(if: hasScript)) func asksAndKeepsUnlessTheAnswerIsYes() throws {
+  @Test(.enabled(if: hasScript)) func asksAndKeepsUnlessTheAnswerIsYes() async throws {
     let home = try Home()
     let syncUp = SyncUp(
       id: SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!),
@@ -281,7 +278,8 @@ struct DeleteConfirmationTests {
     )
     try home.update { $0 = [syncUp] }
 
-    let (declined, declinedStatus) = try deleteOnATerminal(home, "morning sync", answering: "n")
+    let (declined, declinedStatus) = try await deleteOnATerminal(
+      home, "morning sync", answering: "n")
     #expect(
       declined.contains("Delete 'Morning Sync' (12345678) and its meeting? [y/N] "), "\(declined)")
     #expect(
@@ -290,7 +288,8 @@ struct DeleteConfirmationTests {
     #expect(declinedStatus != 0)
     #expect(try home.load() == [syncUp])
 
-    let (confirmed, confirmedStatus) = try deleteOnATerminal(home, "morning sync", answering: "y")
+    let (confirmed, confirmedStatus) = try await deleteOnATerminal(
+      home, "morning sync", answering: "y")
     #expect(confirmed.contains("Deleted 'Morning Sync' (12345678)."), "\(confirmed)")
     #expect(confirmedStatus == 0, "\(confirmed)")
     #expect(try home.load().isEmpty)

@@ -1,11 +1,10 @@
 import Foundation
 import SyncUpsFeatures
-import TestThreads
 import Testing
 
 /// add → list → show → edit → meetings → transcript → delete, on the real binary and a real
 /// (temporary) data directory.
-@Suite("syncups: managing sync-ups and reading transcripts", .ownThread)
+@Suite("syncups: managing sync-ups and reading transcripts")
 struct LifecycleTests {
   static let newerID = UUID(uuidString: "bbbbbbbb-0000-4000-8000-000000000002")!
   static let olderID = UUID(uuidString: "aaaaaaaa-0000-4000-8000-000000000001")!
@@ -31,11 +30,11 @@ struct LifecycleTests {
     )
   }
 
-  @Test func addListShowEditMeetingsTranscriptDelete() throws {
+  @Test func addListShowEditMeetingsTranscriptDelete() async throws {
     let home = try Home()
 
     // add: blank attendees are dropped; the id is printed.
-    let added = try home.run(
+    let added = try await home.run(
       "add", "--title", "Morning Sync", "--attendee", "Ana", "--attendee", "  ", "--attendee",
       "Ben",
       "--duration", "1m30s", "--theme", "Teal"
@@ -55,7 +54,7 @@ struct LifecycleTests {
     #expect(stored.theme == .teal)
 
     // list
-    let list = try home.run("list")
+    let list = try await home.run("list")
     #expect(list.status == 0 && list.stderr.isEmpty, "\(list)")
     #expect(
       list.stdout == """
@@ -63,7 +62,7 @@ struct LifecycleTests {
         \(short)  Morning Sync  1m30s     2          0         teal
 
         """)
-    let listJSON = try home.run("list", "--json")
+    let listJSON = try await home.run("list", "--json")
     #expect(
       listJSON.stdout == """
         [{"id":"\(full)","title":"Morning Sync","theme":"teal","duration":90,"attendees":["Ana","Ben"],"meetings":0}]
@@ -71,7 +70,7 @@ struct LifecycleTests {
         """)
 
     // show, by title in another case
-    let show = try home.run("show", "morning SYNC")
+    let show = try await home.run("show", "morning SYNC")
     #expect(show.status == 0 && show.stderr.isEmpty, "\(show)")
     #expect(
       show.stdout == """
@@ -87,7 +86,7 @@ struct LifecycleTests {
         """)
 
     // edit, by id prefix: prints the edited sync-up
-    let edit = try home.run(
+    let edit = try await home.run(
       "edit", String(short.prefix(4)), "--title", "Daily", "--add-attendee", "Cy",
       "--remove-attendee", "ana", "--duration", "300", "--theme", "NAVY"
     )
@@ -110,13 +109,13 @@ struct LifecycleTests {
     #expect(edited.duration == .seconds(300))
 
     // meetings: none yet
-    let none = try home.run("meetings", "daily")
+    let none = try await home.run("meetings", "daily")
     #expect(none.status == 0 && none.stdout == "'Daily' has no meetings yet.\n", "\(none)")
 
     // Two meetings saved as the app saves them (newest first).
     try home.update { $0[id: SyncUp.ID(id)]?.meetings = [Self.newer, Self.older] }
 
-    let meetings = try home.run("meetings", "Daily")
+    let meetings = try await home.run("meetings", "Daily")
     #expect(meetings.status == 0 && meetings.stderr.isEmpty, "\(meetings)")
     #expect(
       meetings.stdout == """
@@ -125,7 +124,7 @@ struct LifecycleTests {
         2  aaaaaaaa  2026-11-20 09:00  01:02   1         short meeting today
 
         """)
-    let meetingsJSON = try home.run("meetings", "Daily", "--json")
+    let meetingsJSON = try await home.run("meetings", "Daily", "--json")
     #expect(
       meetingsJSON.stdout == """
         [{"index":1,"id":"bbbbbbbb-0000-4000-8000-000000000002","date":"2026-11-21T14:05:00Z","length":10.5,"segments":3,"firstWords":"good morning everyone yesterday I fixed the build …"},\
@@ -134,7 +133,7 @@ struct LifecycleTests {
         """)
 
     #expect(
-      try home.run("show", "daily").stdout == """
+      try await home.run("show", "daily").stdout == """
         Title:        Daily
         ID:           \(full)
         Theme:        navy
@@ -147,7 +146,7 @@ struct LifecycleTests {
           2. 2026-11-20 09:00  aaaaaaaa
 
         """)
-    let showWithMeetings = try home.run("show", short, "--json")
+    let showWithMeetings = try await home.run("show", short, "--json")
     #expect(
       showWithMeetings.stdout == """
         {"id":"\(full)","title":"Daily","theme":"navy","duration":300,"durationPerAttendee":150,"attendees":["Ben","Cy"],"vocabulary":[],\
@@ -157,7 +156,7 @@ struct LifecycleTests {
         """)
 
     // transcript: the newest meeting by default, labelled by speaker with times
-    let txt = try home.run("transcript", "daily")
+    let txt = try await home.run("transcript", "daily")
     #expect(txt.status == 0 && txt.stderr.isEmpty, "\(txt)")
     #expect(
       txt.stdout == """
@@ -166,10 +165,10 @@ struct LifecycleTests {
         [00:08 - 00:10] Ben: great thanks
 
         """)
-    #expect(try home.run("transcript", "daily", "--meeting", "1").stdout == txt.stdout)
-    #expect(try home.run("transcript", "daily", "--meeting", "BBBB").stdout == txt.stdout)
+    #expect(try await home.run("transcript", "daily", "--meeting", "1").stdout == txt.stdout)
+    #expect(try await home.run("transcript", "daily", "--meeting", "BBBB").stdout == txt.stdout)
 
-    let md = try home.run("transcript", "daily", "--meeting", "2", "--format", "md")
+    let md = try await home.run("transcript", "daily", "--meeting", "2", "--format", "md")
     #expect(
       md.stdout == """
         # Daily: 2026-11-20 09:00
@@ -178,10 +177,11 @@ struct LifecycleTests {
 
         """)
     #expect(
-      try home.run("transcript", "daily", "--meeting", "aaaaaaaa-0000", "--format", "md").stdout
+      try await home.run("transcript", "daily", "--meeting", "aaaaaaaa-0000", "--format", "md")
+        .stdout
         == md.stdout)
 
-    let json = try home.run("transcript", "daily", "--format", "json")
+    let json = try await home.run("transcript", "daily", "--format", "json")
     #expect(json.status == 0 && json.stderr.isEmpty, "\(json)")
     #expect(
       json.stdout == """
@@ -198,7 +198,7 @@ struct LifecycleTests {
     let segments = try #require(object["segments"] as? [[String: Any]])
     #expect(segments.allSatisfy { Set($0.keys) == ["speaker", "start", "end", "text"] })
 
-    let srt = try home.run("transcript", "daily", "--format", "srt")
+    let srt = try await home.run("transcript", "daily", "--format", "srt")
     #expect(
       srt.stdout == """
         1
@@ -215,7 +215,7 @@ struct LifecycleTests {
 
 
         """)
-    let vtt = try home.run("transcript", "daily", "--format", "vtt", "--meeting", "2")
+    let vtt = try await home.run("transcript", "daily", "--format", "vtt", "--meeting", "2")
     #expect(
       vtt.stdout == """
         WEBVTT
@@ -227,33 +227,34 @@ struct LifecycleTests {
         """)
 
     // delete --yes
-    let delete = try home.run("delete", "daily", "--yes")
+    let delete = try await home.run("delete", "daily", "--yes")
     #expect(delete.status == 0 && delete.stderr.isEmpty, "\(delete)")
     #expect(delete.stdout == "Deleted 'Daily' (\(short)).\n")
     #expect(try home.load().isEmpty)
-    let empty = try home.run("list")
+    let empty = try await home.run("list")
     #expect(
       empty.stdout == "No sync-ups yet: add one with 'syncups add --title TITLE --attendee NAME'.\n"
     )
-    #expect(try home.run("list", "--json").stdout == "[]\n")
+    #expect(try await home.run("list", "--json").stdout == "[]\n")
   }
 
-  @Test func addAcceptsEveryDurationFormAndDefaults() throws {
+  @Test func addAcceptsEveryDurationFormAndDefaults() async throws {
     let home = try Home()
     for (text, seconds) in [("5m", 300), ("90s", 90), ("1m30s", 90), ("300", 300), ("1h", 3600)] {
-      let run = try home.run("add", "--title", "T \(text)", "--attendee", "Ana", "--duration", text)
+      let run = try await home.run(
+        "add", "--title", "T \(text)", "--attendee", "Ana", "--duration", text)
       #expect(run.status == 0, "\(run)")
       let id = try #require(UUID(uuidString: run.stdout.trimmingCharacters(in: .newlines)))
       #expect(try home.load()[id: SyncUp.ID(id)]?.duration == .seconds(seconds), "\(text)")
     }
-    let plain = try home.run("add", "--title", "Plain", "--attendee", "Ana")
+    let plain = try await home.run("add", "--title", "Plain", "--attendee", "Ana")
     let id = try #require(UUID(uuidString: plain.stdout.trimmingCharacters(in: .newlines)))
     let syncUp = try #require(try home.load()[id: SyncUp.ID(id)])
     #expect(syncUp.duration == .seconds(300))
     #expect(syncUp.theme == .bubblegum)
   }
 
-  @Test func meetingsAreNumberedNewestFirstWhateverTheirStoredOrder() throws {
+  @Test func meetingsAreNumberedNewestFirstWhateverTheirStoredOrder() async throws {
     let home = try Home()
     let syncUp = SyncUp(
       id: SyncUp.ID(UUID(uuidString: "dddddddd-0000-4000-8000-000000000004")!),
@@ -262,21 +263,22 @@ struct LifecycleTests {
       title: "Imported"
     )
     try home.update { $0 = [syncUp] }
-    let meetings = try home.run("meetings", "imported")
+    let meetings = try await home.run("meetings", "imported")
     #expect(
       meetings.stdout.split(separator: "\n").dropFirst().map { $0.prefix(11) } == [
         "1  bbbbbbbb", "2  aaaaaaaa",
       ])
     #expect(
-      try home.run("transcript", "imported", "--format", "json").stdout.contains(
+      try await home.run("transcript", "imported", "--format", "json").stdout.contains(
         #""meeting":"bbbbbbbb-"#))
     #expect(
-      try home.run("transcript", "imported", "--meeting", "2", "--format", "json").stdout.contains(
-        #""meeting":"aaaaaaaa-"#))
+      try await home.run("transcript", "imported", "--meeting", "2", "--format", "json").stdout
+        .contains(
+          #""meeting":"aaaaaaaa-"#))
   }
 
   /// A year of meetings: `meetings` shows the newest 20 and says how to see more.
-  @Test func meetingsShowsTheNewestTwentyUnlessAskedForMore() throws {
+  @Test func meetingsShowsTheNewestTwentyUnlessAskedForMore() async throws {
     let home = try Home()
     let meetings = (0..<25).map { day in
       Meeting(
@@ -288,7 +290,7 @@ struct LifecycleTests {
       meetings: IdentifiedArray(uniqueElements: meetings), title: "Daily")
     try home.update { $0 = [syncUp] }
 
-    let newest = try home.run("meetings", "daily")
+    let newest = try await home.run("meetings", "daily")
     #expect(newest.status == 0, "\(newest)")
     let rows = newest.stdout.split(separator: "\n").dropFirst()
     #expect(rows.count == 20)
@@ -298,28 +300,28 @@ struct LifecycleTests {
       newest.stderrLines == [
         "syncups: showing the newest 20 of 25 meetings; --all lists every one, --limit N the newest N"
       ])
-    let all = try home.run("meetings", "daily", "--all")
+    let all = try await home.run("meetings", "daily", "--all")
     #expect(all.stdout.split(separator: "\n").count == 26 && all.stderr.isEmpty, "\(all)")
-    let three = try home.run("meetings", "daily", "--limit", "3", "--json")
+    let three = try await home.run("meetings", "daily", "--limit", "3", "--json")
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(three.stdout.utf8)) as? [[String: Any]])
     #expect(json.map { $0["index"] as? Int } == [1, 2, 3])
     #expect(three.stderrLines.count == 1)
     // The numbers are the same whatever is shown: the 25th is the oldest.
     #expect(
-      try home.run("transcript", "daily", "--meeting", "25").stdout == "meeting of day 0\n")
+      try await home.run("transcript", "daily", "--meeting", "25").stdout == "meeting of day 0\n")
     for (bad, said) in [
       (["--limit", "0"], "--limit must be at least 1"),
       (["--limit", "-3"], "--limit must be at least 1"),
       (["--all", "--limit", "5"], "--all and --limit do not go together"),
     ] {
-      let refused = try home.run(["meetings", "daily"] + bad)
+      let refused = try await home.run(["meetings", "daily"] + bad)
       #expect(refused.status != 0 && refused.stdout.isEmpty, "\(refused)")
       #expect(refused.stderrLines.count == 1 && refused.stderr.contains(said), "\(refused)")
     }
   }
 
-  @Test func aMeetingWithoutSegmentsPrintsItsText() throws {
+  @Test func aMeetingWithoutSegmentsPrintsItsText() async throws {
     let home = try Home()
     let syncUp = SyncUp(
       id: SyncUp.ID(UUID(uuidString: "cccccccc-0000-4000-8000-000000000003")!),
@@ -330,8 +332,8 @@ struct LifecycleTests {
       title: "Plain"
     )
     try home.update { $0 = [syncUp] }
-    #expect(try home.run("transcript", "plain").stdout == "just text\n")
-    #expect(try home.run("transcript", "plain", "--format", "srt").stdout == "")
-    #expect(try home.run("transcript", "plain", "--format", "vtt").stdout == "WEBVTT\n\n")
+    #expect(try await home.run("transcript", "plain").stdout == "just text\n")
+    #expect(try await home.run("transcript", "plain", "--format", "srt").stdout == "")
+    #expect(try await home.run("transcript", "plain", "--format", "vtt").stdout == "WEBVTT\n\n")
   }
 }

@@ -1,8 +1,8 @@
-import TestThreads
+import TestSupport
 import Testing
 
-/// The suites that run `syncups` and wait for it block their thread: `.ownThread` keeps them
-/// off the cooperative pool (see `OwnThread`).
+/// The few tests that block their thread (a decoder run in-process) carry `.ownThread`, which
+/// keeps them off the cooperative pool (see `OwnThread`).
 @Suite(.ownThread)
 struct OwnThreadTests {
   @Test func aBlockingTestRunsOnAThreadOfItsOwn() {

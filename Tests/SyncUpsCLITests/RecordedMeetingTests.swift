@@ -7,7 +7,6 @@ import MeetingRecorder
 import MeetingRecorderLive
 import SyncUpsFeatures
 import SyncUpsTestSupport
-import TestThreads
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -16,11 +15,11 @@ import TranscriptionClientLive
 /// feature (the real decoder on the bundled stand-up, replayed), then read back with
 /// `syncups meetings` and `syncups transcript`: the database holds what the app saved.
 @MainActor
-@Suite("syncups transcript of a recorded meeting", .ownThread)
+@Suite("syncups transcript of a recorded meeting")
 struct RecordedMeetingTests {
   @Test func transcriptOfARealRecordedMeeting() async throws {
     let home = try Home()
-    let added = try home.run(
+    let added = try await home.run(
       "add", "--title", "Stand-up", "--attendee", "Ana", "--attendee", "Ben", "--attendee", "Cleo",
       "--duration", "36s"
     )
@@ -60,7 +59,7 @@ struct RecordedMeetingTests {
     #expect(Set(meeting.segments.map(\.speaker)) == ["Ana", "Ben", "Cleo"])
 
     // meetings: one, numbered 1, with its segment count and first words.
-    let meetings = try home.run("meetings", "stand-up", "--json")
+    let meetings = try await home.run("meetings", "stand-up", "--json")
     #expect(meetings.status == 0, "\(meetings)")
     let list = try #require(
       try JSONSerialization.jsonObject(with: Data(meetings.stdout.utf8)) as? [[String: Any]])
@@ -73,7 +72,7 @@ struct RecordedMeetingTests {
         separator: " ") + " …")
 
     // txt: one line per segment, the speaker and text as saved.
-    let txt = try home.run("transcript", "Stand-up")
+    let txt = try await home.run("transcript", "Stand-up")
     #expect(txt.status == 0 && txt.stderr.isEmpty, "\(txt)")
     let lines = txt.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == meeting.segments.count)
@@ -83,7 +82,7 @@ struct RecordedMeetingTests {
     }
 
     // json: exactly the saved meeting.
-    let json = try home.run("transcript", "stand-up", "--format", "json")
+    let json = try await home.run("transcript", "stand-up", "--format", "json")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect(object["syncUp"] as? String == "Stand-up")
@@ -101,7 +100,7 @@ struct RecordedMeetingTests {
         == meeting.segments.map { ($0.end * 1000).rounded() / 1000 })
 
     // srt: one cue per segment, the speaker first.
-    let srt = try home.run("transcript", "stand-up", "--format", "srt")
+    let srt = try await home.run("transcript", "stand-up", "--format", "srt")
     let cues = srt.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }
     #expect(cues.count == meeting.segments.count)
     for (index, (cue, segment)) in zip(cues, meeting.segments).enumerated() {

@@ -1,11 +1,10 @@
 import Foundation
 import SyncUpsFeatures
-import TestThreads
 import Testing
 
 /// The same rules, with the same words, as the app's forms (`SyncUpRulesTests`): `add` and
 /// `edit` refuse each one in one line and change nothing.
-@Suite("syncups add and edit: the sync-up rules", .ownThread)
+@Suite("syncups add and edit: the sync-up rules")
 struct RulesTests {
   /// A rule broken on the command line: `add`'s options, `edit`'s options, and the words.
   struct Case: Sendable, CustomTestStringConvertible {
@@ -88,17 +87,17 @@ struct RulesTests {
   }
 
   @Test(arguments: cases)
-  func addAndEditRefuseWithTheFormsWords(_ rule: Case) throws {
+  func addAndEditRefuseWithTheFormsWords(_ rule: Case) async throws {
     let (home, syncUp) = try homeWithOneSyncUp()
-    expectOneLineFailure(try home.run(["add"] + rule.add), containing: [rule.words])
+    expectOneLineFailure(try await home.run(["add"] + rule.add), containing: [rule.words])
     expectOneLineFailure(
-      try home.run(["edit", "morning sync"] + rule.edit), containing: [rule.words])
+      try await home.run(["edit", "morning sync"] + rule.edit), containing: [rule.words])
     #expect(try home.load() == [syncUp])
   }
 
   /// Issue 12: a sync-up saved by the old form with a blank attendee row could not be edited
   /// at all ("cannot remove every attendee"); blank rows are now dropped on save.
-  @Test func editingTheDurationOfASyncUpWithABlankRowWorks() throws {
+  @Test func editingTheDurationOfASyncUpWithABlankRowWorks() async throws {
     let home = try Home()
     let id = SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!)
     try home.update {
@@ -113,7 +112,7 @@ struct RulesTests {
         )
       ]
     }
-    let run = try home.run("edit", "morning sync", "--duration", "2m")
+    let run = try await home.run("edit", "morning sync", "--duration", "2m")
     #expect(run.status == 0, "\(run)")
     let edited = try #require(try home.load()[id: id])
     #expect(edited.duration == .seconds(120))

@@ -1,15 +1,14 @@
 import Foundation
 import SyncUpsCLI
 import SyncUpsFeatures
-import TestThreads
 import Testing
 
 /// `syncups search`, `export` and `import` against the built binary and a real data directory.
-@Suite(.serialized, .ownThread)
+@Suite(.serialized)
 struct SearchExportImportTests {
   /// A data directory whose `sync-ups.json` (imported on the first run) holds two sync-ups
   /// with one meeting each.
-  static func seeded() throws -> Home {
+  static func seeded() async throws -> Home {
     let home = try Home()
     func segment(_ speaker: String, _ start: Double, _ text: String) -> [String: Any] {
       ["speaker": speaker, "start": start, "end": start + 4, "text": text, "words": []]
@@ -48,15 +47,15 @@ struct SearchExportImportTests {
     let file: [String: Any] = ["formatVersion": 1, "syncUps": [morning, platform]]
     try JSONSerialization.data(withJSONObject: file).write(to: home.dataFile)
     // The first run imports the file (and says so); the tests start after it.
-    let first = try home.run("list")
+    let first = try await home.run("list")
     #expect(first.status == 0, "\(first)")
     return home
   }
 
-  @Test func searchPrintsBestMatchesFirstWithTheMatchMarked() throws {
-    let home = try Self.seeded()
+  @Test func searchPrintsBestMatchesFirstWithTheMatchMarked() async throws {
+    let home = try await Self.seeded()
     // Two matches in one segment rank above one, though that meeting is older.
-    let run = try home.run("search", "staging")
+    let run = try await home.run("search", "staging")
     #expect(run.status == 0, "\(run)")
     #expect(run.stderr.isEmpty, "\(run)")
     #expect(
@@ -66,35 +65,35 @@ struct SearchExportImportTests {
 
         """, "\(run)")
 
-    let phrase = try home.run("search", "\"staging server\"")
+    let phrase = try await home.run("search", "\"staging server\"")
     #expect(
       phrase.stdout
         == "Morning Sync · 2026-11-20 09:00 · 00:05 · Ana: the [staging server] is down again\n",
       "\(phrase)")
     // Several arguments are one query; a prefix matches the words it starts.
-    let prefix = try home.run("search", "migr*", "server")
+    let prefix = try await home.run("search", "migr*", "server")
     #expect(prefix.stdout.contains("Ben: we should [migrate] the logs to the new [server]"))
   }
 
-  @Test func filtersBySyncUpSpeakerAndDate() throws {
-    let home = try Self.seeded()
-    let bySyncUp = try home.run("search", "server", "--sync-up", "morn")
+  @Test func filtersBySyncUpSpeakerAndDate() async throws {
+    let home = try await Self.seeded()
+    let bySyncUp = try await home.run("search", "server", "--sync-up", "morn")
     #expect(bySyncUp.stdout.split(separator: "\n").count == 2, "\(bySyncUp)")
     #expect(!bySyncUp.stdout.contains("Platform"))
-    let bySpeaker = try home.run("search", "server", "--speaker", "ben")
+    let bySpeaker = try await home.run("search", "server", "--speaker", "ben")
     #expect(bySpeaker.stdout.split(separator: "\n").count == 1, "\(bySpeaker)")
     #expect(bySpeaker.stdout.contains("Ben: "))
-    let recent = try home.run("search", "staging", "--since", "2026-11-15")
+    let recent = try await home.run("search", "staging", "--since", "2026-11-15")
     #expect(recent.stdout.split(separator: "\n").count == 1, "\(recent)")
     #expect(recent.stdout.hasPrefix("Morning Sync"))
     // Days back from now: these meetings are older than a day (the test runs after them).
-    let dayBack = try home.run("search", "staging", "--since", "1d")
+    let dayBack = try await home.run("search", "staging", "--since", "1d")
     #expect(dayBack.status == 1, "\(dayBack)")
   }
 
-  @Test func jsonIsOneObjectALine() throws {
-    let home = try Self.seeded()
-    let run = try home.run("search", "staging", "--json")
+  @Test func jsonIsOneObjectALine() async throws {
+    let home = try await Self.seeded()
+    let run = try await home.run("search", "staging", "--json")
     #expect(run.status == 0, "\(run)")
     let lines = run.stdout.split(separator: "\n")
     #expect(lines.count == 2)
@@ -106,19 +105,19 @@ struct SearchExportImportTests {
         """)
   }
 
-  @Test func noMatchIsExitOneWithNothingOnStdout() throws {
-    let home = try Self.seeded()
-    let run = try home.run("search", "kubernetes")
+  @Test func noMatchIsExitOneWithNothingOnStdout() async throws {
+    let home = try await Self.seeded()
+    let run = try await home.run("search", "kubernetes")
     #expect(run.status == 1, "\(run)")
     #expect(run.stdout.isEmpty)
     #expect(run.stderr == "syncups: nothing said matches 'kubernetes'\n")
-    let json = try home.run("search", "kubernetes", "--json")
+    let json = try await home.run("search", "kubernetes", "--json")
     #expect(json.status == 1, "\(json)")
     #expect(json.stdout.isEmpty && json.stderr.isEmpty, "\(json)")
   }
 
-  @Test func mistakesAreOneLineAndExitTwo() throws {
-    let home = try Self.seeded()
+  @Test func mistakesAreOneLineAndExitTwo() async throws {
+    let home = try await Self.seeded()
     let cases: [([String], [String])] = [
       (["\"staging server"], ["quote is not closed"]),
       (["*"], ["a * must end a word", "migr*"]),
@@ -131,41 +130,43 @@ struct SearchExportImportTests {
       (["x", "--limit", "-3"], ["--limit must be at least 1"]),
     ]
     for (arguments, parts) in cases {
-      let run = try home.run(["search"] + arguments)
+      let run = try await home.run(["search"] + arguments)
       expectOneLineFailure(run, containing: parts)
       #expect(run.status == 2, "\(run)")
     }
   }
 
-  @Test func exportImportRoundTripIntoAnEmptyDataDirectory() throws {
-    let home = try Self.seeded()
-    let exported = try home.run("export")
+  @Test func exportImportRoundTripIntoAnEmptyDataDirectory() async throws {
+    let home = try await Self.seeded()
+    let exported = try await home.run("export")
     #expect(exported.status == 0, "\(exported)")
     #expect(exported.stdout.hasPrefix("{"))
     let file = home.url.appendingPathComponent("export.json")
-    let written = try home.run("export", "--output", file.path)
+    let written = try await home.run("export", "--output", file.path)
     #expect(written.stdout == "Exported 2 sync-ups and 2 meetings to \(file.path).\n", "\(written)")
     #expect(try String(contentsOf: file, encoding: .utf8) == exported.stdout)
 
     let empty = try Home()
-    let imported = try empty.run("import", file.path)
+    let imported = try await empty.run("import", file.path)
     #expect(imported.status == 0, "\(imported)")
     #expect(imported.stdout.contains("added 2 sync-ups and 2 meetings"), "\(imported)")
-    let again = try empty.run("export")
+    let again = try await empty.run("export")
     #expect(again.stdout == exported.stdout)
     // The transcripts came along: the new directory finds what the old one did.
-    #expect(try empty.run("search", "staging").stdout == (try home.run("search", "staging")).stdout)
+    #expect(
+      try await empty.run("search", "staging").stdout
+        == (try await home.run("search", "staging")).stdout)
 
-    let twice = try empty.run("import", file.path)
+    let twice = try await empty.run("import", file.path)
     #expect(twice.status == 0)
     #expect(twice.stdout.hasPrefix("Nothing new in"), "\(twice)")
-    #expect(try empty.run("export").stdout == exported.stdout)
+    #expect(try await empty.run("export").stdout == exported.stdout)
   }
 
-  @Test func importMergesNewMeetingsIntoSyncUpsThatAreThere() throws {
-    let home = try Self.seeded()
+  @Test func importMergesNewMeetingsIntoSyncUpsThatAreThere() async throws {
+    let home = try await Self.seeded()
     let file = home.url.appendingPathComponent("export.json")
-    #expect(try home.run("export", "-o", file.path).status == 0)
+    #expect(try await home.run("export", "-o", file.path).status == 0)
     var json = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
     var syncUps = try #require(json["syncUps"] as? [[String: Any]])
@@ -179,37 +180,37 @@ struct SearchExportImportTests {
     json["syncUps"] = syncUps
     try JSONSerialization.data(withJSONObject: json).write(to: file)
 
-    let run = try home.run("import", file.path)
+    let run = try await home.run("import", file.path)
     #expect(run.status == 0, "\(run)")
     #expect(run.stdout.contains("added 0 sync-ups and 1 meeting;"), "\(run)")
-    let list = try home.run("list")
+    let list = try await home.run("list")
     #expect(list.stdout.contains("Morning Sync"), "what is here is kept: \(list)")
     #expect(!list.stdout.contains("Renamed"))
-    #expect(try home.run("meetings", "morning").stdout.split(separator: "\n").count == 3)
+    #expect(try await home.run("meetings", "morning").stdout.split(separator: "\n").count == 3)
   }
 
-  @Test func exportRefusesToOverwriteUnlessForced() throws {
-    let home = try Self.seeded()
+  @Test func exportRefusesToOverwriteUnlessForced() async throws {
+    let home = try await Self.seeded()
     let file = home.url.appendingPathComponent("mine.json")
     try Data("precious".utf8).write(to: file)
-    let refused = try home.run("export", "--output", file.path)
+    let refused = try await home.run("export", "--output", file.path)
     expectOneLineFailure(refused, containing: ["already exists", "--force"])
     #expect(try String(contentsOf: file, encoding: .utf8) == "precious")
-    let forced = try home.run("export", "--output", file.path, "--force")
+    let forced = try await home.run("export", "--output", file.path, "--force")
     #expect(forced.status == 0, "\(forced)")
     #expect(try String(contentsOf: file, encoding: .utf8).hasPrefix("{"))
     // No temporary file is left beside it.
     #expect(try home.files().filter { $0.hasSuffix(".tmp") }.isEmpty)
 
-    let folder = try home.run("export", "--output", home.url.path)
+    let folder = try await home.run("export", "--output", home.url.path)
     expectOneLineFailure(folder, containing: ["is a folder"])
-    let nowhere = try home.run("export", "--output", "/nonexistent-folder/x.json")
+    let nowhere = try await home.run("export", "--output", "/nonexistent-folder/x.json")
     expectOneLineFailure(nowhere, containing: ["cannot write", "No such file"])
   }
 
-  @Test func aBadImportFileIsOneLineAndChangesNothing() throws {
-    let home = try Self.seeded()
-    let before = try home.run("export").stdout
+  @Test func aBadImportFileIsOneLineAndChangesNothing() async throws {
+    let home = try await Self.seeded()
+    let before = try await home.run("export").stdout
     let bad = home.url.appendingPathComponent("bad.json")
     let cases: [(String, [String])] = [
       ("not json", ["it is not JSON"]),
@@ -227,14 +228,14 @@ struct SearchExportImportTests {
     ]
     for (text, parts) in cases {
       try Data(text.utf8).write(to: bad)
-      let run = try home.run("import", bad.path)
+      let run = try await home.run("import", bad.path)
       expectOneLineFailure(run, containing: ["cannot import", bad.path] + parts)
       #expect(!run.stderr.contains("CodingKeys"), "\(run)")
       #expect(try String(contentsOf: bad, encoding: .utf8) == text)
     }
-    let missing = try home.run("import", "/nonexistent.json")
+    let missing = try await home.run("import", "/nonexistent.json")
     expectOneLineFailure(missing, containing: ["no such file"])
-    #expect(try home.run("export").stdout == before)
+    #expect(try await home.run("export").stdout == before)
   }
 
   @Test func sinceParsesDaysAndSpansBack() throws {

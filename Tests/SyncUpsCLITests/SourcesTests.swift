@@ -1,14 +1,13 @@
 import Foundation
 import SyncUpsTestSupport
-import TestThreads
 import Testing
 
 /// `syncups sources` against the private PulseAudio daemon `.ci/pulse` starts (never a user's).
-@Suite("syncups sources", .ownThread)
+@Suite("syncups sources")
 struct SourcesTests {
   /// Lists what the daemon has without adding anything: other suites record from the default
   /// source of the same daemon at the same time, and a new source could become the default.
-  @Test func listsTheSourcesAndMarksTheDefault() throws {
+  @Test func listsTheSourcesAndMarksTheDefault() async throws {
     let pulse = try PrivatePulse.environment()
     let environment = ProcessInfo.processInfo.environment.merging(pulse) { $1 }
     func current() throws -> (sources: Set<String>, defaultSource: String) {
@@ -28,7 +27,7 @@ struct SourcesTests {
     // daemon as it was just before and just after the run.
     let before = try current()
     let home = try Home()
-    let run = try home.run("sources", environment: pulse)
+    let run = try await home.run("sources", environment: pulse)
     let after = try current()
     #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
 

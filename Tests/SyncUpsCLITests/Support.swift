@@ -1,6 +1,7 @@
 import Foundation
 import SyncUpsFeatures
 import SyncUpsTestSupport
+import TestSupport
 import Testing
 
 typealias Run = SyncupsRun
@@ -12,19 +13,20 @@ final class Home: @unchecked Sendable {
   var dataFile: URL { dataDirectory.syncUpsFile }
 
   init() throws {
-    url = try temporaryFolder()
+    url = try TemporaryDirectory().url
   }
 
   deinit { try? FileManager.default.removeItem(at: url) }
 
   /// Runs `syncups` with this home, no terminal (stdin is /dev/null), UTC dates, and none of the
   /// test runner's variables (which would make the program pick test dependencies).
-  func run(_ arguments: String..., environment: [String: String] = [:]) throws -> Run {
-    try run(arguments, environment: environment)
+  func run(_ arguments: String..., environment: [String: String] = [:]) async throws -> Run {
+    try await run(arguments, environment: environment)
   }
 
-  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-    try runSyncups(arguments, environment: ["SYNCUPS_HOME": url.path].merging(environment) { $1 })
+  func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+    try await runSyncups(
+      arguments, environment: ["SYNCUPS_HOME": url.path].merging(environment) { $1 })
   }
 
   /// Everything in the database, meetings with their transcripts (what `sync-ups.json` held).

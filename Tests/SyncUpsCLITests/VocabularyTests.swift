@@ -1,11 +1,10 @@
 import Foundation
 import SyncUpsFeatures
-import TestThreads
 import Testing
 
 /// A sync-up's vocabulary from the command line: `add --word`, `edit --add-word/--remove-word`,
 /// `show` (text and JSON).
-@Suite("syncups add, edit and show: the vocabulary", .ownThread)
+@Suite("syncups add, edit and show: the vocabulary")
 struct VocabularyCommandTests {
   let id = SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!)
 
@@ -24,57 +23,58 @@ struct VocabularyCommandTests {
     return home
   }
 
-  @Test func addWithWordsAndShowThem() throws {
+  @Test func addWithWordsAndShowThem() async throws {
     let home = try Home()
-    let added = try home.run(
+    let added = try await home.run(
       "add", "--title", "Platform", "--attendee", "Priyanka", "--word", " Grafana ",
       "--word", "pull request")
     #expect(added.status == 0, "\(added)")
-    let show = try home.run("show", "platform")
+    let show = try await home.run("show", "platform")
     #expect(show.stdout.contains("Vocabulary:   Grafana, pull request\n"), "\(show)")
-    let json = try home.run("show", "platform", "--json")
+    let json = try await home.run("show", "platform", "--json")
     #expect(json.stdout.contains(#""vocabulary":["Grafana","pull request"]"#), "\(json)")
     #expect(try home.load().first?.vocabulary == ["Grafana", "pull request"])
   }
 
-  @Test func editAddsAndRemovesWordsInAnyCase() throws {
+  @Test func editAddsAndRemovesWordsInAnyCase() async throws {
     let home = try home(vocabulary: ["Terraform"])
-    let edited = try home.run(
+    let edited = try await home.run(
       "edit", "morning", "--add-word", "Grafana", "--add-word", "on-call", "--remove-word",
       "TERRAFORM")
     #expect(edited.status == 0, "\(edited)")
     #expect(edited.stdout.contains("Vocabulary:   Grafana, on-call\n"), "\(edited)")
     #expect(try home.load()[id: id]?.vocabulary == ["Grafana", "on-call"])
-    let emptied = try home.run(
+    let emptied = try await home.run(
       "edit", "morning", "--remove-word", "grafana", "--remove-word", "On-Call")
     #expect(emptied.stdout.contains("Vocabulary:   attendees' names only"), "\(emptied)")
     #expect(try home.load()[id: id]?.vocabulary == [])
   }
 
-  @Test func removingAWordThatIsNotThereChangesNothing() throws {
+  @Test func removingAWordThatIsNotThereChangesNothing() async throws {
     let home = try home(vocabulary: ["Grafana"])
     let before = try home.load()
     expectOneLineFailure(
-      try home.run("edit", "morning", "--add-word", "Jira", "--remove-word", "Figma"),
+      try await home.run("edit", "morning", "--add-word", "Jira", "--remove-word", "Figma"),
       containing: ["'Morning Sync'", "has no vocabulary word 'Figma'", "'Grafana'"])
     #expect(try home.load() == before)
     let empty = try self.home()
     expectOneLineFailure(
-      try empty.run("edit", "morning", "--remove-word", "Figma"),
+      try await empty.run("edit", "morning", "--remove-word", "Figma"),
       containing: ["has no vocabulary word 'Figma'; its vocabulary is empty"])
   }
 
-  @Test func aWordTwiceOrAnAttendeesNameIsRefused() throws {
+  @Test func aWordTwiceOrAnAttendeesNameIsRefused() async throws {
     let home = try home(vocabulary: ["Grafana"])
     let before = try home.load()
     expectOneLineFailure(
-      try home.run("edit", "morning", "--add-word", "GRAFANA"),
+      try await home.run("edit", "morning", "--add-word", "GRAFANA"),
       containing: ["the vocabulary already has 'GRAFANA'"])
     expectOneLineFailure(
-      try home.run("edit", "morning", "--add-word", "ana"),
+      try await home.run("edit", "morning", "--add-word", "ana"),
       containing: ["'ana' is an attendee: attendees' names are always in the vocabulary"])
     expectOneLineFailure(
-      try home.run("edit", "morning", "--add-word", "  "), containing: ["--add-word needs a word"])
+      try await home.run("edit", "morning", "--add-word", "  "),
+      containing: ["--add-word needs a word"])
     #expect(try home.load() == before)
   }
 }

@@ -6,6 +6,7 @@ import Foundation
 import MeetingRecorder
 import MeetingRecorderLive
 import SyncUpsFeatures
+import TestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -16,8 +17,7 @@ import TranscriptionClientLive
 @MainActor
 struct PersistenceTests {
   @Test func recordedMeetingIsWrittenToTheDataDirectory() async throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("syncups-persistence-\(UUID().uuidString)", isDirectory: true)
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let dataDirectory = DataDirectory(url: directory)
     let now = Date(timeIntervalSince1970: 1_234_567_890)
@@ -53,10 +53,7 @@ struct PersistenceTests {
         RecordMeeting()
       }
       store.send(.onTask)
-      let deadline = ContinuousClock.now + .seconds(300)  // A safety net only.
-      while !store.isDismissed, ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(20))
-      }
+      _ = await waitUntil { store.isDismissed }
       #expect(store.isDismissed, "\(store.state.alert as Any)")
       try $syncUps.save()
     }

@@ -6,6 +6,7 @@ import MeetingRecorder
 import MeetingRecorderLive
 import SyncUpsFeatures
 import SyncUpsTestSupport
+import TestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -17,9 +18,7 @@ import TranscriptionClientLive
 @MainActor
 struct SecondPassLiveTests {
   @Test func theSavedMeetingIsTheSecondPassWithTheVocabulary() async throws {
-    let home = FileManager.default.temporaryDirectory
-      .appendingPathComponent("syncups-second-pass-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    let home = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: home) }
     let sample = SampleMeetingTests.samples.appendingPathComponent("vocabulary.wav")
     let syncUp = Shared(

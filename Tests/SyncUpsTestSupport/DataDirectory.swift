@@ -1,5 +1,6 @@
 import Foundation
 import SyncUpsFeatures
+import TestSupport
 
 /// A fresh data directory (for `SYNCUPS_HOME`) holding one sync-up in its database (written as
 /// a `sync-ups.json` and imported, as a first run does): id
@@ -8,7 +9,7 @@ public func seededDataDirectory(
   title: String = "Morning Sync", attendees: [String] = ["Ana", "Ben"], seconds: Int = 300,
   theme: String = "orange"
 ) throws -> URL {
-  let home = try temporaryFolder()
+  let home = try TemporaryDirectory().url
   let people = attendees.enumerated().map { index, name in
     ["id": String(format: "11111111-2222-3333-4444-%012d", index + 1), "name": name]
   }

@@ -1,12 +1,5 @@
 import Foundation
-
-/// A fresh temporary folder for one test.
-public func temporaryFolder() throws -> URL {
-  let url = FileManager.default.temporaryDirectory
-    .appendingPathComponent("syncups-tests-\(UUID().uuidString.prefix(8))")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
+import TestSupport
 
 /// What the live pass (as `syncups record` saves today) hears in a sample: `Samples/NAME.transcript.txt`.
 public func committedTranscript(_ name: String) throws -> String {
@@ -31,14 +24,10 @@ private func committedText(_ name: String, _ kind: String) throws -> String {
 }
 
 /// Runs sox (a real converter) to make a variant of a sample.
-public func sox(_ arguments: [String]) throws {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["sox"] + arguments
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  process.waitUntilExit()
-  if process.terminationStatus != 0 {
+public func sox(_ arguments: [String]) async throws {
+  let sox = try ChildProcess(
+    tool: "sox", arguments, standardOutput: .inherit, standardError: .discard)
+  if await sox.finish() != 0 {
     throw CocoaError(
       .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "sox \(arguments) failed"])
   }

@@ -1,5 +1,6 @@
 import Foundation
 import SyncUpsFeatures
+import TestSupport
 
 /// Records a meeting of `syncUp` from `input` the way the app does: meeting time driven by the
 /// audio (a test clock never advanced), `now` as the date, ids counting up, plus what `live`
@@ -8,7 +9,7 @@ import SyncUpsFeatures
 @MainActor
 public func recordToTheEnd(
   _ syncUp: Shared<SyncUp>, input: RecordMeeting.Input, now: Date,
-  timeout: Duration = .seconds(600), live: (inout DependencyValues) -> Void
+  timeout: Duration = safetyNet, live: (inout DependencyValues) -> Void
 ) async throws -> Store<RecordMeeting.State, RecordMeeting.Action> {
   let store = Store(
     initialState: RecordMeeting.State(
@@ -22,9 +23,6 @@ public func recordToTheEnd(
     live(&$0)
   }
   store.send(.onTask)
-  let deadline = ContinuousClock.now + timeout
-  while !store.isDismissed, ContinuousClock.now < deadline {
-    try await Task.sleep(for: .milliseconds(20))
-  }
+  _ = await waitUntil(timeout: timeout) { store.isDismissed }
   return store
 }

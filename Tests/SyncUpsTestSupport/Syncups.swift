@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The `syncups` binary of this build. SwiftPM puts executables in the same products folder as
 /// the test bundle (whatever the triple, configuration or --build-path), so look beside the
@@ -80,37 +81,27 @@ public struct SyncupsRun: CustomStringConvertible, Sendable {
 /// Runs `syncups` to the end without a terminal (stdin is /dev/null), with UTC dates, the test
 /// process's environment plus `environment`, and none of the test runner's variables (which
 /// would make the program pick test dependencies). `launcher` (a program and its arguments,
-/// e.g. `setpriv` to run as another user) starts `syncups` when given.
+/// e.g. `setpriv` to run as another user) starts `syncups` when given. Its exit is awaited: no
+/// thread waits for it.
 public func runSyncups(
   _ arguments: [String], environment: [String: String] = [:], launcher: [String] = []
-) throws -> SyncupsRun {
+) async throws -> SyncupsRun {
   if let problem = syncupsBinaryProblem { throw problem }
-  let process = Process()
-  if let program = launcher.first {
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = launcher.dropFirst() + [syncupsBinary.path] + arguments
-  } else {
-    process.executableURL = syncupsBinary
-    process.arguments = arguments
+  let child =
+    if let program = launcher.first {
+      try ChildProcess(
+        URL(fileURLWithPath: program), launcher.dropFirst() + [syncupsBinary.path] + arguments,
+        environment: syncupsEnvironment(environment))
+    } else {
+      try ChildProcess(syncupsBinary, arguments, environment: syncupsEnvironment(environment))
+    }
+  let finished = await child.finished()
+  guard let status = finished.status else {
+    return SyncupsRun(
+      status: -1, stdout: finished.stdout,
+      stderr: finished.stderr + "[still running after \(safetyNet): killed by the test]\n")
   }
-  process.environment = syncupsEnvironment(environment)
-  let out = Pipe()
-  let err = Pipe()
-  process.standardInput = FileHandle.nullDevice
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  // Read both pipes at once so neither fills up.
-  let errData = Collected()
-  let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-  reader.start()
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return SyncupsRun(
-    status: process.terminationStatus,
-    stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData.wait(), as: UTF8.self)
-  )
+  return SyncupsRun(status: status, stdout: finished.stdout, stderr: finished.stderr)
 }
 
 /// The environment a test runs `syncups` in: the test process's, with UTC dates and none of the
@@ -126,24 +117,4 @@ func syncupsEnvironment(_ extra: [String: String]) -> [String: String] {
   merged["TZ"] = "UTC"
   merged.merge(extra) { $1 }
   return merged
-}
-
-/// Data one thread reads and another waits for.
-final class Collected: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var data: Data?
-
-  func set(_ data: Data) {
-    condition.withLock {
-      self.data = data
-      condition.broadcast()
-    }
-  }
-
-  func wait() -> Data {
-    condition.withLock {
-      while data == nil { condition.wait() }
-      return data ?? Data()
-    }
-  }
 }

@@ -1,15 +1,15 @@
 import Foundation
 import SyncUpsTestSupport
-import TestThreads
+import TestSupport
 import Testing
 
-@Suite("syncups transcribe", .ownThread)
+@Suite("syncups transcribe")
 struct TranscribeCommandTests {
   let standup = samples.appendingPathComponent("standup.wav").path
   let hello = samples.appendingPathComponent("hello.wav").path
 
-  @Test func jsonIsOneObjectPerFileInInputOrder() throws {
-    let run = try runSyncups([
+  @Test func jsonIsOneObjectPerFileInInputOrder() async throws {
+    let run = try await runSyncups([
       "transcribe", "--format", "json", "--jobs", "2", hello, standup, hello,
     ])
     #expect(run.status == 0)
@@ -36,16 +36,16 @@ struct TranscribeCommandTests {
     #expect(Set(utterances[0].keys) == ["start", "end", "text", "words"])
   }
 
-  @Test func txtPrintsTheText() throws {
-    let run = try runSyncups(["transcribe", standup])
+  @Test func txtPrintsTheText() async throws {
+    let run = try await runSyncups(["transcribe", standup])
     #expect(run.status == 0)
     #expect(run.stdout == (try committedSentences("standup")) + "\n")
   }
 
-  @Test func subtitlesHaveOneCuePerUtterance() throws {
-    let srt = try runSyncups(["transcribe", "--format", "srt", standup])
-    let vtt = try runSyncups(["transcribe", "--format", "vtt", standup])
-    let json = try runSyncups(["transcribe", "--format", "json", standup])
+  @Test func subtitlesHaveOneCuePerUtterance() async throws {
+    let srt = try await runSyncups(["transcribe", "--format", "srt", standup])
+    let vtt = try await runSyncups(["transcribe", "--format", "vtt", standup])
+    let json = try await runSyncups(["transcribe", "--format", "json", standup])
     #expect(srt.status == 0 && vtt.status == 0 && json.status == 0)
     let object = try #require(
       JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -76,11 +76,11 @@ struct TranscribeCommandTests {
     }
   }
 
-  @Test func outputFolderGetsOneFilePerInput() throws {
-    let parent = try temporaryFolder()
+  @Test func outputFolderGetsOneFilePerInput() async throws {
+    let parent = try TemporaryDirectory().url
     let folder = parent.appendingPathComponent("out")
     defer { try? FileManager.default.removeItem(at: parent) }
-    let run = try runSyncups([
+    let run = try await runSyncups([
       "transcribe", "--format", "vtt", "--output", folder.path, standup, hello,
     ])
     #expect(run.status == 0)
@@ -93,8 +93,8 @@ struct TranscribeCommandTests {
 
   /// Missing, empty, not-audio and truncated files: one line each on stderr, exit 1, and the
   /// good files in the same batch still come out, in order.
-  @Test func badFilesAreReportedAndTheOthersComplete() throws {
-    let folder = try temporaryFolder()
+  @Test func badFilesAreReportedAndTheOthersComplete() async throws {
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let missing = folder.appendingPathComponent("missing.wav").path
     let empty = folder.appendingPathComponent("empty.wav").path
@@ -106,14 +106,14 @@ struct TranscribeCommandTests {
     try wav.prefix(wav.count / 2).write(to: URL(fileURLWithPath: truncated))
 
     for bad in [missing, empty, text, truncated] {
-      let run = try runSyncups(["transcribe", bad])
+      let run = try await runSyncups(["transcribe", bad])
       #expect(run.status == 1)
       #expect(run.stdout.isEmpty)
       #expect(run.stderrLines.count == 1, "\(run.stderr)")
       #expect(run.stderr.hasPrefix("syncups: \(bad): "))
     }
 
-    let run = try runSyncups([
+    let run = try await runSyncups([
       "transcribe", "--format", "json", missing, hello, empty, text, standup, truncated,
     ])
     #expect(run.status == 1)
@@ -127,26 +127,26 @@ struct TranscribeCommandTests {
     #expect(files == [hello, standup])
   }
 
-  @Test func missingModelIsOneLine() throws {
-    let run = try runSyncups(["transcribe", "--model-dir", "/nonexistent/model", hello])
+  @Test func missingModelIsOneLine() async throws {
+    let run = try await runSyncups(["transcribe", "--model-dir", "/nonexistent/model", hello])
     #expect(run.status == 1)
     #expect(run.stdout.isEmpty)
     #expect(
       run.stderrLines == [
         "syncups: model folder /nonexistent/model (from --model-dir) does not exist"
       ])
-    let fromEnvironment = try runSyncups(
+    let fromEnvironment = try await runSyncups(
       ["transcribe", hello], environment: ["SYNCUPS_MODEL_DIR": "/tmp"])
     #expect(fromEnvironment.status == 1)
     #expect(fromEnvironment.stderrLines.count == 1)
     #expect(fromEnvironment.stderr.contains("SYNCUPS_MODEL_DIR"))
   }
 
-  @Test func badOptionsFail() throws {
-    let run = try runSyncups(["transcribe", "--jobs", "0", hello])
+  @Test func badOptionsFail() async throws {
+    let run = try await runSyncups(["transcribe", "--jobs", "0", hello])
     #expect(run.status != 0)
     #expect(run.stderr.contains("--jobs must be at least 1"))
-    let format = try runSyncups(["transcribe", "--format", "mp3", hello])
+    let format = try await runSyncups(["transcribe", "--format", "mp3", hello])
     #expect(format.status != 0)
   }
 }

@@ -1,17 +1,17 @@
 import Foundation
 import SyncUpsTestSupport
-import TestThreads
+import TestSupport
 import Testing
 
 /// Inputs `syncups transcribe` used to misreport or overwrite.
-@Suite("syncups transcribe: odd inputs", .ownThread)
+@Suite("syncups transcribe: odd inputs")
 struct TranscribeDefectTests {
   let hello = samples.appendingPathComponent("hello.wav").path
 
   /// Two inputs of the same name would both become D/x.srt: refused before anything is
   /// decoded or written, in one line, exit 1.
-  @Test func sameNamesIntoOneOutputFolderAreRefused() throws {
-    let root = try temporaryFolder()
+  @Test func sameNamesIntoOneOutputFolderAreRefused() async throws {
+    let root = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: root) }
     let first = root.appendingPathComponent("d1/x.wav")
     let second = root.appendingPathComponent("d2/x.wav")
@@ -21,7 +21,7 @@ struct TranscribeDefectTests {
       try FileManager.default.copyItem(atPath: hello, toPath: url.path)
     }
     let output = root.appendingPathComponent("out")
-    let run = try runSyncups([
+    let run = try await runSyncups([
       "transcribe", "--format", "srt", "--output", output.path, first.path, second.path,
     ])
     #expect(run.status == 1)
@@ -35,15 +35,17 @@ struct TranscribeDefectTests {
     // Distinct names still go into one folder.
     let renamed = root.appendingPathComponent("d2/y.wav")
     try FileManager.default.moveItem(at: second, to: renamed)
-    let fine = try runSyncups(["transcribe", "--output", output.path, first.path, renamed.path])
+    let fine = try await runSyncups([
+      "transcribe", "--output", output.path, first.path, renamed.path,
+    ])
     #expect(fine.status == 0, "\(fine.stderr)")
     let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
     #expect(names == ["x.txt", "y.txt"])
   }
 
   /// A FIFO and devices are not "empty files": each says what it is, in one line.
-  @Test func pipesAndDevicesSayWhatTheyAre() throws {
-    let root = try temporaryFolder()
+  @Test func pipesAndDevicesSayWhatTheyAre() async throws {
+    let root = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: root) }
     let fifo = root.appendingPathComponent("audio.wav").path
     #expect(mkfifo(fifo, 0o600) == 0)
@@ -52,7 +54,7 @@ struct TranscribeDefectTests {
       ("/dev/urandom", "a character device"),
     ]
     for (path, kind) in cases {
-      let run = try runSyncups(["transcribe", path])
+      let run = try await runSyncups(["transcribe", path])
       #expect(run.status == 1)
       #expect(run.stdout.isEmpty)
       #expect(
@@ -64,22 +66,21 @@ struct TranscribeDefectTests {
 
   /// The FLAC a killed recording leaves (0 samples in its header: unknown length) gives the
   /// same transcript as the finished file.
-  @Test func flacOfUnknownLengthIsTranscribed() throws {
-    let root = try temporaryFolder()
+  @Test func flacOfUnknownLengthIsTranscribed() async throws {
+    let root = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: root) }
     let flac = root.appendingPathComponent("meeting.flac")
-    let convert = Process()
-    convert.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    convert.arguments = ["sox", samples.appendingPathComponent("standup.wav").path, flac.path]
-    try convert.run()
-    convert.waitUntilExit()
+    let convert = try ChildProcess(
+      tool: "sox", [samples.appendingPathComponent("standup.wav").path, flac.path],
+      standardOutput: .inherit, standardError: .inherit)
+    await convert.waitUntilExit()
     #expect(convert.terminationStatus == 0)
-    let whole = try runSyncups(["transcribe", flac.path])
+    let whole = try await runSyncups(["transcribe", flac.path])
     var data = try Data(contentsOf: flac)
     data[21] &= 0xF0
     for index in 22...25 { data[index] = 0 }
     try data.write(to: flac)
-    let killed = try runSyncups(["transcribe", flac.path])
+    let killed = try await runSyncups(["transcribe", flac.path])
     #expect(killed.status == 0, "\(killed.stderr)")
     #expect(killed.stderr.isEmpty)
     #expect(killed.stdout == whole.stdout)

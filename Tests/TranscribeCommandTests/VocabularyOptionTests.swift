@@ -1,9 +1,8 @@
 import Foundation
 import SyncUpsTestSupport
-import TestThreads
 import Testing
 
-@Suite("transcribe --vocabulary", .ownThread)
+@Suite("transcribe --vocabulary")
 struct VocabularyOptionTests {
   func vocabularyFile(_ text: String) throws -> String {
     let path = FileManager.default.temporaryDirectory
@@ -12,7 +11,7 @@ struct VocabularyOptionTests {
     return path
   }
 
-  @Test func aBadVocabularyFileIsOneLineAndExitOne() throws {
+  @Test func aBadVocabularyFileIsOneLineAndExitOne() async throws {
     let wav = samples.appendingPathComponent("hello.wav").path
     let bad = try vocabularyFile("Priya\nk8s\n")
     let cases = [
@@ -27,17 +26,17 @@ struct VocabularyOptionTests {
       ),
     ]
     for (file, message) in cases {
-      let run = try runSyncups(["transcribe", "--vocabulary", file, wav])
+      let run = try await runSyncups(["transcribe", "--vocabulary", file, wav])
       #expect(run.status == 1)
       #expect(run.stderrLines == [message])
       #expect(run.stdout.isEmpty)
     }
   }
 
-  @Test func theVocabularyReachesTheDecoder() throws {
+  @Test func theVocabularyReachesTheDecoder() async throws {
     let file = try vocabularyFile("# our words\nhello world\n")
     let hello = samples.appendingPathComponent("hello.wav").path
-    let run = try runSyncups(["transcribe", "--vocabulary", file, hello])
+    let run = try await runSyncups(["transcribe", "--vocabulary", file, hello])
     #expect(run.status == 0)
     #expect(run.stdout.hasPrefix("hello world"))
   }

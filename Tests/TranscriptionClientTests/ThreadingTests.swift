@@ -4,6 +4,7 @@ import AudioCore
 import AudioFilesClientLive
 import Foundation
 import SyncUpsTestSupport
+import TestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -57,7 +58,7 @@ struct ThreadingTests {
   /// A cancelled file transcription stops early (with CancellationError, not a transcript of
   /// the whole file).
   @Test func cancelledFileTranscriptionStops() async throws {
-    let long = try LongFile()
+    let long = try await LongFile()
     defer { long.remove() }
     let client = TranscriptionClient.live()
     let task = Task { try await client.transcribeFile(long.url) }
@@ -70,7 +71,7 @@ struct ThreadingTests {
   /// A fast replay feeding a decoder: cancelling the consumer stops both, long before the file
   /// is read (the replay never runs ahead of its consumer).
   @Test func cancelledStreamingStopsTheReplayAndTheDecoder() async throws {
-    let long = try LongFile()
+    let long = try await LongFile()
     defer { long.remove() }
     let total = long.samples
     let replay = AudioCaptureClient.replaying(long.url, pace: .asFastAsPossible)
@@ -103,7 +104,7 @@ struct ThreadingTests {
 
   /// `stop` ends a fast replay at the next chunk.
   @Test func stoppedReplayEnds() async throws {
-    let long = try LongFile()
+    let long = try await LongFile()
     defer { long.remove() }
     let total = long.samples
     let replay = AudioCaptureClient.replaying(long.url, pace: .asFastAsPossible)
@@ -124,11 +125,11 @@ struct LongFile {
   let url: URL
   let samples: Int
 
-  init() throws {
-    folder = try temporaryFolder()
+  init() async throws {
+    folder = try TemporaryDirectory().url
     url = folder.appendingPathComponent("long.wav")
     let standup = SyncUpsTestSupport.samples.appendingPathComponent("standup.wav").path
-    try sox(Array(repeating: standup, count: 6) + [url.path])
+    try await sox(Array(repeating: standup, count: 6) + [url.path])
     samples = try AudioFileReader(path: url.path).info.frames
   }
 

@@ -5,7 +5,7 @@ import AudioFilesClient
 import AudioFilesClientLive
 import Foundation
 import SyncUpsTestSupport
-import TestThreads
+import TestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
@@ -13,7 +13,7 @@ import TranscriptionClientLive
 @testable import BatchTranscriber
 
 /// The real decoder on the bundled samples.
-@Suite("Transcription client", .ownThread)
+@Suite("Transcription client")
 struct TranscriptionClientTests {
   static let sampleNames = ["standup", "hello"]
 
@@ -93,7 +93,7 @@ struct TranscriptionClientTests {
 
   /// The same sample as 44.1 kHz stereo, 48 kHz float and FLAC gives the same words.
   @Test func formatVariantsGiveTheSameWords() async throws {
-    let folder = try temporaryFolder()
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     let original = samples.appendingPathComponent("standup.wav")
     let variants = [
@@ -108,14 +108,16 @@ struct TranscriptionClientTests {
     let reference = try await client.transcribeFile(original).text
     for (url, options) in variants {
       // -D: no dither, so the variant is the same audio converted, not with fresh random noise.
-      try sox(["-D", original.path] + options + [url.path])
+      try await sox(["-D", original.path] + options + [url.path])
       let text = try await client.transcribeFile(url).text
       let wer = wordErrorRate(reference, text)
       #expect(wer <= 0.02, "\(url.lastPathComponent): WER \(wer)\n\(text)")
     }
   }
 
-  @Test func batchWorkersGiveTheSameResultsInInputOrder() throws {
+  /// Blocks its thread while the batch runs (`BatchTranscriber.run` returns when every file is
+  /// decoded): a thread of its own.
+  @Test(.ownThread) func batchWorkersGiveTheSameResultsInInputOrder() throws {
     let files = ["standup", "hello", "standup", "hello"].map {
       samples.appendingPathComponent("\($0).wav").path
     }
@@ -152,7 +154,7 @@ struct TranscriptionClientTests {
     #expect(system.dictionary == SpeechModel.systemDirectory + "/cmudict-en-us.dict")
 
     // SYNCUPS_MODEL_DIR wins over Models/ and the system; an explicit option wins over it.
-    let folder = try temporaryFolder()
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     #expect(throws: TranscriptionError.self) {
       try SpeechModel.resolve(environment: [SpeechModel.environmentVariable: folder.path])

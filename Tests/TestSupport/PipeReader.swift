@@ -7,12 +7,11 @@ import Foundation
 /// Reads a pipe on a thread of its own until its end, handing each piece to `received`. Not a
 /// `readabilityHandler`: its dispatch source, left registered while the pipe closed, crashed
 /// libdispatch's event loop and with it the whole test run.
-public final class PipeReader: @unchecked Sendable {
-  private let lock = NSLock()
-  private var ended = false
+public final class PipeReader: Sendable {
+  private let ended = OneShot<Void>()
 
   public init(_ handle: FileHandle, received: @escaping @Sendable (Data) -> Void) {
-    Thread { [self] in
+    Thread { [ended] in
       var buffer = [UInt8](repeating: 0, count: 65_536)
       while true {
         let count = read(handle.fileDescriptor, &buffer, buffer.count)
@@ -24,19 +23,15 @@ public final class PipeReader: @unchecked Sendable {
           break
         }
       }
-      lock.withLock { ended = true }
+      ended.happen(())
     }.start()
   }
 
   /// True once the writers closed the pipe and everything was handed over.
-  public var hasEnded: Bool { lock.withLock { ended } }
+  public var hasEnded: Bool { ended.happened != nil }
 
-  /// Waits (without blocking a thread) until the end, or `timeout`, a safety net.
-  public func waitForEnd(timeout: Duration = .seconds(600)) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !hasEnded, ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return hasEnded
+  /// Waits (without holding a thread) for the end; false after `timeout`, a safety net.
+  public func waitForEnd(timeout: Duration = safetyNet) async -> Bool {
+    await ended.wait(timeout: timeout) != nil
   }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 
-/// For suites whose tests block the thread they run on (they run `syncups` or a decoder and
-/// wait for it): each test runs on a thread of its own, at most two such tests at a time, so
-/// the two threads of the cooperative pool stay free for the tests that wait on a clock, a
-/// terminal or a microphone. Without it, two long blocking tests held both pool threads and a
-/// recording driven through tmux was never looked at until its pane had closed.
+/// For the few tests that block the thread they run on (a decoder run in-process): each test
+/// runs on a thread of its own, at most two such tests at a time, so the two threads of the
+/// cooperative pool stay free for the tests that wait on a clock, a terminal or a microphone.
+/// Without it, two long blocking tests held both pool threads and a recording driven through
+/// tmux was never looked at until its pane had closed. A test that runs a program does not need
+/// it: `ChildProcess` awaits the exit.
 public struct OwnThread: SuiteTrait, TestTrait, TestScoping {
   public var isRecursive: Bool { true }
 
