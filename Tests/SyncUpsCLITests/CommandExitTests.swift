@@ -1,38 +1,37 @@
 import Foundation
 import SyncUpsFeatures
 import SyncUpsTestSupport
-import TestThreads
 import Testing
 
 /// How every command ends: the database closed with its log emptied, so no command pays for
 /// another's; and a stdout that cannot be written is one line saying whether the change was
 /// saved, never a crash.
-@Suite("syncups: how a command ends", .ownThread)
+@Suite("syncups: how a command ends")
 struct CommandExitTests {
   /// `syncups ARGUMENTS` with its stdout on `/dev/full` (every write fails with ENOSPC).
-  func runToAFullDisk(_ home: Home, _ arguments: [String]) throws -> Run {
-    try runSyncups(
+  func runToAFullDisk(_ home: Home, _ arguments: [String]) async throws -> Run {
+    try await runSyncups(
       arguments, environment: ["SYNCUPS_HOME": home.url.path],
       launcher: ["/bin/sh", "-c", #"exec "$0" "$@" >/dev/full"#])
   }
 
-  @Test func addToAFullStdoutSaysTheSyncUpWasSavedInOneLine() throws {
+  @Test func addToAFullStdoutSaysTheSyncUpWasSavedInOneLine() async throws {
     let home = try Home()
-    let run = try runToAFullDisk(home, ["add", "--title", "Closed", "--attendee", "A"])
+    let run = try await runToAFullDisk(home, ["add", "--title", "Closed", "--attendee", "A"])
     expectOneLineFailure(
       run, containing: ["sync-up 'Closed' (", "was saved", "No space left on device"])
     #expect(run.status == 1, "\(run)")
     #expect(try home.load().map(\.title) == ["Closed"])
     // Said once, saved once: nothing to run again.
-    #expect(try home.run("list", "--json").stdout.components(separatedBy: "Closed").count == 2)
+    #expect(try await home.run("list", "--json").stdout.components(separatedBy: "Closed").count == 2)
   }
 
   @Test(arguments: [["list"], ["list", "--json"], ["show", "daily"], ["meetings", "daily"]])
-  func aReadToAFullStdoutIsOneLine(_ arguments: [String]) throws {
+  func aReadToAFullStdoutIsOneLine(_ arguments: [String]) async throws {
     let home = try Home()
     try home.update { $0 = [DatabaseCommandTests.daily] }
     let before = try home.load()
-    let run = try runToAFullDisk(home, arguments)
+    let run = try await runToAFullDisk(home, arguments)
     expectOneLineFailure(run, containing: ["cannot write the output (No space left on device)"])
     #expect(!run.stderr.contains("was saved"), "\(run)")
     #expect(try home.load() == before)
@@ -40,7 +39,7 @@ struct CommandExitTests {
 
   /// After any command the database is one file: the log a command wrote (an import's is tens
   /// of megabytes) is in it, and the next command does not read it again.
-  @Test func everyCommandLeavesNoLogBehind() throws {
+  @Test func everyCommandLeavesNoLogBehind() async throws {
     let home = try Home()
     try DatabaseCommandTests.formatOneFile([DatabaseCommandTests.daily]).write(to: home.dataFile)
     let log = home.dataDirectory.databaseFile.path + "-wal"
@@ -49,7 +48,7 @@ struct CommandExitTests {
       ["edit", "weekly", "--add-attendee", "Ben"], ["meetings", "daily"],
       ["transcript", "daily"], ["search", "the"], ["export"], ["delete", "weekly", "--yes"],
     ] {
-      let run = try home.run(arguments)
+      let run = try await home.run(arguments)
       #expect(run.status == 0 || arguments[0] == "search", "\(arguments): \(run)")
       let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
       #expect(size == 0, "\(arguments) left a \(size)-byte log")

@@ -1,22 +1,21 @@
 import Foundation
 import SyncUpsTestSupport
-import TestThreads
 import Testing
 
 /// Issue 18, "Concurrent edits of one sync-up are lost, silently": `syncups edit` changes only
 /// what it names, over the sync-up as stored when it writes, so edits at the same time all
 /// stand.
-@Suite("syncups: concurrent edits of one sync-up", .serialized, .ownThread)
+@Suite("syncups: concurrent edits of one sync-up", .serialized)
 struct ConcurrentEditTests {
   /// Twenty times, two `edit --add-attendee` at once: 41 attendees (it kept 32).
   @Test func twoEditorsAddingAttendeesAtOnceKeepEveryAttendee() async throws {
     let home = try Home()
-    let added = try home.run("add", "--title", "T", "--attendee", "Base")
+    let added = try await home.run("add", "--title", "T", "--attendee", "Base")
     #expect(added.status == 0, "\(added)")
     for round in 0..<20 {
-      let runs = await onThreads(2) { editor in
-        Result {
-          try home.run("edit", "T", "--add-attendee", (editor == 0 ? "P" : "Q") + "\(round)")
+      let runs = await concurrently(2) { editor in
+        await result {
+          try await home.run("edit", "T", "--add-attendee", (editor == 0 ? "P" : "Q") + "\(round)")
         }
       }
       for run in runs {
@@ -24,7 +23,7 @@ struct ConcurrentEditTests {
         #expect(run.status == 0, "round \(round): \(run)")
       }
     }
-    let attendees = try #require(try home.listed().first?["attendees"] as? [String])
+    let attendees = try #require(try await home.listed().first?["attendees"] as? [String])
     let expected = ["Base"] + (0..<20).flatMap { ["P\($0)", "Q\($0)"] }
     #expect(attendees.count == 41)
     #expect(Set(attendees) == Set(expected))
@@ -34,11 +33,11 @@ struct ConcurrentEditTests {
   /// edit of one field never undoes another's.
   @Test func editorsOfDifferentFieldsAtOnceKeepEveryChange() async throws {
     let home = try Home()
-    let added = try home.run("add", "--title", "Mixed", "--attendee", "Base")
+    let added = try await home.run("add", "--title", "Mixed", "--attendee", "Base")
     #expect(added.status == 0, "\(added)")
     let letters = Array("abcdefghij")
     for round in 0..<10 {
-      let runs = await onThreads(4) { editor in
+      let runs = await concurrently(4) { editor in
         let change: [String] =
           switch editor {
           case 0: ["--add-attendee", "P\(round)"]
@@ -46,14 +45,14 @@ struct ConcurrentEditTests {
           case 2: ["--add-word", "word\(letters[round])"]
           default: ["--duration", "\(round + 1)m"]
           }
-        return Result { try home.run(["edit", "Mixed"] + change) }
+        return await result { try await home.run(["edit", "Mixed"] + change) }
       }
       for run in runs {
         let run = try run.get()
         #expect(run.status == 0, "round \(round): \(run)")
       }
     }
-    let show = try home.run("show", "Mixed", "--json")
+    let show = try await home.run("show", "Mixed", "--json")
     #expect(show.status == 0, "\(show)")
     let shown = try #require(
       try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [String: Any])

@@ -130,8 +130,8 @@ struct TranscriptionClientTests {
     #expect(texts[1] == (try committedTranscript("hello")) && texts[3] == texts[1])
   }
 
-  @Test func batchTakesTheLongestFilesFirst() throws {
-    let folder = try temporaryFolder()
+  @Test func batchTakesTheLongestFilesFirst() async throws {
+    let folder = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: folder) }
     // A short WAV, a long FLAC (smaller on disk than the WAVs), a middling WAV, and a file
     // that is not audio, ranked by its size.
@@ -139,9 +139,9 @@ struct TranscriptionClientTests {
     let long = folder.appendingPathComponent("long.flac")
     let middle = folder.appendingPathComponent("middle.wav")
     let text = folder.appendingPathComponent("notes.wav")
-    try sox(["-n", "-r", "16000", "-b", "16", "-c", "1", short.path, "trim", "0", "1"])
-    try sox(["-n", "-r", "16000", "-b", "16", "-c", "1", long.path, "trim", "0", "9"])
-    try sox(["-n", "-r", "16000", "-b", "16", "-c", "1", middle.path, "trim", "0", "3"])
+    try await sox(["-n", "-r", "16000", "-b", "16", "-c", "1", short.path, "trim", "0", "1"])
+    try await sox(["-n", "-r", "16000", "-b", "16", "-c", "1", long.path, "trim", "0", "9"])
+    try await sox(["-n", "-r", "16000", "-b", "16", "-c", "1", middle.path, "trim", "0", "3"])
     try Data(repeating: 65, count: 64_000).write(to: text)
     let order = BatchTranscriber.longestFirst([short, long, middle, text].map(\.path))
     #expect(order == [1, 2, 3, 0])
