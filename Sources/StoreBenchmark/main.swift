@@ -4,7 +4,10 @@
 // kernel's (`wait4`'s maximum resident set). Runs alternate between the sizes, so a busy moment
 // of this shared machine falls on both; each figure is the median of its runs.
 //
-//   StoreBenchmark [--syncups PATH] [--runs N]   builds both stores, prints the table and ratios
+//   StoreBenchmark [--syncups PATH] [--runs N]   builds both stores, prints the table and ratios;
+//       then exports each store, imports it into an empty data directory with `syncups import`
+//       (its time and peak memory), and times the reading commands again there, right after
+//       the import and before anything writes
 //   StoreBenchmark build DIR N     a data directory with one sync-up of N meetings (+ 4 others)
 //   StoreBenchmark search DIR TEXT  the database's search in process (when `syncups search` is
 //       not there), one line per hit
@@ -227,6 +230,8 @@ struct Operation {
   var writes = false
   /// Prints a row per meeting: its time grows with history by design (no time goal).
   var printsEveryMeeting = false
+  /// Runs on the store `syncups import` made of the built one, before anything writes it.
+  var afterImport = false
 }
 
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -249,6 +254,23 @@ func runBenchmark(syncups: String, runs: Int, sizes: [Int]) throws {
     let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
     print(String(format: "  built in %.1f s: %.1f MB", buildTime, Double(bytes) / 1e6))
     homes[size] = directory
+  }
+  // Each store exported, then imported into an empty data directory by `syncups import`: the
+  // reading commands are timed there too, before anything else writes it (what the import
+  // leaves behind, such as a write-ahead log, is paid by them).
+  var imported: [Int: URL] = [:]
+  var imports: [Int: (measured: Measured, megabytes: Double)] = [:]
+  for size in sizes {
+    let file = root.appendingPathComponent("export-\(size).json")
+    let exported = try spawn(syncups, ["export", "--output", file.path], home: homes[size]!)
+    guard exported.status == 0 else { fail("export of \(size): \(exported.errors)") }
+    let home = root.appendingPathComponent("\(size)-imported")
+    print("importing the export of \(size) meetings into an empty data directory…")
+    let measured = try spawn(syncups, ["import", file.path], home: home)
+    guard measured.status == 0 else { fail("import of \(size): \(measured.errors)") }
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+    imports[size] = (measured, Double(bytes) / 1e6)
+    imported[size] = home
   }
   // `syncups search` comes with the terminal branch's commands: without it, the same search
   // runs in a child of this benchmark (open, search, print), and the table says so.
@@ -278,6 +300,12 @@ func runBenchmark(syncups: String, runs: Int, sizes: [Int]) throws {
           label: "search \(text) (in process)", program: me, arguments: ["search", "HOME", text],
           runs: runs))
   }
+  operations += operations.map { operation in
+    var again = operation
+    again.label += " (after import)"
+    again.afterImport = true
+    return again
+  }
   operations += [
     Operation(
       label: "record --fast (hello.wav)", program: syncups,
@@ -292,7 +320,7 @@ func runBenchmark(syncups: String, runs: Int, sizes: [Int]) throws {
     print("timing \(operation.label)…")
     for _ in 0..<operation.runs {
       for size in sizes {
-        let home = homes[size]!
+        let home = operation.afterImport ? imported[size]! : homes[size]!
         let measured = try spawn(
           operation.program, operation.arguments.map { $0 == "HOME" ? home.path : $0 }, home: home
         )
@@ -354,7 +382,20 @@ func runBenchmark(syncups: String, runs: Int, sizes: [Int]) throws {
     }
   }
   print("")
-  print("goals: 250/10 ratios at most 1.2, list under 50 ms, peak memory under 60 MB at 250")
+  for size in sizes {
+    guard let (measured, megabytes) = imports[size] else { continue }
+    let peak = Double(measured.peakKilobytes) / 1024
+    print(
+      String(
+        format: "import of %d meetings (%.1f MB of JSON): %.2f s, peak %.1f MB", size, megabytes,
+        measured.seconds, peak))
+    if size == sizes[1], peak >= 100 {
+      misses.append("import of \(size) meetings: peak \(format(peak)) MB")
+    }
+  }
+  print("")
+  print("goals: 250/10 ratios at most 1.2, list under 50 ms, peak memory under 60 MB at 250,")
+  print("an import of 250 meetings under 100 MB")
   print("(`meetings --all` prints every meeting, 25 times as many rows at 250: no time goal)")
   if sizes != [10, 250] { print("(measured at \(small) and \(large) meetings instead)") }
   if !hasSearch {
