@@ -86,6 +86,12 @@ public struct CommandDatabase: Sendable {
   public static func closeOpened() {
     OpenedDatabase.shared.close()
   }
+
+  /// Says that `@Shared` references now observe the database: closing it then only
+  /// checkpoints (closing a pool under a running observation crashes).
+  func observed() {
+    OpenedDatabase.shared.observed()
+  }
 }
 
 /// The database this process opened, once, and prepared as the `syncUpsDatabase`,
@@ -124,7 +130,17 @@ private final class OpenedDatabase: @unchecked Sendable {
     return database
   }
 
+  /// Set once `@Shared` references observe the database (the edits, `record`, the app).
+  private var isObserved = false
+
+  func observed() {
+    lock.withLock { isObserved = true }
+  }
+
+  /// Checkpointed, and closed unless observations still run on it (they end with the process).
   func close() {
-    lock.withLock { opened?.close() }
+    lock.withLock {
+      if isObserved { opened?.checkpoint() } else { opened?.close() }
+    }
   }
 }

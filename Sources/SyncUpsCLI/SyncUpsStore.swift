@@ -21,6 +21,7 @@ public struct SyncUpsStore: Sendable {
   }
 
   private static func load(_ data: CommandDatabase) throws(CLIError) -> SyncUpsStore {
+    data.observed()
     @Shared(.syncUps) var syncUps
     if let error = $syncUps.loadError {
       throw CLIError(

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SyncUpsFeatures
 import SyncUpsTestSupport
 import Testing
@@ -37,8 +38,8 @@ struct CommandExitTests {
     #expect(try home.load() == before)
   }
 
-  /// After any command the database is one file: the log a command wrote (an import's is tens
-  /// of megabytes) is in it, and the next command does not read it again.
+  /// After any command what its log held is in the database file and the log starts over (an
+  /// import's was tens of megabytes), so the next command does not read it again.
   @Test func everyCommandLeavesNoLogBehind() async throws {
     let home = try Home()
     try DatabaseCommandTests.formatOneFile([DatabaseCommandTests.daily]).write(to: home.dataFile)
@@ -50,8 +51,13 @@ struct CommandExitTests {
     ] {
       let run = try await home.run(arguments)
       #expect(run.status == 0 || arguments[0] == "search", "\(arguments): \(run)")
+      // What a checkpoint finds in the log: the one page the closing command wrote.
+      let queue = try DatabaseQueue(path: home.dataDirectory.databaseFile.path)
+      let frames = try queue.writeWithoutTransaction { db in try db.checkpoint().walFrameCount }
+      try queue.close()
+      #expect(frames <= 1, "\(arguments) left \(frames) pages in the log")
       let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
-      #expect(size == 0, "\(arguments) left a \(size)-byte log")
+      #expect(size <= 4 * 1024 * 1024 + 65536, "\(arguments) left a \(size)-byte log")
     }
   }
 }

@@ -134,21 +134,28 @@ public final class SyncUpsDatabase: Sendable {
   /// automatic checkpoint's worth (1000 pages).
   static let journalSizeLimit = 4 * 1024 * 1024
 
-  /// Ends this process's use of the database, as every command does before it exits: what its
-  /// write-ahead log holds is copied into the database file and the log emptied (a TRUNCATE
-  /// checkpoint; another process reading or writing at that moment only makes it partial), then
-  /// the connections close. A command that
-  /// exited without it left its log (62 MB after an import) for every later command to read
-  /// again. Using the database afterwards fails with an error.
-  public func close() {
-    if !isReadOnly {
-      _ = try? writer.writeWithoutTransaction { db in
-        // Waits a second at most for other processes' transactions, not a writer's 30 s.
-        sqlite3_busy_timeout(db.sqliteConnection, 1000)
-        defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(Self.busyTimeout * 1000)) }
-        try db.checkpoint(.truncate)
-      }
+  /// Copies what the write-ahead log holds into the database file and starts the log over, as
+  /// every command does before it exits: a command that exited without it left its log (62 MB
+  /// after an import) for every later command to read again. A TRUNCATE checkpoint (waiting a
+  /// second at most for other processes' transactions; partial if they hold on longer), then a
+  /// one-page write, so the log holds one page: never empty, because GRDB writes to an empty log
+  /// when it opens, which a full disk would refuse even to a command that only reads.
+  public func checkpoint() {
+    guard !isReadOnly else { return }
+    _ = try? writer.writeWithoutTransaction { db in
+      sqlite3_busy_timeout(db.sqliteConnection, 1000)
+      defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(Self.busyTimeout * 1000)) }
+      try db.checkpoint(.truncate)
+      let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+      try db.execute(sql: "PRAGMA user_version = \(version)")
     }
+  }
+
+  /// `checkpoint()`, then the connections closed; using the database afterwards fails with an
+  /// error. Only when nothing else in the process uses it (no observation): GRDB crashes on a
+  /// read in flight while its pool closes.
+  public func close() {
+    checkpoint()
     try? writer.close()
   }
 
