@@ -43,12 +43,20 @@ pulse: setup
 # optimized binary.
 test: lint test-debug test-release
 
+# Tests await their child processes now, so nothing holds the test run's threads: at most
+# $(TEST_WIDTH) test cases run at once (swift-testing's limit), so a loaded machine is not asked to
+# run dozens of `syncups` processes and decoders at the same time (recordings in real time, second
+# passes with a time bound).
+TEST_WIDTH ?= 4
+TESTING = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH)
+
 test-debug: setup
-	@$(PULSE) && $(SWIFT) test
+	@$(PULSE) && $(TESTING) $(SWIFT) test
 
 test-release: release
 	@$(PULSE) && $(SWIFT) build --build-tests && \
-	  SYNCUPS_BINARY="$(CURDIR)/$(RELEASE_BINARY)" $(SWIFT) test --skip-build --filter '$(END_TO_END)'
+	  SYNCUPS_BINARY="$(CURDIR)/$(RELEASE_BINARY)" $(TESTING) $(SWIFT) test --skip-build \
+	  --filter '$(END_TO_END)'
 
 # Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench. Then the
 # lag of a 1 s timer while two decoders run (Sources/TimerLag), against in-run baselines.
