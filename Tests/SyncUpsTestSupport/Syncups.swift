@@ -87,15 +87,17 @@ public func runSyncups(
   _ arguments: [String], environment: [String: String] = [:], launcher: [String] = []
 ) async throws -> SyncupsRun {
   if let problem = syncupsBinaryProblem { throw problem }
-  let child =
-    if let program = launcher.first {
-      try ChildProcess(
-        URL(fileURLWithPath: program), launcher.dropFirst() + [syncupsBinary.path] + arguments,
-        environment: syncupsEnvironment(environment))
-    } else {
-      try ChildProcess(syncupsBinary, arguments, environment: syncupsEnvironment(environment))
-    }
-  let finished = await child.finished()
+  let finished = try await ChildProcess.inTurn {
+    let child =
+      if let program = launcher.first {
+        try ChildProcess(
+          URL(fileURLWithPath: program), launcher.dropFirst() + [syncupsBinary.path] + arguments,
+          environment: syncupsEnvironment(environment))
+      } else {
+        try ChildProcess(syncupsBinary, arguments, environment: syncupsEnvironment(environment))
+      }
+    return await child.finished()
+  }
   guard let status = finished.status else {
     return SyncupsRun(
       status: -1, stdout: finished.stdout,

@@ -125,6 +125,24 @@ public final class ChildProcess: @unchecked Sendable {
       stderr: stderr)
   }
 
+  /// Runs `body`, which starts a program and awaits its end, once fewer than twice the
+  /// machine's cores such bodies run. A test holds no thread while its program runs, so nothing
+  /// else bounds how many start at once: unbounded, a debug run had 20 `syncups` at once on two
+  /// cores, and the tests that record or decode in real time starved.
+  public static func inTurn<T>(_ body: () async throws -> T) async throws -> T {
+    await turns.acquire()
+    do {
+      let value = try await body()
+      await turns.release()
+      return value
+    } catch {
+      await turns.release()
+      throw error
+    }
+  }
+
+  private static let turns = Slots(2 * ProcessInfo.processInfo.activeProcessorCount)
+
   /// How a child process ended and what it printed.
   public struct Finished: Sendable {
     /// Its exit status or the number of the signal that ended it; nil if it had to be killed
