@@ -37,10 +37,11 @@ public enum Editing {
     }
   }
 
-  /// Adds a sync-up, by the rules. Returns it.
+  /// Adds a sync-up, by the rules. Returns it. Nothing but the database is needed: no shared
+  /// list is loaded, so nothing observes the database while the command closes it.
   public static func add(
     title: String, attendees: [String], duration: Duration?, theme: Theme?,
-    words: [String] = [], in data: SyncUpsStore
+    words: [String] = [], in data: CommandDatabase
   ) throws(CLIError) -> SyncUp {
     @Dependency(\.uuid) var uuid
     if words.map(trimmed).contains(where: \.isEmpty) { throw CLIError("--word needs a word") }
@@ -158,6 +159,12 @@ public enum Editing {
   /// Runs a write; says why when it fails (nothing is claimed saved then).
   private static func saving<T>(
     in data: SyncUpsStore, _ write: () throws -> T
+  ) throws(CLIError) -> T {
+    try saving(in: data.data, write)
+  }
+
+  private static func saving<T>(
+    in data: CommandDatabase, _ write: () throws -> T
   ) throws(CLIError) -> T {
     do {
       return try write()

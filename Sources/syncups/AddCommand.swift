@@ -31,7 +31,7 @@ struct AddCommand: AsyncParsableCommand {
   @MainActor func run() async throws {
     let duration = try duration.map { (text) throws(CLIError) in try Parse.duration(text) }
     let theme = try theme.map { (text) throws(CLIError) in try Parse.theme(text) }
-    let data = try await SyncUpsStore.open()
+    let data = try await CommandDatabase.open()
     let syncUp = try Editing.add(
       title: title, attendees: attendees, duration: duration, theme: theme, words: words,
       in: data

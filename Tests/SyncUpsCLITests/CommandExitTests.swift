@@ -24,7 +24,8 @@ struct CommandExitTests {
     #expect(run.status == 1, "\(run)")
     #expect(try home.load().map(\.title) == ["Closed"])
     // Said once, saved once: nothing to run again.
-    #expect(try await home.run("list", "--json").stdout.components(separatedBy: "Closed").count == 2)
+    #expect(
+      try await home.run("list", "--json").stdout.components(separatedBy: "Closed").count == 2)
   }
 
   @Test(arguments: [["list"], ["list", "--json"], ["show", "daily"], ["meetings", "daily"]])
@@ -53,7 +54,8 @@ struct CommandExitTests {
       #expect(run.status == 0 || arguments[0] == "search", "\(arguments): \(run)")
       // What a checkpoint finds in the log: the one page the closing command wrote.
       let queue = try DatabaseQueue(path: home.dataDirectory.databaseFile.path)
-      let frames = try queue.writeWithoutTransaction { db in try db.checkpoint().walFrameCount }
+      let frames = try await queue.writeWithoutTransaction { db in try db.checkpoint().walFrameCount
+      }
       try queue.close()
       #expect(frames <= 1, "\(arguments) left \(frames) pages in the log")
       let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
