@@ -282,6 +282,12 @@ let package = Package(
         "SyncUpsTestSupport", "TestThreads",
       ]
     ),
+
+    // MARK: Team server (issue 19)
+    // The JSON documents laptops and the server send each other, and the search query parser
+    // both FTS5 and PostgreSQL use: Foundation only, so the laptop can link it without SwiftNIO.
+    .target(name: "SyncUpsWire"),
+    .testTarget(name: "SyncUpsWireTests", dependencies: ["SyncUpsWire"]),
   ],
   swiftLanguageModes: [.v6]
 )
