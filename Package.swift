@@ -39,6 +39,8 @@ let package = Package(
     .library(name: "TranscriptionClientLive", targets: ["TranscriptionClientLive"]),
     .executable(name: "syncups", targets: ["syncups"]),
     .executable(name: "timer-lag", targets: ["timer-lag"]),
+    // Team server (issue 19): its own product, so `syncups` does not link SwiftNIO.
+    .executable(name: "syncups-server", targets: ["syncups-server"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
@@ -51,6 +53,14 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    // Team server only (see "MARK: Team server"): never a dependency of `syncups`.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     // MARK: Architecture core and shared state
@@ -288,6 +298,33 @@ let package = Package(
     // both FTS5 and PostgreSQL use: Foundation only, so the laptop can link it without SwiftNIO.
     .target(name: "SyncUpsWire"),
     .testTarget(name: "SyncUpsWireTests", dependencies: ["SyncUpsWire"]),
+    // The server: PostgreSQL schema and queries, tokens, the HTTP API (Hummingbird), audio files.
+    .target(
+      name: "SyncUpsServer",
+      dependencies: [
+        "SyncUpsWire",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]
+    ),
+    .executableTarget(
+      name: "syncups-server",
+      dependencies: [
+        "SyncUpsServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/SyncUpsServerCommand"
+    ),
+    // Next: the `SyncUpsServerTests` test target (Tests/SyncUpsServerTests, against a real
+    // PostgreSQL from .ci/postgres, through HummingbirdTesting) is written but not compiled yet:
+    // add it here with dependencies SyncUpsServer, SyncUpsWire, syncups-server,
+    // HummingbirdTesting (hummingbird) and PostgresNIO, then run `swift test --filter Server`.
   ],
   swiftLanguageModes: [.v6]
 )
