@@ -4,14 +4,18 @@
 # every client in `swift test` at it.
 SWIFT ?= swift
 PULSE = eval "$$(.ci/pulse)"
+# The server's tests use a private PostgreSQL 15 (.ci/postgres starts it when it is not running,
+# on a Unix socket in its own folder; SYNCUPS_TEST_DATABASE_URL points the tests at it).
+POSTGRES = eval "$$(.ci/postgres)"
 # `make install` puts the optimized binary in $(PREFIX)/bin.
 PREFIX ?= $(HOME)/.local
 RELEASE_BINARY = .build-release/release/syncups
+SERVER_BINARY = .build-release/release/syncups-server
 # The suites that run the `syncups` binary itself (recording through PulseAudio, signals, SIGKILL
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests
 
-.PHONY: setup build release install demo test test-debug test-release bench bench-store latency pulse format lint
+.PHONY: setup build release install demo test server release-server serve postgres test-debug test-release bench bench-store latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -28,10 +32,31 @@ demo: release
 release: setup
 	$(SWIFT) build -c release --scratch-path .build-release --product syncups
 
-# The binary, and the stand-up language model where it looks for it ($(PREFIX)/share/syncups).
-install: release
+# The team server (issue 19): its own product, so `syncups` never links SwiftNIO.
+server: setup
+	$(SWIFT) build --product syncups-server
+
+release-server: setup
+	$(SWIFT) build -c release --scratch-path .build-release --product syncups-server
+
+# The server on http://127.0.0.1:8080 against the private PostgreSQL (database `syncups`),
+# audio under .build-server-data. Add a person and a token first, with the same database:
+#   eval "$(.ci/postgres)"; export SYNCUPS_DATABASE_URL="postgres://syncups@localhost/syncups?host=$PGHOST"
+#   .build/debug/syncups-server user add ana --role writer; .build/debug/syncups-server token create ana
+serve: server
+	@$(POSTGRES) && { psql -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'syncups'" \
+	  | grep -q 1 || createdb syncups; } && \
+	  SYNCUPS_DATABASE_URL="postgres://syncups@localhost/syncups?host=$$PGHOST" \
+	  .build/debug/syncups-server serve --port 8080 --data .build-server-data
+
+postgres: setup
+	@.ci/postgres >/dev/null
+
+# The binaries, and the stand-up language model where it looks for it ($(PREFIX)/share/syncups).
+install: release release-server
 	install -d "$(PREFIX)/bin" "$(PREFIX)/share/syncups/standup"
 	install -m 755 $(RELEASE_BINARY) "$(PREFIX)/bin/syncups"
+	install -m 755 $(SERVER_BINARY) "$(PREFIX)/bin/syncups-server"
 	install -m 644 Models/standup/standup.lm.bin Models/standup/standup.dict \
 	  "$(PREFIX)/share/syncups/standup/"
 	@echo "installed $(PREFIX)/bin/syncups and its stand-up model in $(PREFIX)/share/syncups"
@@ -44,7 +69,7 @@ pulse: setup
 test: lint test-debug test-release
 
 test-debug: setup
-	@$(PULSE) && $(SWIFT) test
+	@$(PULSE) && $(POSTGRES) && $(SWIFT) test
 
 test-release: release
 	@$(PULSE) && $(SWIFT) build --build-tests && \
