@@ -313,6 +313,19 @@ let package = Package(
         "SyncUpsTestSupport", "TestSupport",
       ]
     ),
+
+    // MARK: Team server (issue 19)
+    // The JSON documents laptops and the server send each other, and the search query parser
+    // both FTS5 and PostgreSQL use: Foundation only, so the laptop can link it without SwiftNIO.
+    .target(name: "SyncUpsWire"),
+    .testTarget(name: "SyncUpsWireTests", dependencies: ["SyncUpsWire"]),
+    // Next (in progress): the server itself, Sources/SyncUpsServer (a library: PostgreSQL schema
+    // and queries, tokens, the HTTP API on Hummingbird, audio files) and
+    // Sources/SyncUpsServerCommand (the `syncups-server` executable, its own product), with
+    // their tests in Tests/SyncUpsServerTests (against a real PostgreSQL from .ci/postgres,
+    // through HummingbirdTesting). They are not built yet: the server was tried by hand, its
+    // tests have not run. They need the packages hummingbird 2.28.1, hummingbird-auth 2.5.0,
+    // postgres-nio 1.33.2, swift-crypto, swift-nio, swift-log and swift-service-lifecycle.
   ],
   swiftLanguageModes: [.v6]
 )

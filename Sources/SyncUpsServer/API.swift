@@ -1,0 +1,194 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PostgresNIO
+import SyncUpsWire
+
+/// An error the API answers with: a status and a sentence, sent as `{"error": "..."}`.
+public struct APIError: Error, Equatable {
+  public var status: HTTPResponse.Status
+  public var message: String
+
+  public init(_ status: HTTPResponse.Status, _ message: String) {
+    self.status = status
+    self.message = message
+  }
+}
+
+/// Each request's context: who showed the token (set by `TokenMiddleware`).
+public struct TeamContext: RequestContext {
+  public var coreContext: CoreRequestContextStorage
+  public var person: Person?
+
+  public init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+    person = nil
+  }
+
+  /// The person, or 401 (a route behind `TokenMiddleware` always has one).
+  func requirePerson() throws -> Person {
+    guard let person else { throw APIError(.unauthorized, "this needs a token") }
+    return person
+  }
+}
+
+/// How much the server takes in one request.
+public struct Limits: Sendable {
+  /// A JSON body (a push).
+  public var json: Int
+  /// One audio file.
+  public var audio: Int
+  /// The longest a pull may wait for changes.
+  public var longestWait: Duration
+
+  public init(
+    json: Int = 32 * 1024 * 1024, audio: Int = 1024 * 1024 * 1024,
+    longestWait: Duration = .seconds(60)
+  ) {
+    self.json = json
+    self.audio = audio
+    self.longestWait = longestWait
+  }
+}
+
+/// Turns every error into a status and `{"error": "..."}` in words.
+struct ErrorMiddleware: RouterMiddleware {
+  let logger: Logger
+
+  func handle(
+    _ request: Request, context: TeamContext,
+    next: (Request, TeamContext) async throws -> Response
+  ) async throws -> Response {
+    do {
+      return try await next(request, context)
+    } catch let error as APIError {
+      return .json(ErrorBody(error.message), status: error.status)
+    } catch let error as HTTPError {
+      let message: String
+      switch error.status {
+      case .notFound:
+        message =
+          "there is no \(request.method) \(request.uri.path) here; see the README's list of routes"
+      case .contentTooLarge: message = "the request body is larger than this server takes"
+      case .methodNotAllowed: message = "\(request.uri.path) does not take \(request.method)"
+      default: message = error.body ?? error.status.reasonPhrase
+      }
+      return .json(ErrorBody(message), status: error.status)
+    } catch let error as PSQLError where Self.isUnreachable(error) {
+      logger.error("database unreachable: \(String(reflecting: error))")
+      return .json(
+        ErrorBody("the server cannot reach its database just now; try again in a moment"),
+        status: .serviceUnavailable)
+    } catch {
+      logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
+      return .json(
+        ErrorBody("the server failed to answer this request; its log says why"),
+        status: .internalServerError)
+    }
+  }
+}
+
+extension ErrorMiddleware {
+  /// The database went away (stopped, restarting, unreachable) rather than refused the query:
+  /// a connection failure, or a server error of class 08 (connection) or 57P (shutdown).
+  static func isUnreachable(_ error: PSQLError) -> Bool {
+    guard error.code == .server else { return error.code != .tooManyParameters }
+    let state = error.serverInfo?[.sqlState] ?? ""
+    return state.hasPrefix("08") || state.hasPrefix("57P")
+  }
+}
+
+/// Every `/api/v1` route needs `Authorization: Bearer TOKEN` of a person here, not revoked;
+/// the token is looked up at each request, so a revocation counts at once.
+struct TokenMiddleware: RouterMiddleware {
+  let store: TeamStore
+
+  func handle(
+    _ request: Request, context: TeamContext,
+    next: (Request, TeamContext) async throws -> Response
+  ) async throws -> Response {
+    guard let header = request.headers[.authorization] else {
+      throw APIError(.unauthorized, "this needs a token: send Authorization: Bearer TOKEN")
+    }
+    let parts = header.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+      throw APIError(.unauthorized, "send the token as Authorization: Bearer TOKEN")
+    }
+    let token = parts[1].trimmingCharacters(in: .whitespaces)
+    guard token.count <= 200, let person = try await store.person(token: token) else {
+      throw APIError(
+        .unauthorized, "this token is not valid here (wrong or revoked); ask for a new one")
+    }
+    var context = context
+    context.person = person
+    return try await next(request, context)
+  }
+}
+
+extension Response {
+  static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+    let data = (try? WireJSON.encoder().encode(value)) ?? Data(#"{"error":"unencodable"}"#.utf8)
+    return Response(
+      status: status, headers: [.contentType: "application/json; charset=utf-8"],
+      body: .init(byteBuffer: ByteBuffer(bytes: data)))
+  }
+}
+
+/// Reading what requests bring: ids, numbers, dates, JSON bodies; each mistake a 400 in words.
+extension Request {
+  func uuid(_ name: String, in context: TeamContext) throws -> UUID {
+    let text = context.parameters.get(name) ?? ""
+    guard let id = UUID(uuidString: text) else {
+      throw APIError(.badRequest, "'\(text)' is not an id; ids look like 1a2b3c4d-…")
+    }
+    return id
+  }
+
+  func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+    guard let text = uri.queryParameters[Substring(name)] else { return value }
+    guard let number = Int(text), range.contains(number) else {
+      throw APIError(
+        .badRequest,
+        "?\(name)= takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+      )
+    }
+    return number
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, limit: Int) async throws -> T {
+    let body: ByteBuffer
+    do {
+      body = try await self.body.collect(upTo: limit)
+    } catch {
+      throw APIError(
+        .contentTooLarge, "the request body is larger than this server takes (\(limit) bytes)")
+    }
+    do {
+      return try WireJSON.decoder().decode(T.self, from: Data(body.readableBytesView))
+    } catch let error as DecodingError {
+      throw APIError(.badRequest, "the body is not the JSON this route takes: \(Self.words(error))")
+    } catch {
+      throw APIError(.badRequest, "the body is not JSON")
+    }
+  }
+
+  private static func words(_ error: DecodingError) -> String {
+    func path(_ context: DecodingError.Context) -> String {
+      let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+        .joined()
+      return path.isEmpty ? "the document" : String(path.drop(while: { $0 == "." }))
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+      return "\(path(context)) has no '\(key.stringValue)'"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+      return "\(path(context)) has the wrong kind of value"
+    case .dataCorrupted(let context):
+      return context.codingPath.isEmpty
+        ? "it is not valid JSON" : "\(path(context)): \(context.debugDescription)"
+    @unknown default:
+      return "it cannot be read"
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+import PostgresNIO
+
+/// Someone with a token: readers read, writers also push.
+public struct Person: Equatable, Sendable, Codable {
+  public enum Role: String, Sendable, Codable, CaseIterable {
+    case reader, writer
+  }
+  public var id: Int64
+  public var name: String
+  public var role: Role
+}
+
+/// A token as `token list` shows it (never the token itself: only its hash is kept).
+public struct TokenInfo: Equatable, Sendable {
+  public var id: Int64
+  public var person: String
+  public var created: Date
+  public var revoked: Date?
+}
+
+extension TeamStore {
+  /// Adds someone; names are unique (any case) and one line of printable characters.
+  public func addPerson(name: String, role: Person.Role) async throws -> Person {
+    let name = name.trimmingCharacters(in: .whitespaces)
+    guard !name.isEmpty, name.count <= 100,
+      !name.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true })
+    else {
+      throw ServerError.usage("a name must be one line of at most 100 characters, not blank")
+    }
+    if try await person(named: name) != nil {
+      throw ServerError.failed("'\(name)' is already a person here; see `user list`")
+    }
+    let rows = try await client.query(
+      "INSERT INTO person (name, role) VALUES (\(name), \(role.rawValue)) RETURNING id",
+      logger: logger)
+    for try await id in rows.decode(Int64.self) {
+      return Person(id: id, name: name, role: role)
+    }
+    throw ServerError.failed("'\(name)' was not added")
+  }
+
+  public func person(named name: String) async throws -> Person? {
+    let rows = try await client.query(
+      "SELECT id, name, role FROM person WHERE lower(name) = lower(\(name))", logger: logger)
+    for try await (id, name, role) in rows.decode((Int64, String, String).self) {
+      return Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader)
+    }
+    return nil
+  }
+
+  public func people() async throws -> [Person] {
+    let rows = try await client.query(
+      "SELECT id, name, role FROM person ORDER BY lower(name)", logger: logger)
+    var people: [Person] = []
+    for try await (id, name, role) in rows.decode((Int64, String, String).self) {
+      people.append(Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader))
+    }
+    return people
+  }
+
+  /// Sets the password someone signs in to the web pages with (kept as a bcrypt hash).
+  public func setPassword(name: String, password: String) async throws {
+    guard password.count >= 8 else {
+      throw ServerError.usage("a password needs at least 8 characters")
+    }
+    guard let person = try await person(named: name) else {
+      throw ServerError.failed("nobody is called '\(name)' here; see `user list`")
+    }
+    let hash = Bcrypt.hash(password, cost: 10)
+    try await client.query(
+      "UPDATE person SET password_hash = \(hash) WHERE id = \(person.id)", logger: logger)
+  }
+
+  /// Makes a new token for someone; the token is returned once and only its hash is kept.
+  public func createToken(for name: String) async throws -> (id: Int64, token: String) {
+    guard let person = try await person(named: name) else {
+      throw ServerError.failed("nobody is called '\(name)' here; add them with `user add`")
+    }
+    var bytes = [UInt8](repeating: 0, count: 32)
+    var generator = SystemRandomNumberGenerator()
+    for index in bytes.indices { bytes[index] = generator.next() }
+    let token = "sut_" + bytes.map { String(format: "%02x", $0) }.joined()
+    let hash = Self.hash(token: token)
+    let rows = try await client.query(
+      "INSERT INTO token (person_id, hash) VALUES (\(person.id), \(hash)) RETURNING id",
+      logger: logger)
+    for try await id in rows.decode(Int64.self) {
+      return (id, token)
+    }
+    throw ServerError.failed("the token was not saved")
+  }
+
+  /// Revokes a token: the next request that shows it is refused.
+  public func revokeToken(id: Int64) async throws {
+    let rows = try await client.query(
+      "UPDATE token SET revoked_at = coalesce(revoked_at, now()) WHERE id = \(id) RETURNING id",
+      logger: logger)
+    var found = false
+    for try await _ in rows { found = true }
+    guard found else { throw ServerError.failed("there is no token \(id); see `token list`") }
+  }
+
+  public func tokens() async throws -> [TokenInfo] {
+    let rows = try await client.query(
+      """
+      SELECT token.id, person.name, token.created_at, token.revoked_at
+      FROM token JOIN person ON person.id = token.person_id ORDER BY token.id
+      """, logger: logger)
+    var tokens: [TokenInfo] = []
+    for try await (id, name, created, revoked) in rows.decode((Int64, String, Date, Date?).self) {
+      tokens.append(TokenInfo(id: id, person: name, created: created, revoked: revoked))
+    }
+    return tokens
+  }
+
+  /// The person a token belongs to, if it is one of ours and not revoked.
+  public func person(token: String) async throws -> Person? {
+    let hash = Self.hash(token: token)
+    let rows = try await client.query(
+      """
+      SELECT person.id, person.name, person.role FROM token
+      JOIN person ON person.id = token.person_id
+      WHERE token.hash = \(hash) AND token.revoked_at IS NULL
+      """, logger: logger)
+    for try await (id, name, role) in rows.decode((Int64, String, String).self) {
+      return Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader)
+    }
+    return nil
+  }
+
+  static func hash(token: String) -> Data {
+    Data(SHA256.hash(data: Data(token.utf8)))
+  }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Hummingbird
+import PostgresNIO
+import SyncUpsWire
+
+/// What `GET /api/v1/search` looks for.
+public struct TeamSearch: Sendable {
+  public var query: SearchQuery
+  public var syncUpID: UUID?
+  /// The whole name, any case.
+  public var speaker: String?
+  public var since: Date?
+  public var limit: Int
+
+  public init(
+    query: SearchQuery, syncUpID: UUID? = nil, speaker: String? = nil, since: Date? = nil,
+    limit: Int = 50
+  ) {
+    self.query = query
+    self.syncUpID = syncUpID
+    self.speaker = speaker
+    self.since = since
+    self.limit = limit
+  }
+}
+
+extension TeamStore {
+  /// Every sync-up that is not deleted, by title, as `syncups list --json` shows them.
+  public func syncUps() async throws -> [SyncUpSummary] {
+    let rows = try await client.query(
+      """
+      SELECT s.id, s.title, s.theme, s.duration,
+        coalesce((SELECT array_agg(a.name ORDER BY a.position) FROM attendee a
+          WHERE a.sync_up_id = s.id), '{}'),
+        (SELECT count(*) FROM meeting m WHERE m.sync_up_id = s.id AND NOT m.deleted)
+      FROM sync_up s WHERE NOT s.deleted ORDER BY lower(s.title), s.id
+      """, logger: logger)
+    var summaries: [SyncUpSummary] = []
+    for try await (id, title, theme, duration, attendees, meetings) in rows.decode(
+      (UUID, String, String, Double, [String], Int).self)
+    {
+      summaries.append(
+        SyncUpSummary(
+          id: id, title: title, theme: theme, duration: duration, attendees: attendees,
+          meetings: meetings))
+    }
+    return summaries
+  }
+
+  public func syncUpExists(_ id: UUID) async throws -> Bool {
+    try await !client.query(
+      "SELECT 1 FROM sync_up WHERE id = \(id) AND NOT deleted", logger: logger
+    ).all(Int.self).isEmpty
+  }
+
+  /// A sync-up's meetings, newest first, `limit` at a time; `before` is the previous page's
+  /// `next` (a position in the list, so a page costs the same however long the history is).
+  public func meetings(of syncUpID: UUID, limit: Int, before: MeetingCursor?) async throws
+    -> MeetingsPage
+  {
+    let cursorDate = before?.date ?? Date.distantFuture
+    let cursorID = before?.id ?? UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")!
+    let rows = try await client.query(
+      """
+      SELECT m.id, m.date, m.length,
+        (SELECT count(*) FROM segment s WHERE s.meeting_id = m.id),
+        coalesce((SELECT s.text FROM segment s WHERE s.meeting_id = m.id ORDER BY s.ordinal
+          LIMIT 1), '')
+      FROM meeting m
+      WHERE m.sync_up_id = \(syncUpID) AND NOT m.deleted AND (m.date, m.id) < (\(cursorDate), \(cursorID))
+      ORDER BY m.date DESC, m.id DESC LIMIT \(limit + 1)
+      """, logger: logger)
+    var meetings: [MeetingSummary] = []
+    for try await (id, date, length, segments, first) in rows.decode(
+      (UUID, Date, Double, Int, String).self)
+    {
+      let words = first.split(separator: " ").prefix(8).joined(separator: " ")
+      meetings.append(
+        MeetingSummary(id: id, date: date, length: length, segments: segments, firstWords: words))
+    }
+    let more = meetings.count > limit
+    meetings = Array(meetings.prefix(limit))
+    let next =
+      more ? meetings.last.map { MeetingCursor(date: $0.date, id: $0.id).description } : nil
+    return MeetingsPage(meetings: meetings, next: next)
+  }
+
+  /// A meeting with its segments and word times (nil when there is none; deleted ones too,
+  /// so a pull learns of the deletion).
+  public func meetingDocument(_ id: UUID) async throws -> MeetingDocument? {
+    let rows = try await client.query(
+      """
+      SELECT m.sync_up_id, m.date, m.length, m.audio_sha256, m.audio_type,
+        (SELECT size FROM audio WHERE sha256 = m.audio_sha256), m.deleted, m.clock,
+        coalesce((SELECT json_agg(json_build_object('speaker', s.speaker,
+          'start', s.start_time, 'end', s.end_time, 'text', s.text, 'words', s.words)
+          ORDER BY s.ordinal) FROM segment s WHERE s.meeting_id = m.id), '[]')::text
+      FROM meeting m WHERE m.id = \(id)
+      """, logger: logger)
+    for try await (syncUp, date, length, sha, type, size, deleted, clock, segments) in rows.decode(
+      (UUID, Date, Double, String?, String?, Int64?, Bool, String, String).self)
+    {
+      let audio = sha.map {
+        MeetingDocument.Audio(sha256: $0, size: size ?? 0, type: type ?? "application/octet-stream")
+      }
+      return MeetingDocument(
+        id: id, syncUpID: syncUp, date: date, length: length,
+        segments: try WireJSON.decoder().decode(
+          [MeetingDocument.Segment].self, from: Data(segments.utf8)),
+        audio: audio, deleted: deleted,
+        clock: HybridClock(clock) ?? HybridClock(milliseconds: 0, device: "server"))
+    }
+    return nil
+  }
+
+  /// Searches every meeting's segments with PostgreSQL full text (the `syncups` configuration
+  /// keeps stop words, as FTS5 does), best first; among equally good ones the newest first.
+  public func search(_ search: TeamSearch) async throws -> [SearchHit] {
+    guard let tsquery = search.query.tsquery else { return [] }
+    let since = search.since
+    let speaker = search.speaker
+    let syncUp = search.syncUpID
+    let sql: PostgresQuery = """
+      SELECT u.title, m.id, m.date, s.speaker, s.start_time, s.end_time, s.text
+      FROM segment s JOIN meeting m ON m.id = s.meeting_id JOIN sync_up u ON u.id = m.sync_up_id
+      WHERE s.search @@ to_tsquery('syncups', \(tsquery)) AND NOT m.deleted AND NOT u.deleted
+        AND (\(syncUp)::uuid IS NULL OR m.sync_up_id = \(syncUp))
+        AND (\(speaker)::text IS NULL OR lower(s.speaker) = lower(\(speaker)))
+        AND (\(since)::timestamptz IS NULL OR m.date >= \(since))
+      ORDER BY ts_rank(s.search, to_tsquery('syncups', \(tsquery))) DESC, m.date DESC, s.ordinal
+      LIMIT \(search.limit)
+      """
+    var hits: [SearchHit] = []
+    for try await (title, meeting, date, speaker, start, end, text) in try await client.query(
+      sql, logger: logger
+    ).decode((String, UUID, Date, String, Double, Double, String).self) {
+      hits.append(
+        SearchHit(
+          syncUp: title, meeting: meeting.uuidString.lowercased(), date: date, speaker: speaker,
+          start: start, end: end, text: text))
+    }
+    return hits
+  }
+}
+
+/// Where a page of meetings ends: the last meeting's date and id, as `MICROSECONDS.UUID`.
+public struct MeetingCursor: Equatable, Sendable, CustomStringConvertible {
+  public var date: Date
+  public var id: UUID
+
+  public init(date: Date, id: UUID) {
+    self.date = date
+    self.id = id
+  }
+
+  public init?(_ text: String) {
+    let parts = text.split(separator: ".", maxSplits: 1)
+    guard parts.count == 2, let micros = Int64(parts[0]),
+      let id = UUID(uuidString: String(parts[1]))
+    else { return nil }
+    self.init(date: Date(timeIntervalSince1970: Double(micros) / 1_000_000), id: id)
+  }
+
+  public var description: String {
+    "\(Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))." + id.uuidString.lowercased()
+  }
+}

@@ -1,0 +1,131 @@
+import Logging
+import PostgresNIO
+
+/// The server's schema, built by numbered migrations; each runs once, in a transaction that
+/// holds an advisory lock, so two servers starting at once migrate one after the other.
+enum Schema {
+  /// The advisory lock key of migrations (and nothing else).
+  static let migrationLock: Int64 = 0x5359_4e43_5550_0001
+  /// The advisory lock key that puts pushes in a row, so versions commit in their order and a
+  /// pull's cursor never passes a version that is still being written.
+  static let pushLock: Int64 = 0x5359_4e43_5550_0002
+  /// The channel a push notifies when it commits.
+  static let changesChannel = "syncups_changes"
+
+  static let migrations: [String] = [
+    // 1: everything of the first version.
+    """
+    CREATE TEXT SEARCH DICTIONARY syncups_stem (TEMPLATE = snowball, Language = english);
+    CREATE TEXT SEARCH CONFIGURATION syncups (COPY = english);
+    ALTER TEXT SEARCH CONFIGURATION syncups ALTER MAPPING REPLACE english_stem WITH syncups_stem;
+    CREATE SEQUENCE change_version;
+    CREATE TABLE person (
+      id bigserial PRIMARY KEY,
+      name text NOT NULL UNIQUE,
+      role text NOT NULL CHECK (role IN ('reader', 'writer')),
+      password_hash text,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE token (
+      id bigserial PRIMARY KEY,
+      person_id bigint NOT NULL REFERENCES person ON DELETE CASCADE,
+      hash bytea NOT NULL UNIQUE,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      revoked_at timestamptz
+    );
+    CREATE TABLE sync_up (
+      id uuid PRIMARY KEY,
+      title text NOT NULL,
+      theme text NOT NULL,
+      duration double precision NOT NULL,
+      deleted boolean NOT NULL,
+      document jsonb NOT NULL,
+      version bigint NOT NULL
+    );
+    CREATE INDEX sync_up_version ON sync_up (version);
+    CREATE TABLE attendee (
+      sync_up_id uuid NOT NULL REFERENCES sync_up ON DELETE CASCADE,
+      position integer NOT NULL,
+      id uuid NOT NULL,
+      name text NOT NULL,
+      PRIMARY KEY (sync_up_id, position)
+    );
+    CREATE TABLE vocabulary_word (
+      sync_up_id uuid NOT NULL REFERENCES sync_up ON DELETE CASCADE,
+      position integer NOT NULL,
+      word text NOT NULL,
+      PRIMARY KEY (sync_up_id, position)
+    );
+    CREATE TABLE audio (
+      sha256 text PRIMARY KEY CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+      size bigint NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE meeting (
+      id uuid PRIMARY KEY,
+      sync_up_id uuid NOT NULL REFERENCES sync_up ON DELETE CASCADE,
+      date timestamptz NOT NULL,
+      length double precision NOT NULL,
+      audio_sha256 text REFERENCES audio,
+      audio_type text,
+      deleted boolean NOT NULL,
+      clock text COLLATE "C" NOT NULL,
+      version bigint NOT NULL
+    );
+    CREATE INDEX meeting_version ON meeting (version);
+    CREATE INDEX meeting_sync_up_date ON meeting (sync_up_id, date DESC, id DESC);
+    CREATE TABLE segment (
+      meeting_id uuid NOT NULL REFERENCES meeting ON DELETE CASCADE,
+      ordinal integer NOT NULL,
+      speaker text NOT NULL,
+      start_time double precision NOT NULL,
+      end_time double precision NOT NULL,
+      text text NOT NULL,
+      words jsonb NOT NULL,
+      search tsvector GENERATED ALWAYS AS (to_tsvector('syncups', text)) STORED,
+      PRIMARY KEY (meeting_id, ordinal)
+    );
+    CREATE INDEX segment_search ON segment USING gin (search);
+    CREATE TABLE push_receipt (
+      device uuid NOT NULL,
+      push_id uuid NOT NULL,
+      person_id bigint REFERENCES person ON DELETE SET NULL,
+      receipt text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (device, push_id)
+    );
+    """
+  ]
+
+  /// Applies the migrations this database has not had yet; returns how many ran.
+  @discardableResult
+  static func migrate(_ client: PostgresClient, logger: Logger) async throws -> Int {
+    try await client.withTransaction(logger: logger) { connection in
+      try await connection.query(
+        "SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+      try await connection.query(
+        """
+        CREATE TABLE IF NOT EXISTS schema_migration (
+          version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+        """, logger: logger)
+      var applied = 0
+      for try await row in try await connection.query(
+        "SELECT coalesce(max(version), 0) FROM schema_migration", logger: logger)
+      {
+        applied = try row.decode(Int.self)
+      }
+      var ran = 0
+      for (index, sql) in migrations.enumerated() where index + 1 > applied {
+        // One statement at a time (the extended protocol takes one); none holds ";\n" inside.
+        for statement in sql.components(separatedBy: ";\n")
+        where !statement.allSatisfy(\.isWhitespace) {
+          try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        }
+        try await connection.query(
+          "INSERT INTO schema_migration (version) VALUES (\(index + 1))", logger: logger)
+        ran += 1
+      }
+      return ran
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SyncUpsWire
+
+/// The team's store in PostgreSQL: every query the server runs, named for what it does.
+///
+/// It borrows a `PostgresClient` that someone runs (the application's services, or a command);
+/// the client's pool opens new connections when PostgreSQL comes back after a restart.
+public struct TeamStore: Sendable {
+  public let client: PostgresClient
+  public let logger: Logger
+
+  public init(client: PostgresClient, logger: Logger = Logger(label: "syncups-server")) {
+    self.client = client
+    self.logger = logger
+  }
+
+  /// Brings the schema up to date (under an advisory lock); returns how many migrations ran.
+  @discardableResult
+  public func migrate() async throws -> Int {
+    try await Schema.migrate(client, logger: logger)
+  }
+
+  /// Runs `body` with a client for `url` that is running, and stops the client afterwards.
+  public static func withStore<T: Sendable>(
+    _ url: DatabaseURL, logger: Logger = Logger(label: "syncups-server"),
+    _ body: @Sendable (TeamStore) async throws -> T
+  ) async throws -> T {
+    let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { await client.run() }
+      defer { group.cancelAll() }
+      return try await body(TeamStore(client: client, logger: logger))
+    }
+  }
+
+  /// The newest version given to a change (0 when nothing was ever pushed).
+  public func currentVersion() async throws -> Int64 {
+    let rows = try await client.query(
+      """
+      SELECT greatest((SELECT coalesce(max(version), 0) FROM sync_up),
+        (SELECT coalesce(max(version), 0) FROM meeting))
+      """, logger: logger)
+    for try await version in rows.decode(Int64.self) { return version }
+    return 0
+  }
+}
+
+extension PostgresRowSequence {
+  /// Every row, decoded.
+  func all<T: PostgresDecodable>(_ type: T.Type) async throws -> [T] {
+    var values: [T] = []
+    for try await value in decode(T.self) { values.append(value) }
+    return values
+  }
+}

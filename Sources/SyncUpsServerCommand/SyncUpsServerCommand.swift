@@ -1,0 +1,193 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import SyncUpsServer
+
+@main
+struct SyncUpsServerCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "syncups-server",
+    abstract: "The team's SyncUps server: meetings, search and audio over PostgreSQL.",
+    version: "0.1.0",
+    subcommands: [Migrate.self, Serve.self, User.self, Token.self])
+}
+
+/// `--database URL`, else `$SYNCUPS_DATABASE_URL`.
+struct DatabaseOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help:
+      "PostgreSQL URL (postgres://USER@HOST/DB, or postgres://USER@localhost/DB?host=/socket/dir); default $SYNCUPS_DATABASE_URL"
+  )
+  var database: String?
+
+  func url() throws -> DatabaseURL {
+    guard let text = database ?? ProcessInfo.processInfo.environment["SYNCUPS_DATABASE_URL"],
+      !text.isEmpty
+    else {
+      throw ServerError.usage("no database: give --database URL or set SYNCUPS_DATABASE_URL")
+    }
+    return try DatabaseURL(text)
+  }
+}
+
+/// Runs `body` against the database, turning every failure into one line and exit status 1.
+func withStore<T: Sendable>(
+  _ options: DatabaseOptions, _ body: @Sendable (TeamStore) async throws -> T
+) async throws -> T {
+  let url = try options.url()
+  var logger = Logger(label: "syncups-server")
+  logger.logLevel = .critical
+  do {
+    return try await TeamStore.withStore(url, logger: logger) { store in
+      try await body(store)
+    }
+  } catch let error as ServerError {
+    throw error
+  } catch {
+    throw ServerError.failed(
+      "cannot use the database \(url.database) (\(url.socketDirectory ?? url.host)): "
+        + "\(String(describing: error).split(separator: "\n").first ?? "")")
+  }
+}
+
+struct Migrate: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Bring the database's schema up to date (safe to run at any time).")
+  @OptionGroup var options: DatabaseOptions
+
+  func run() async throws {
+    let ran = try await withStore(options) { try await $0.migrate() }
+    print(ran == 0 ? "The schema is up to date." : "Applied \(ran) migration(s).")
+  }
+}
+
+struct Serve: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(abstract: "Answer the API on a port.")
+  @OptionGroup var options: DatabaseOptions
+  @Option(help: "The port to listen on.") var port = 8080
+  @Option(help: "The address to listen on.") var host = "127.0.0.1"
+  @Option(help: "Where audio files are kept.") var data = "./syncups-server-data"
+
+  func run() async throws {
+    let url = try options.url()
+    var logger = Logger(label: "syncups-server")
+    logger.logLevel = .info
+    let client = PostgresClientFactory.make(url, logger: logger)
+    let server = try TeamServer(
+      client: client, data: URL(fileURLWithPath: data, isDirectory: true), logger: logger)
+    // Migrations first, under their lock, with a client of their own.
+    _ = try await withStore(options) { try await $0.migrate() }
+    let app = server.application(
+      configuration: .init(address: .hostname(host, port: port), serverName: "syncups-server"),
+      logger: logger)
+    try await app.runService()
+  }
+}
+
+struct User: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "The people who may use the server.",
+    subcommands: [Add.self, List.self, Password.self])
+
+  struct Add: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add a person.")
+    @OptionGroup var options: DatabaseOptions
+    @Argument var name: String
+    @Option(help: "reader (reads) or writer (also pushes).") var role: String
+
+    func run() async throws {
+      guard let role = Person.Role(rawValue: role) else {
+        throw ServerError.usage("--role is reader or writer, not '\(role)'")
+      }
+      let name = name
+      let person = try await withStore(options) { try await $0.addPerson(name: name, role: role) }
+      print(
+        "Added \(person.name) (\(person.role.rawValue)). Make them a token: syncups-server token create \(person.name)"
+      )
+    }
+  }
+
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the people.")
+    @OptionGroup var options: DatabaseOptions
+
+    func run() async throws {
+      let people = try await withStore(options) { try await $0.people() }
+      print("NAME".padding(toLength: 24, withPad: " ", startingAt: 0) + "ROLE")
+      for person in people {
+        print(person.name.padding(toLength: 24, withPad: " ", startingAt: 0) + person.role.rawValue)
+      }
+    }
+  }
+
+  struct Password: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Set the password for the web pages, read from stdin (one line).")
+    @OptionGroup var options: DatabaseOptions
+    @Argument var name: String
+
+    func run() async throws {
+      guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        throw ServerError.usage(
+          "give the password on stdin, as in: echo 'secret' | syncups-server user password NAME")
+      }
+      let name = name
+      try await withStore(options) { try await $0.setPassword(name: name, password: line) }
+      print("Set the password of \(name).")
+    }
+  }
+}
+
+struct Token: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Tokens: one per person and laptop, shown once.",
+    subcommands: [Create.self, Revoke.self, List.self])
+
+  struct Create: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Make a token; it is printed once, as the last line.")
+    @OptionGroup var options: DatabaseOptions
+    @Argument var name: String
+
+    func run() async throws {
+      let name = name
+      let (id, token) = try await withStore(options) { try await $0.createToken(for: name) }
+      print("Token \(id) for \(name); it is shown only now (the server keeps only its hash):")
+      print(token)
+    }
+  }
+
+  struct Revoke: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Revoke a token; its next request is refused.")
+    @OptionGroup var options: DatabaseOptions
+    @Argument var id: Int64
+
+    func run() async throws {
+      let id = id
+      try await withStore(options) { try await $0.revokeToken(id: id) }
+      print("Revoked token \(id).")
+    }
+  }
+
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the tokens (never the tokens themselves).")
+    @OptionGroup var options: DatabaseOptions
+
+    func run() async throws {
+      let tokens = try await withStore(options) { try await $0.tokens() }
+      let format = Date.ISO8601FormatStyle()
+      print("ID    PERSON                  CREATED               REVOKED")
+      for token in tokens {
+        print(
+          String(token.id).padding(toLength: 6, withPad: " ", startingAt: 0)
+            + token.person.padding(toLength: 24, withPad: " ", startingAt: 0)
+            + token.created.formatted(format).padding(toLength: 22, withPad: " ", startingAt: 0)
+            + (token.revoked.map { $0.formatted(format) } ?? "-"))
+      }
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// A hybrid logical clock reading: wall time in milliseconds, a counter for events within the
+/// same millisecond, and the device that made it (so two devices never tie).
+///
+/// Encoded as one string whose order is the clock's order (`0001732406400000-0000-<device>`),
+/// so the server compares stamps as text.
+public struct HybridClock: Comparable, Hashable, Sendable, Codable, CustomStringConvertible {
+  public var milliseconds: Int64
+  public var counter: Int
+  public var device: String
+
+  public init(milliseconds: Int64, counter: Int = 0, device: String) {
+    self.milliseconds = milliseconds
+    self.counter = counter
+    self.device = device
+  }
+
+  /// The next reading on `device` after `self` (or now, if later): what a local change gets.
+  public func tick(now: Date, device: String) -> HybridClock {
+    let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+    if wall > milliseconds { return HybridClock(milliseconds: wall, device: device) }
+    return HybridClock(milliseconds: milliseconds, counter: counter + 1, device: device)
+  }
+
+  public var description: String {
+    let wall = String(milliseconds)
+    let count = String(counter)
+    return String(repeating: "0", count: max(0, 16 - wall.count)) + wall + "-"
+      + String(repeating: "0", count: max(0, 4 - count.count)) + count + "-" + device
+  }
+
+  public init?(_ text: String) {
+    let parts = text.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 16, parts[1].count == 4,
+      let wall = Int64(parts[0]), let count = Int(parts[1]), wall >= 0, count >= 0,
+      !parts[2].isEmpty, parts[2].count <= 64,
+      parts[2].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+    else { return nil }
+    self.init(milliseconds: wall, counter: count, device: String(parts[2]))
+  }
+
+  public static func < (lhs: HybridClock, rhs: HybridClock) -> Bool {
+    (lhs.milliseconds, lhs.counter, lhs.device) < (rhs.milliseconds, rhs.counter, rhs.device)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let text = try decoder.singleValueContainer().decode(String.self)
+    guard let clock = HybridClock(text) else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "'\(text)' is not a clock reading (milliseconds-counter-device)"))
+    }
+    self = clock
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+}
+
+/// A field's value with the clock of the change that set it: last writer wins, per field.
+public struct Stamped<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+  public var value: Value
+  public var clock: HybridClock
+
+  public init(_ value: Value, at clock: HybridClock) {
+    self.value = value
+    self.clock = clock
+  }
+
+  /// The later of the two writes.
+  public func merged(with other: Stamped) -> Stamped { other.clock > clock ? other : self }
+}

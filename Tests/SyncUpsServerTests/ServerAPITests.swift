@@ -1,0 +1,388 @@
+import Crypto
+import Foundation
+import HummingbirdTesting
+import SyncUpsServer
+import SyncUpsWire
+import Testing
+
+@Suite(
+  .enabled(
+    if: TestPostgres.available,
+    "skipped: no PostgreSQL for the server's tests (.ci/postgres could not start one)"))
+struct ServerAPITests {
+  @Test func twoServersMigratingAtOnceMigrateOnce() async throws {
+    let server = try await TestServer.make()
+    // make() migrated already; two more at once find nothing to do, and a fresh database
+    // migrated by two at once gets each migration once.
+    let ran = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<2 { group.addTask { try await server.store { try await $0.migrate() } } }
+      return try await group.reduce(0, +)
+    }
+    #expect(ran == 0)
+  }
+
+  @Test func everyRouteNeedsAValidToken() async throws {
+    let server = try await TestServer.make()
+    try await server.test { http, store in
+      let missing = try await http.send(.get, "/api/v1/sync-ups", token: nil)
+      #expect(missing.status == .unauthorized)
+      #expect(missing.errorMessage?.contains("Authorization: Bearer") == true)
+      let wrong = try await http.send(
+        .get, "/api/v1/sync-ups", token: "sut_" + String(repeating: "0", count: 64))
+      #expect(wrong.status == .unauthorized)
+      #expect(wrong.errorMessage != nil)
+      let audio = try await http.send(.get, "/audio/\(UUID())", token: nil)
+      #expect(audio.status == .unauthorized)
+      #expect(
+        try await http.send(.get, "/api/v1/sync-ups", token: server.readerToken).status == .ok)
+      // Revoked: refused at the very next request.
+      let (id, token) = try await store.createToken(for: "Ana")
+      #expect(try await http.send(.get, "/api/v1/search?q=x", token: token).status == .ok)
+      try await store.revokeToken(id: id)
+      let revoked = try await http.send(.get, "/api/v1/search?q=x", token: token)
+      #expect(revoked.status == .unauthorized)
+      #expect(revoked.errorMessage?.contains("revoked") == true)
+    }
+  }
+
+  @Test func aReaderCannotPush() async throws {
+    let server = try await TestServer.make()
+    try await server.test { http, store in
+      let syncUp = Fixture.syncUp()
+      let response = try await http.push(
+        Push(device: UUID(), pushID: UUID(), syncUps: [syncUp]), token: server.readerToken)
+      #expect(response.status == .forbidden)
+      #expect(response.errorMessage?.contains("Ben may read but not push") == true)
+      let upload = try await http.send(
+        .put, "/api/v1/audio/\(String(repeating: "a", count: 64))", token: server.readerToken,
+        body: Data("x".utf8))
+      #expect(upload.status == .forbidden)
+      #expect(try await store.currentVersion() == 0)
+    }
+  }
+
+  @Test func pushedMeetingsAreReadSearchedAndPulled() async throws {
+    let server = try await TestServer.make()
+    try await server.test { http, _ in
+      let audio = Data((0..<1000).map { UInt8($0 % 251) })
+      let sha = SHA256.hash(data: audio).map { String(format: "%02x", $0) }.joined()
+      let upload = try await http.send(
+        .put, "/api/v1/audio/\(sha)", token: server.writerToken, body: audio)
+      #expect(upload.status == .created)
+      let syncUp = Fixture.syncUp()
+      let meeting = Fixture.meeting(
+        in: syncUp.id,
+        said: [
+          ("Ana", "it has been very slow since monday"),
+          ("Ben", "the staging server is down again"),
+          ("Ana", "we should migrate the logs to the new server"),
+        ],
+        audio: .init(sha256: sha, size: Int64(audio.count), type: "audio/flac"))
+      let pushed = try await http.push(
+        Push(device: UUID(), pushID: UUID(), syncUps: [syncUp], meetings: [meeting]),
+        token: server.writerToken)
+      #expect(pushed.status == .ok, "\(pushed.text)")
+      let receipt = try pushed.decode(PushReceipt.self)
+      #expect(receipt.syncUps == 1 && receipt.meetings == 1 && receipt.version == 2)
+
+      let list = try await http.send(.get, "/api/v1/sync-ups", token: server.readerToken)
+      #expect(
+        try list.decode([SyncUpSummary].self) == [
+          SyncUpSummary(
+            id: syncUp.id, title: "Morning Sync", theme: "teal", duration: 300,
+            attendees: ["Ana", "Ben"], meetings: 1)
+        ])
+      let page = try await http.send(
+        .get, "/api/v1/sync-ups/\(syncUp.id)/meetings", token: server.readerToken
+      ).decode(MeetingsPage.self)
+      #expect(page.meetings.map(\.id) == [meeting.id])
+      #expect(page.meetings.first?.firstWords == "it has been very slow since monday")
+      #expect(page.next == nil)
+
+      let read = try await http.send(
+        .get, "/api/v1/meetings/\(meeting.id)", token: server.readerToken)
+      #expect(try read.decode(MeetingDocument.self) == meeting)
+
+      // Stop words are kept, so phrases of them match as in FTS5; stems match (servers).
+      for (query, expected) in [
+        ("\"it has been\"", ["it has been very slow since monday"]),
+        ("\"staging server\"", ["the staging server is down again"]),
+        ("migr*", ["we should migrate the logs to the new server"]),
+        (
+          "servers",
+          ["the staging server is down again", "we should migrate the logs to the new server"]
+        ),
+        ("kubernetes", []),
+      ] {
+        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let hits = try await http.send(
+          .get, "/api/v1/search?q=\(encoded)", token: server.readerToken
+        )
+        .decode([SearchHit].self)
+        #expect(Set(hits.map(\.text)) == Set(expected), "\(query)")
+      }
+      let filtered = try await http.send(
+        .get, "/api/v1/search?q=server&speaker=ben&since=2025-11-26&syncUp=\(syncUp.id)",
+        token: server.readerToken
+      ).decode([SearchHit].self)
+      #expect(
+        filtered == [
+          SearchHit(
+            syncUp: "Morning Sync", meeting: meeting.id.uuidString.lowercased(), date: meeting.date,
+            speaker: "Ben", start: 5, end: 9, text: "the staging server is down again")
+        ])
+      let later = try await http.send(
+        .get, "/api/v1/search?q=server&since=2026-01-01", token: server.readerToken)
+      #expect(try later.decode([SearchHit].self).isEmpty)
+
+      let changes = try await http.send(
+        .get, "/api/v1/sync/changes?since=0", token: server.readerToken
+      )
+      .decode(ChangesPage.self)
+      #expect(changes.syncUps == [syncUp] && changes.meetings == [meeting])
+      #expect(changes.version == 2 && !changes.more)
+      let none = try await http.send(
+        .get, "/api/v1/sync/changes?since=2", token: server.readerToken
+      )
+      .decode(ChangesPage.self)
+      #expect(none.syncUps.isEmpty && none.meetings.isEmpty && none.version == 2)
+
+      // The audio, whole and in ranges.
+      let whole = try await http.send(.get, "/audio/\(meeting.id)", token: server.readerToken)
+      #expect(whole.status == .ok)
+      #expect(Data(whole.body.readableBytesView) == audio)
+      #expect(whole.headers[.acceptRanges] == "bytes")
+      #expect(whole.headers[.eTag] == "\"\(sha)\"")
+      #expect(whole.headers[.contentType] == "audio/flac")
+      for (range, expected, contentRange) in [
+        ("bytes=0-9", audio[0..<10], "bytes 0-9/1000"),
+        ("bytes=990-", audio[990..<1000], "bytes 990-999/1000"),
+        ("bytes=-5", audio[995..<1000], "bytes 995-999/1000"),
+        ("bytes=995-5000", audio[995..<1000], "bytes 995-999/1000"),
+      ] {
+        let part = try await http.send(
+          .get, "/audio/\(meeting.id)", token: server.readerToken, headers: [.range: range])
+        #expect(part.status == .partialContent, "\(range)")
+        #expect(Data(part.body.readableBytesView) == Data(expected), "\(range)")
+        #expect(part.headers[.contentRange] == contentRange)
+      }
+      let past = try await http.send(
+        .get, "/audio/\(meeting.id)", token: server.readerToken, headers: [.range: "bytes=1000-"])
+      #expect(past.status == .rangeNotSatisfiable)
+      #expect(past.headers[.contentRange] == "bytes */1000")
+      #expect(past.errorMessage?.contains("past the end") == true)
+      let cached = try await http.send(
+        .get, "/audio/\(meeting.id)", token: server.readerToken,
+        headers: [.ifNoneMatch: "\"\(sha)\""])
+      #expect(cached.status == .notModified)
+    }
+  }
+
+  @Test func aRetriedPushSavesOnce() async throws {
+    let server = try await TestServer.make()
+    try await server.test { http, store in
+      let syncUp = Fixture.syncUp()
+      let push = Push(
+        device: UUID(), pushID: UUID(), syncUps: [syncUp],
+        meetings: [Fixture.meeting(in: syncUp.id, said: [("Ana", "hello team")])])
+      let first = try await http.push(push, token: server.writerToken)
+      let again = try await http.push(push, token: server.writerToken)
+      #expect(first.status == .ok && again.status == .ok)
+      #expect(try first.decode(PushReceipt.self) == again.decode(PushReceipt.self))
+      #expect(try await store.currentVersion() == 2)
+      let hits = try await store.search(TeamSearch(query: SearchQuery("hello")))
+      #expect(hits.count == 1)
+    }
+  }
+
+  @Test func tenLaptopsPushingAtOnceAreAllKept() async throws {
+    let server = try await TestServer.make()
+    try await server.test { http, store in
+      let syncUp = Fixture.syncUp()
+      let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+        for laptop in 0..<10 {
+          group.addTask {
+            let push = Push(
+              device: UUID(), pushID: UUID(),
+              syncUps: [Fixture.syncUp(syncUp.id, at: Int64(laptop))],
+              meetings: [Fixture.meeting(in: syncUp.id, said: [("Ana", "laptop number \(laptop)")])]
+            )
+            return try await http.push(push, token: server.writerToken).status
+          }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(statuses == Array(repeating: .ok, count: 10))
+      let summary = try await store.syncUps()
+      #expect(summary.map(\.meetings) == [10])
+      #expect(try await store.search(TeamSearch(query: SearchQuery("laptop"))).count == 10)
+    }
+  }
+
+  @Test func lastWriterWinsPerFieldAndAMeetingBringsADeletedSyncUpBack() async throws {
+    let server = try await TestServer.make()
+    try await server.test { http, store in
+      let original = Fixture.syncUp(title: "Standup", at: 1)
+      var ana = original
+      ana.title = Stamped("Morning Sync", at: Fixture.clock(5, device: "ana"))
+      var ben = original
+      ben.theme = Stamped("plum", at: Fixture.clock(4, device: "ben"))
+      ben.title = Stamped("Old title", at: Fixture.clock(3, device: "ben"))
+      for document in [original, ana, ben] {
+        let response = try await http.push(
+          Push(device: UUID(), pushID: UUID(), syncUps: [document]), token: server.writerToken)
+        #expect(response.status == .ok)
+      }
+      var summary = try await store.syncUps()
+      #expect(summary.map(\.title) == ["Morning Sync"])
+      #expect(summary.map(\.theme) == ["plum"])
+
+      var deleted = ana
+      deleted.deleted = Stamped(true, at: Fixture.clock(10, device: "ana"))
+      _ = try await http.push(
+        Push(device: UUID(), pushID: UUID(), syncUps: [deleted]), token: server.writerToken)
+      #expect(try await store.syncUps().isEmpty)
+      // Ben recorded into it offline, before he heard of the deletion.
+      let meeting = Fixture.meeting(in: original.id, said: [("Ben", "recorded offline")], at: 8)
+      let response = try await http.push(
+        Push(device: UUID(), pushID: UUID(), meetings: [meeting]), token: server.writerToken)
+      #expect(response.status == .ok)
+      summary = try await store.syncUps()
+      #expect(summary.map(\.title) == ["Morning Sync"])
+      #expect(summary.map(\.meetings) == [1])
+    }
+  }
+
+  @Test func badInputIsA4xxInWordsAndWritesNothing() async throws {
+    let server = try await TestServer.make(limits: Limits(json: 4096, audio: 2048))
+    try await server.test { http, store in
+      let token = server.writerToken
+      let malformed = try await http.send(
+        .post, "/api/v1/sync/push", token: token, body: Data("{\"device\":".utf8))
+      #expect(malformed.status == .badRequest)
+      #expect(malformed.errorMessage?.contains("not valid JSON") == true)
+      let wrongShape = try await http.send(
+        .post, "/api/v1/sync/push", token: token, body: Data("{\"device\":1}".utf8))
+      #expect(wrongShape.status == .badRequest)
+      #expect(wrongShape.errorMessage?.contains("device has the wrong kind of value") == true)
+
+      let syncUp = Fixture.syncUp()
+      let big = Fixture.meeting(
+        in: syncUp.id,
+        said: Array(repeating: ("Ana", String(repeating: "word ", count: 100)), count: 20))
+      let oversized = try await http.push(
+        Push(device: UUID(), pushID: UUID(), syncUps: [syncUp], meetings: [big]), token: token)
+      #expect(oversized.status == .contentTooLarge)
+      #expect(oversized.errorMessage?.contains("larger than this server takes") == true)
+
+      let audio = Data("not the audio you named".utf8)
+      let wrongHash = String(repeating: "b", count: 64)
+      let mismatch = try await http.send(
+        .put, "/api/v1/audio/\(wrongHash)", token: token, body: audio)
+      #expect(mismatch.status == .unprocessableContent)
+      #expect(mismatch.errorMessage?.contains("upload it again under its own hash") == true)
+      let tooBig = try await http.send(
+        .put, "/api/v1/audio/\(wrongHash)", token: token, body: Data(count: 4000))
+      #expect(tooBig.status == .contentTooLarge)
+      let leftovers = try FileManager.default.contentsOfDirectory(
+        atPath: server.data.appendingPathComponent("audio").path)
+      #expect(leftovers.isEmpty)
+
+      let withoutAudio = Fixture.meeting(
+        in: syncUp.id, said: [("Ana", "hi")],
+        audio: .init(sha256: wrongHash, size: 1, type: "audio/flac"))
+      let conflict = try await http.push(
+        Push(device: UUID(), pushID: UUID(), syncUps: [syncUp], meetings: [withoutAudio]),
+        token: token)
+      #expect(conflict.status == .conflict)
+      #expect(conflict.errorMessage?.contains("upload it first") == true)
+
+      for path in [
+        "/api/v1/meetings/..%2F..%2Fetc%2Fpasswd", "/api/v1/meetings/../../etc/passwd",
+        "/api/v1/sync-ups/..%2Fx/meetings", "/audio/..%2F..%2Fetc%2Fpasswd",
+        "/api/v1/audio/..%2F..%2Fetc%2Fpasswd",
+      ] {
+        let method: HTTPRequest.Method = path.hasPrefix("/api/v1/audio") ? .put : .get
+        let response = try await http.send(method, path, token: token, body: Data("x".utf8))
+        #expect((400..<500).contains(response.status.code), "\(path): \(response.status)")
+        #expect(response.errorMessage != nil, "\(path)")
+      }
+
+      for query in ["'); DROP TABLE meeting; --", "a & b | !c", "x:a <-> y", "(a) !b:c"] {
+        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let response = try await http.send(.get, "/api/v1/search?q=\(encoded)", token: token)
+        #expect(response.status == .ok, "\(query): \(response.text)")
+        #expect(try response.decode([SearchHit].self).isEmpty)
+      }
+      let unclosed = try await http.send(.get, "/api/v1/search?q=%22staging", token: token)
+      #expect(unclosed.status == .badRequest)
+      #expect(unclosed.errorMessage?.contains("a quote is not closed") == true)
+      let badSince = try await http.send(.get, "/api/v1/sync/changes?since=-1", token: token)
+      #expect(badSince.status == .badRequest)
+      let unknown = try await http.send(.get, "/api/v1/nothing-here", token: token)
+      #expect(unknown.status == .notFound)
+      #expect(unknown.errorMessage != nil)
+
+      #expect(try await store.currentVersion() == 0)
+      // And the server keeps serving.
+      #expect(try await http.send(.get, "/api/v1/sync-ups", token: token).status == .ok)
+    }
+  }
+
+  @Test func aWaitingPullIsWokenByAPush() async throws {
+    let server = try await TestServer.make()
+    try await server.test(.live) { http, store in
+      let started = ContinuousClock.now
+      async let pulled = http.send(
+        .get, "/api/v1/sync/changes?since=0&wait=30", token: server.readerToken)
+      try await Task.sleep(for: .milliseconds(300))
+      // Another laptop's push (through the store: the test client has one connection, busy).
+      let syncUp = Fixture.syncUp()
+      let ana = try #require(try await store.person(named: "Ana"))
+      _ = try await store.save(Push(device: UUID(), pushID: UUID(), syncUps: [syncUp]), by: ana)
+      let page = try await pulled.decode(ChangesPage.self)
+      #expect(page.syncUps == [syncUp])
+      // Woken by NOTIFY, not by the 30 s timeout (a safety net far above a normal run).
+      #expect(ContinuousClock.now - started < .seconds(25))
+    }
+  }
+
+  @Test func theServerReconnectsWhenPostgreSQLRestarts() async throws {
+    // A cluster of its own (the shared one serves the other tests), restarted under the server.
+    let folder = "/tmp/syncups-postgres-restart-\(UUID().uuidString.prefix(8))"
+    let environment = ["SYNCUPS_POSTGRES_DIR": folder]
+    let started = try await runProgram(TestPostgres.script, [], environment: environment)
+    try #require(started.status == 0, "\(started.stderr)")
+    defer {
+      let stop = Process()
+      stop.executableURL = TestPostgres.script
+      stop.arguments = ["stop"]
+      stop.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      try? stop.run()
+      stop.waitUntilExit()
+      try? FileManager.default.removeItem(atPath: folder)
+    }
+    let cluster = try DatabaseURL("postgres://syncups@localhost/postgres?host=\(folder)")
+    let server = try await TestServer.make(on: cluster)
+    try await server.test { http, _ in
+      #expect(
+        try await http.send(.get, "/api/v1/sync-ups", token: server.readerToken).status == .ok)
+      #expect(
+        try await runProgram(TestPostgres.script, ["stop"], environment: environment).status == 0)
+      let down = try await http.send(.get, "/api/v1/sync-ups", token: server.readerToken)
+      // A 5xx in words while it is down (503 when the pool says so), never a hang.
+      #expect((500..<600).contains(down.status.code), "\(down.status)")
+      #expect(down.errorMessage != nil, "\(down.text)")
+      #expect(try await runProgram(TestPostgres.script, [], environment: environment).status == 0)
+      // Back without restarting the server: the pool opens new connections (a few tries at
+      // most; 30 s is only a safety net).
+      let deadline = ContinuousClock.now + .seconds(30)
+      var status = HTTPResponse.Status.serviceUnavailable
+      while status != .ok && ContinuousClock.now < deadline {
+        status = try await http.send(.get, "/api/v1/sync-ups", token: server.readerToken).status
+        if status != .ok { try await Task.sleep(for: .milliseconds(200)) }
+      }
+      #expect(status == .ok)
+    }
+  }
+}

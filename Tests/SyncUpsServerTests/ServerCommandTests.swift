@@ -1,0 +1,133 @@
+import Foundation
+import SyncUpsServer
+import Testing
+
+/// The built `syncups-server` binary (beside this test program).
+let serverBinary: URL = {
+  let executable =
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    ?? CommandLine.arguments[0]
+  var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+  while folder.path != "/" {
+    let candidate = folder.appendingPathComponent("syncups-server")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    folder = folder.deletingLastPathComponent()
+  }
+  return URL(fileURLWithPath: "syncups-server")
+}()
+
+struct Run {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// Runs the server binary.
+func runServer(_ arguments: [String], database: String?, stdin: String? = nil) async throws -> Run {
+  try await runProgram(
+    serverBinary, arguments, environment: ["SYNCUPS_DATABASE_URL": database], stdin: stdin)
+}
+
+/// Runs a program to its end on a thread of its own (waiting blocks); `environment` adds to
+/// this process's (nil removes a variable).
+func runProgram(
+  _ program: URL, _ arguments: [String], environment changes: [String: String?] = [:],
+  stdin: String? = nil
+) async throws -> Run {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread.detachNewThread {
+      do {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for (name, value) in changes { environment[name] = value }
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let errors = Thread.detachNewThreadReading(err)
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        continuation.resume(
+          returning: Run(
+            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+            stderr: errors()))
+      } catch {
+        continuation.resume(throwing: error)
+      }
+    }
+  }
+}
+
+extension Thread {
+  /// Reads a pipe to its end on a thread of its own; the closure waits for it.
+  static func detachNewThreadReading(_ pipe: Pipe) -> () -> String {
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var data = Data()
+    Thread.detachNewThread {
+      data = pipe.fileHandleForReading.readDataToEndOfFile()
+      done.signal()
+    }
+    return {
+      done.wait()
+      return String(decoding: data, as: UTF8.self)
+    }
+  }
+}
+
+@Suite(
+  .enabled(
+    if: TestPostgres.available,
+    "skipped: no PostgreSQL for the server's tests (.ci/postgres could not start one)"))
+struct ServerCommandTests {
+  @Test func peopleAndTokensFromTheCommandLine() async throws {
+    let server = try await TestServer.make()
+    let url = try #require(
+      "postgres://\(server.url.username)@localhost/\(server.url.database)?host=\(server.url.socketDirectory ?? "")"
+    )
+    #expect(try await runServer(["migrate"], database: url).stdout == "The schema is up to date.\n")
+    let added = try await runServer(["user", "add", "Cleo", "--role", "writer"], database: url)
+    #expect(added.status == 0, "\(added.stderr)")
+    let twice = try await runServer(["user", "add", "cleo", "--role", "reader"], database: url)
+    #expect(twice.status != 0)
+    #expect(twice.stderr.contains("already a person here"))
+    let badRole = try await runServer(["user", "add", "Dev", "--role", "admin"], database: url)
+    #expect(badRole.status != 0 && badRole.stderr.contains("reader or writer"))
+    let list = try await runServer(["user", "list"], database: url)
+    #expect(
+      list.stdout.split(separator: "\n").dropFirst().map {
+        $0.split(separator: " ").map(String.init)
+      } == [["Ana", "writer"], ["Ben", "reader"], ["Cleo", "writer"]])
+
+    let created = try await runServer(["token", "create", "Cleo"], database: url)
+    #expect(created.status == 0, "\(created.stderr)")
+    let token = try #require(created.stdout.split(separator: "\n").last.map(String.init))
+    #expect(token.hasPrefix("sut_") && token.count == 68)
+    let cleo = try await server.store { try await $0.person(token: token) }
+    #expect(cleo?.name == "Cleo")
+    let tokens = try await runServer(["token", "list"], database: url)
+    #expect(!tokens.stdout.contains(token))
+    let id = try #require(
+      tokens.stdout.split(separator: "\n").last?.split(separator: " ").first.map(String.init))
+    #expect(try await runServer(["token", "revoke", id], database: url).status == 0)
+    #expect(try await server.store { try await $0.person(token: token) } == nil)
+    let unknownToken = try await runServer(["token", "revoke", "999999"], database: url)
+    #expect(unknownToken.status != 0 && unknownToken.stderr.contains("no token 999999"))
+
+    let password = try await runServer(
+      ["user", "password", "Cleo"], database: url, stdin: "correct horse\n")
+    #expect(password.status == 0, "\(password.stderr)")
+
+    let noDatabase = try await runServer(["user", "list"], database: nil)
+    #expect(noDatabase.status != 0 && noDatabase.stderr.contains("SYNCUPS_DATABASE_URL"))
+    let version = try await runServer(["--version"], database: nil)
+    #expect(version.status == 0 && !version.stdout.isEmpty)
+  }
+}
