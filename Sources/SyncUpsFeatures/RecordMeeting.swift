@@ -59,6 +59,9 @@ public struct RecordMeeting: Reducer {
 
     /// Audio is being captured (or its last words transcribed).
     public var isRecording: Bool { status == .recording || status == .ending }
+
+    /// The meeting is under way: its time runs, keys and alerts act on it.
+    public var isRunning: Bool { status == .timing || status == .recording }
   }
 
   /// A final utterance being written to the recording store.
@@ -70,42 +73,6 @@ public struct RecordMeeting: Reducer {
       self.segment = segment
       self.isKept = isKept
     }
-  }
-
-  /// What a meeting is recorded from.
-  public enum Input: Equatable, Sendable {
-    /// No microphone: the meeting is timed, nothing is recorded ("continue without recording").
-    case none
-    /// A PulseAudio source (nil: the server's default). Without a server, the default source
-    /// means "continue without recording"; a named one is an error.
-    case microphone(String?, keeping: Keep = .all)
-    /// An audio file used as the microphone, in real time or as fast as it decodes (the meeting
-    /// clock then follows the audio's time).
-    case file(URL, pace: Pace, keeping: Keep = .all)
-
-    public var keeps: Keep {
-      switch self {
-      case .none: []
-      case .microphone(_, let keeping), .file(_, _, let keeping): keeping
-      }
-    }
-
-    /// The meeting clock follows the audio's time instead of the wall clock.
-    public var followsAudioTime: Bool {
-      if case .file(_, .fast, _) = self { return true }
-      return false
-    }
-  }
-
-  public typealias Pace = RecordingPace
-
-  /// What is kept of the input.
-  public struct Keep: OptionSet, Equatable, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let transcript = Keep(rawValue: 1)
-    public static let audio = Keep(rawValue: 2)
-    public static let all: Keep = [.transcript, .audio]
   }
 
   public enum Status: Equatable, Sendable {
@@ -181,15 +148,15 @@ public struct RecordMeeting: Reducer {
         return .none
 
       case .endAndSaveRequested:
-        guard state.status == .timing || state.status == .recording else { return .none }
+        guard state.isRunning else { return .none }
         return finish(&state)
 
       case .endMeetingButtonTapped:
-        guard state.status == .timing || state.status == .recording else { return .none }
+        guard state.isRunning else { return .none }
         return showAlert(.endMeeting(isDiscardable: true), &state)
 
       case .nextButtonTapped:
-        guard state.status == .timing || state.status == .recording else { return .none }
+        guard state.isRunning else { return .none }
         guard state.speakerIndex < state.syncUp.attendees.count - 1 else {
           return showAlert(.endMeeting(isDiscardable: false), &state)
         }
@@ -308,8 +275,7 @@ public struct RecordMeeting: Reducer {
   /// A second of meeting time (unless an alert holds it); the meeting ends when its time is up.
   private func tick(_ state: inout State) -> Effect<Action> {
     state.timeline.seconds += 1
-    guard !state.timeline.isPaused, state.status == .timing || state.status == .recording
-    else { return .none }
+    guard !state.timeline.isPaused, state.isRunning else { return .none }
     state.secondsElapsed += 1
     if state.secondsElapsed >= Int(state.syncUp.duration.seconds.rounded(.up)) {
       return finish(&state)
@@ -332,21 +298,7 @@ public struct RecordMeeting: Reducer {
   /// the recorder says until the recording ends.
   private func record(_ state: State) -> Effect<Action> {
     let recording = state.recording!
-    let input: RecordingInput?
-    switch state.input {
-    case .none: input = nil
-    case .microphone(let source, _): input = .microphone(source)
-    case .file(let url, let pace, _): input = .file(url, pace: pace)
-    }
-    let request = input.map {
-      RecordingRequest(
-        id: state.meetingID.rawValue, input: $0,
-        transcribes: state.input.keeps.contains(.transcript),
-        audioFile: recording.audioFile.map { dataDirectory.url.appendingPathComponent($0) },
-        vocabulary: state.syncUp.transcriptionVocabulary,
-        endsAt: state.input.followsAudioTime ? state.syncUp.duration.seconds : nil
-      )
-    }
+    let request = state.recordingRequest(audioFolder: dataDirectory.url)
     return .run { [recordingStore, meetingRecorder] send in
       do {
         try await recordingStore.begin(recording)
@@ -457,35 +409,5 @@ public struct RecordMeeting: Reducer {
 
   private func stopEffects() -> Effect<Action> {
     .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.recording))
-  }
-}
-
-extension AlertState where Action == RecordMeeting.Action.Alert {
-  public static func endMeeting(isDiscardable: Bool) -> Self {
-    Self {
-      TextState("End meeting?")
-    } actions: {
-      ButtonState(action: .confirmSave) { TextState("Save and end") }
-      if isDiscardable {
-        ButtonState(role: .destructive, action: .confirmDiscard) { TextState("Discard") }
-      }
-      ButtonState(role: .cancel) { TextState("Resume") }
-    } message: {
-      TextState("You are ending the meeting early. What would you like to do?")
-    }
-  }
-
-  public static func recordingFailed(_ message: String) -> Self {
-    Self {
-      TextState("Recording failed")
-    } actions: {
-      ButtonState(role: .cancel, action: .continueMeeting) { TextState("Continue meeting") }
-      ButtonState(role: .destructive, action: .confirmDiscard) { TextState("Discard meeting") }
-    } message: {
-      TextState(
-        "\(message) The transcript so far is kept. Continue the meeting without recording, "
-          + "or discard it."
-      )
-    }
   }
 }
