@@ -63,11 +63,7 @@ final class ChunkFeed: @unchecked Sendable {
       let wait = started + .seconds(chunk.end) - ContinuousClock.now
       if wait > .zero { try await clock.sleep(for: wait) }
     }
-    if let level = meter.measure(chunk) { emit(.level(level)) }
-    while Double(seconds + 1) <= chunk.end {
-      seconds += 1
-      emit(.recorded(seconds: seconds))
-    }
+    // Written first: what is reported as heard is in the audio file.
     if let url = audioURL {
       do {
         try await audioFiles.append(chunk.samples, url)
@@ -79,6 +75,11 @@ final class ChunkFeed: @unchecked Sendable {
         sentences = nil
         emit(.audioDropped(describe(error)))
       }
+    }
+    if let level = meter.measure(chunk) { emit(.level(level)) }
+    while Double(seconds + 1) <= chunk.end {
+      seconds += 1
+      emit(.recorded(seconds: seconds))
     }
     return chunk
   }

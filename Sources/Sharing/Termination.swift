@@ -6,13 +6,15 @@ import Foundation
 #endif
 
 /// Flushes pending file-storage writes when the process ends: at normal exit (`atexit`) and on
-/// SIGINT/SIGTERM. Installed automatically by the first file-storage value on the real disk.
+/// the signals that ask a program to end (`signals`: SIGINT, SIGTERM, SIGHUP when the terminal
+/// closes, SIGQUIT). Installed automatically by the first file-storage value on the real disk.
 ///
-/// On SIGINT/SIGTERM the handlers registered with `onSignal` run first (newest first, on a
+/// On any of them the handlers registered with `onSignal` run first (newest first, on a
 /// background queue, not in signal context, so they may do anything, e.g. save the meeting
 /// being recorded into shared state); then every pending write is flushed; then, unless a
 /// handler answered `.keepRunning`, the signal's default action ends the process (so the exit
-/// status still says "killed by SIGINT/SIGTERM"). An app that keeps running after a signal
+/// status still says "killed by SIGINT/SIGTERM/SIGHUP"); SIGQUIT ends it with status 131
+/// instead of its default core dump. An app that keeps running after a signal
 /// ends later with `exit(_:)`, which flushes again at exit.
 public enum Termination {
   public enum Decision: Sendable {
@@ -38,7 +40,10 @@ public enum Termination {
     public func remove() { state.withValue { _ = $0.handlers.removeValue(forKey: id) } }
   }
 
-  /// Runs `handler` when SIGINT or SIGTERM arrives, before pending writes are flushed. Installs
+  /// The signals that end the program the way Ctrl-C does.
+  public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+  /// Runs `handler` when one of `signals` arrives, before pending writes are flushed. Installs
   /// the signal handling if it is not installed yet. The handler stays until removed.
   @discardableResult
   public static func onSignal(
@@ -52,7 +57,7 @@ public enum Termination {
     }
   }
 
-  /// Installs the exit flush and the SIGINT/SIGTERM handling (once; later calls do nothing).
+  /// Installs the exit flush and the handling of `signals` (once; later calls do nothing).
   public static func installHandlers() {
     let install = state.withValue { state in
       defer { state.installed = true }
@@ -60,7 +65,7 @@ public enum Termination {
     }
     guard install else { return }
     atexit { try? FileStorage.flushAll() }
-    for signalNumber in [SIGINT, SIGTERM] {
+    for signalNumber in signals {
       signal(signalNumber, SIG_IGN)  // delivered to the dispatch source instead
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
       source.setEventHandler { handle(signalNumber) }
@@ -77,6 +82,8 @@ public enum Termination {
     }
     try? FileStorage.flushAll()
     guard decision == .exit else { return }
+    // Asked to quit, not crashed: no core dump.
+    if signalNumber == SIGQUIT { _exit(128 + SIGQUIT) }
     // End the way the signal would have: default action, delivered to this very thread
     // (dispatch's worker threads block the signal, so unblock it here first).
     signal(signalNumber, SIG_DFL)

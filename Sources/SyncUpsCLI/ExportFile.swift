@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Sharing
 import WorkerThreads
 
 /// Writing `syncups export`: to stdout, or to a file all or nothing, never over a file unless
@@ -31,7 +32,16 @@ public enum ExportFile {
         ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
       let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
       guard fd >= 0 else { throw failure(url, errno) }
-      defer { unlink(temporary.path) }
+      // Gone however the export ends: done, failed, or ended by a signal.
+      let path = temporary.path
+      let onSignal = Termination.onSignal { _ in
+        unlink(path)
+        return .exit
+      }
+      defer {
+        onSignal.remove()
+        unlink(temporary.path)
+      }
       let output = Output(fd: fd, name: url.path)
       let result: T
       do {

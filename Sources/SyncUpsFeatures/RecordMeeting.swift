@@ -364,6 +364,11 @@ public struct RecordMeeting: Reducer {
       state.savesWhenKept = true
       return .cancel(id: CancelID.timer)
     }
+    // Nothing heard and not a second of it: there is no meeting to keep.
+    guard !state.savedSegments.isEmpty || state.timeline.seconds >= 1 else {
+      state.notice = "the meeting ended before anything was heard; nothing was saved"
+      return discard(&state)
+    }
     state.status = .ended
     let meeting = Meeting.recorded(
       recording, segments: state.savedSegments, length: Double(state.timeline.seconds)

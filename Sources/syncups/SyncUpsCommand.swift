@@ -3,6 +3,7 @@ import AudioCaptureClient
 import AudioCaptureClientLive
 import AudioFilesClientLive
 import Foundation
+import Sharing
 import SyncUpsCLI
 import SyncUpsFeatures
 import TranscriptionClientLive
@@ -36,6 +37,9 @@ struct SyncUpsCommand: AsyncParsableCommand {
   /// one line on stderr, a non-zero exit. Commands that drive features' stores run their
   /// `run()` on the main actor. The database a command opened is closed before it exits.
   static func main() async {
+    // SIGHUP (the terminal closed) and SIGQUIT end a command as Ctrl-C does: what it records is
+    // saved, its temporary files go, and nothing dumps core.
+    Termination.installHandlers()
     do {
       try await withDependencies {
         $0.context = .live

@@ -200,4 +200,43 @@ struct RecordCommandTests {
     #expect(saved.count < 8)
     #expect(record.stdout.contains("Saved meeting"))
   }
+
+  /// SIGHUP (the terminal closed) and SIGQUIT end the meeting and save it as Ctrl-C does: no
+  /// crash report, no meeting lost.
+  @Test(arguments: [SIGHUP, SIGQUIT])
+  func hangUpAndQuitEndTheMeetingAndSaveIt(signal: Int32) async throws {
+    let home = try dataDirectory()
+    let record = try RunningSyncups(
+      ["record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path],
+      home: home
+    )
+    #expect(await record.wait { utteranceLines($0.stdout).count >= 1 })
+    record.signal(signal)
+    #expect(await record.finish() == 0, "\(record.stderr)")
+    #expect(try savedMeetings(home).count == 1)
+    #expect(record.stdout.contains("Saved meeting"))
+    #expect(!record.stderr.contains("Backtrace") && !record.stderr.contains("Crash"))
+  }
+
+  /// Ended before anything was heard: nothing is saved (and nothing is left to recover), and
+  /// one line says so.
+  @Test func meetingEndedBeforeAnythingWasHeardIsDropped() async throws {
+    let home = try dataDirectory()
+    let record = try RunningSyncups(
+      ["record", "Morning Sync", "--input", samples.appendingPathComponent("standup.wav").path],
+      home: home
+    )
+    #expect(await record.wait { $0.stdout.contains("Recording ") })
+    record.signal(SIGINT)
+    #expect(await record.finish() == 0, "\(record.stderr)")
+    #expect(
+      record.stderr.contains("the meeting ended before anything was heard; nothing was saved"),
+      "\(record.stderr)")
+    #expect(try savedMeetings(home).isEmpty)
+    let next = try await syncups(["meetings", "Morning Sync"], home: home)
+    #expect(!next.stderr.contains("recovered"), "\(next.stderr)")
+    #expect(try savedMeetings(home).isEmpty)
+    let audio = home.appendingPathComponent("audio")
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: audio.path)) ?? []).isEmpty)
+  }
 }

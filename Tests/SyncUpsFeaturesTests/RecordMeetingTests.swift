@@ -220,6 +220,29 @@ struct RecordMeetingTests {
     #expect(store.state.syncUp.meetings.isEmpty)
   }
 
+  /// Ended before a second passed and with nothing heard (Ctrl-C at once): there is no meeting
+  /// to keep, and the user is told so.
+  @Test func endedBeforeAnythingWasHeardSavesNothing() async {
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.date.now = now
+    }
+    await store.send(.onTask) { $0.recording = started() }
+    await store.send(.endAndSaveRequested) {
+      $0.notice = "the meeting ended before anything was heard; nothing was saved"
+      $0.status = .ended
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(store.state.syncUp.meetings.isEmpty)
+  }
+
   @Test func endMeetingResumeGoesOn() async {
     let clock = TestClock()
     let store = TestStore(
@@ -282,11 +305,14 @@ struct RecordMeetingTests {
         .init(recordingSeconds: 0, meetingSeconds: 4, speakerIndex: 2, isPaused: true)
       )
     }
+    // A second passes while the alert is up (a meeting ended at once is not saved).
+    await clock.tick()
+    await store.receive(\.timerTick) { $0.timeline.seconds = 1 }
     await store.send(\.alert.presented.confirmSave) {
       $0.alert = nil
       $0.status = .ended
       $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 0)]
+        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 1)]
       }
     }
     await store.finish()

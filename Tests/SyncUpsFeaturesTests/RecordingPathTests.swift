@@ -83,13 +83,14 @@ struct RecordingPathTests {
   }
 
   @Test func endAndSaveWhileAnAlertIsShownSavesAtOnce() async {
+    let clock = TestClock()
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
     ) {
       RecordMeeting()
     } withDependencies: {
-      $0.continuousClock = TestClock()
+      $0.continuousClock = clock
       $0.date.now = now
     }
     await store.send(.onTask) { $0.recording = started(audio: false) }
@@ -97,11 +98,14 @@ struct RecordingPathTests {
       $0.alert = .endMeeting(isDiscardable: true)
       $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
     }
+    // A second passes while the alert is up (a meeting ended at once is not saved).
+    await clock.tick()
+    await store.receive(\.timerTick) { $0.timeline.seconds = 1 }
     await store.send(.endAndSaveRequested) {
       $0.alert = nil
       $0.status = .ended
       $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 0)]
+        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 1)]
       }
     }
     await store.send(.endAndSaveRequested)
@@ -223,10 +227,15 @@ struct RecordingPathTests {
         "PulseAudio is not running: connection refused.; "
         + "the meeting is timed without recording or transcription"
     }
+    await clock.tick()
+    await store.receive(\.timerTick) {
+      $0.timeline.seconds = 1
+      $0.secondsElapsed = 1
+    }
     await store.send(.endAndSaveRequested) {
       $0.status = .ended
       $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 0)]
+        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 1)]
       }
     }
     await store.finish()
