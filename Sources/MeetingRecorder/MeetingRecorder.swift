@@ -20,6 +20,10 @@ public struct MeetingRecorder: Sendable {
   /// Ends the input of the recording `id` (also before it has started): the last words are
   /// transcribed, the second pass drains, the audio file is closed, then `.finished` comes.
   public var stop: @Sendable (_ id: UUID) async -> Void
+  /// The second pass again, over a meeting's kept audio (after `.sentencesLate`): its whole
+  /// sentences, in seconds from the start of the file.
+  public var sentences:
+    @Sendable (_ audioFile: URL, _ vocabulary: [String]) async throws -> [Utterance]
 }
 
 /// What to record and what to keep of it.
@@ -100,7 +104,10 @@ public enum RecordingEvent: Equatable, Sendable {
   case audioDropped(String)
   /// The second pass's whole sentences, sent before `.finished` when it caught up.
   case sentences([Utterance])
-  /// The second pass failed or did not catch up in time (why, in words).
+  /// The second pass had not caught up when the input ended (within `catchUpBound`): it is
+  /// stopped so the meeting ends at once, and is to be run again from the kept audio.
+  case sentencesLate
+  /// The second pass failed (why, in words).
   case sentencesFailed(String)
   /// The input broke (why, in one line); what was heard before is transcribed and kept.
   case failed(String, keptAudio: Bool)

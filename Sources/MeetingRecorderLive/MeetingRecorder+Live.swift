@@ -37,13 +37,19 @@ extension MeetingRecorder: DependencyKey {
         continuation.onTermination = { _ in task.cancel() }
         return events
       },
-      stop: { id in stops.stop(id) }
+      stop: { id in stops.stop(id) },
+      sentences: { audioFile, vocabulary in
+        @Dependency(\.audioFiles) var audioFiles
+        @Dependency(\.transcription) var transcription
+        return try await transcription.transcribeSentences(
+          try await audioFiles.read(audioFile), TranscriptionOptions(vocabulary: vocabulary))
+      }
     )
   }
 
   /// How long the second pass may take after the input ended before the recording finishes
-  /// without it.
-  public static let sentencePassBound: Duration = .seconds(30)
+  /// without it (`.sentencesLate`): Ctrl-C ends any recording within about this.
+  public static let catchUpBound: Duration = .seconds(1)
 }
 
 /// "Stop" for one recording: set once, from anywhere; what must happen then (stopping the

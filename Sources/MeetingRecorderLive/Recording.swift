@@ -94,8 +94,8 @@ struct Recording: Sendable {
     }
   }
 
-  /// The second pass's sentences once its input has ended; if it fails or takes longer than
-  /// `sentencePassBound`, why.
+  /// The second pass's sentences once its input has ended; why if it fails; `.sentencesLate`
+  /// if it has not caught up within `catchUpBound`.
   static func outcome(
     of secondPass: Task<[Utterance], any Error>, clock: any Clock<Duration>
   ) async -> RecordingEvent {
@@ -111,10 +111,11 @@ struct Recording: Sendable {
           }
         }
         group.addTask {
-          let bound = MeetingRecorder.sentencePassBound
-          guard (try? await clock.sleep(for: bound)) != nil else { return nil }
+          guard (try? await clock.sleep(for: MeetingRecorder.catchUpBound)) != nil else {
+            return nil
+          }
           secondPass.cancel()
-          return .sentencesFailed("took longer than \(bound.components.seconds)s")
+          return .sentencesLate
         }
         var outcome: RecordingEvent?
         while outcome == nil, let next = await group.next() {

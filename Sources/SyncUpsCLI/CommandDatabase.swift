@@ -30,12 +30,17 @@ public struct CommandDatabase: Sendable {
   }
 
   /// Finishes (or drops) the meetings of recordings that died, each said in one line, so the
-  /// next command finds a meeting whose recording was killed. One indexed query when there are
-  /// none.
+  /// next command finds a meeting whose recording was killed, and starts the sentence passes
+  /// recordings left to do in the background. One indexed query each when there are none.
   public func recoverRecordings() async {
     guard !database.isReadOnly else { return }
     @Dependency(\.recordingStore) var recordingStore
     for line in await recordingStore.recover() { Console.error(line) }
+    // Sentence passes a recording left (its background pass was killed, say) start again.
+    @Dependency(\.sentencePasses) var sentencePasses
+    if let pending = try? database.pendingSentencePasses(), !pending.isEmpty {
+      sentencePasses.startInBackground()
+    }
   }
 
   /// Refuses a change before it is made when the database can only be read.

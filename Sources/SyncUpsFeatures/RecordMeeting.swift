@@ -31,6 +31,9 @@ public struct RecordMeeting: Reducer {
     /// The second pass's whole sentences, attributed to speakers: what the meeting saves
     /// instead of the live segments (nil: no second pass, or it failed).
     public var sentenceSegments: [Meeting.Segment]?
+    /// The second pass had not caught up when the meeting ended: it runs again from the kept
+    /// audio once the meeting is saved (`SentencePass`).
+    public var sentencesLate = false
     /// What the meeting is saved with: the second pass's sentences, else the live segments.
     public var savedSegments: [Meeting.Segment] { sentenceSegments ?? segments }
     /// What the current speaker is saying, not final yet.
@@ -124,6 +127,7 @@ public struct RecordMeeting: Reducer {
   @Dependency(\.dismiss) var dismiss
   @Dependency(\.meetingRecorder) var meetingRecorder
   @Dependency(\.recordingStore) var recordingStore
+  @Dependency(\.sentencePasses) var sentencePasses
 
   public init() {}
 
@@ -236,6 +240,13 @@ public struct RecordMeeting: Reducer {
 
     case .sentences(let utterances):
       state.sentenceSegments = utterances.map { state.segment($0) }
+      return .none
+
+    case .sentencesLate:
+      state.sentencesLate = true
+      state.notice =
+        "the whole sentences are not ready yet; the live transcript is saved now and replaced "
+        + "by them in the background"
       return .none
 
     case .sentencesFailed(let reason):
@@ -374,12 +385,15 @@ public struct RecordMeeting: Reducer {
       recording, segments: state.savedSegments, length: Double(state.timeline.seconds)
     )
     state.$syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
+    let sentencesLate = state.sentencesLate && recording.audioFile != nil
     return .merge(
       stopEffects(),
-      .run { [syncUp = state.$syncUp, recordingStore, dismiss] send in
+      .run { [syncUp = state.$syncUp, recordingStore, sentencePasses, dismiss] send in
         do {
+          if sentencesLate { try await recordingStore.deferSentencePass(recording.meetingID) }
           try await WorkerThread.run(name: "syncups-save") { try syncUp.save() }
           try await recordingStore.finish(recording.meetingID, recording.audioFile)
+          if sentencesLate { sentencePasses.startInBackground() }
         } catch {
           await send(
             .saveFailed(

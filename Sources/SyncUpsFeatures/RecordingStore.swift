@@ -20,6 +20,9 @@ public struct RecordingStore: Sendable {
   /// The meeting ended normally: it joins its sync-up's history with its audio file (nil: none
   /// was kept), in one transaction. A meeting the list's save finished already stays as it is.
   public var finish: @Sendable (_ meetingID: Meeting.ID, _ audioFile: String?) async throws -> Void
+  /// The meeting's second pass had not caught up: it is to run again from the kept audio
+  /// (`SentencePass`) once the meeting is saved.
+  public var deferSentencePass: @Sendable (_ meetingID: Meeting.ID) async throws -> Void
   /// The meeting was discarded: its rows go.
   public var discard: @Sendable (_ meetingID: Meeting.ID) async throws -> Void
   /// Finishes, once each, the meetings whose recording died (never one that still runs), with
@@ -70,6 +73,7 @@ extension RecordingStore: DependencyKey {
       finish: { id, audioFile in
         try await worker.run { _ = try database.finishRecording(id, audioFile: audioFile) }
       },
+      deferSentencePass: { id in try await worker.run { try database.deferSentencePass(id) } },
       discard: { id in try await worker.run { _ = try database.discard(id) } },
       recoverUnfinished: { try await worker.run { try database.recoverUnfinished() } }
     )
@@ -91,6 +95,7 @@ extension RecordingStore: DependencyKey {
       },
       append: { _, id in recordings.withValue { $0[id]?.segmentCount += 1 } },
       finish: { id, _ in recordings.withValue { $0[id] = nil } },
+      deferSentencePass: { _ in },
       discard: { id in recordings.withValue { $0[id] = nil } },
       recoverUnfinished: {
         recordings.withValue { kept in

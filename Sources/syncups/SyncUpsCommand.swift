@@ -29,6 +29,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
       SearchCommand.self,
       ExportCommand.self,
       ImportCommand.self,
+      SentencesCommand.self,
     ]
   )
 

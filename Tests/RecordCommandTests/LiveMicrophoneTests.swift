@@ -37,6 +37,8 @@ struct LiveMicrophoneTests {
     #expect(await record.finish() == 0, "\(record.stderr)")
     done.set()
     _ = try? await player.value
+    // A second pass that had not caught up finishes in the background.
+    try await waitForSentencePasses(home)
 
     let transcript = try await syncups(["transcript", id, "--format", "json"], home: home)
     #expect(transcript.status == 0, "\(transcript.stderr)")

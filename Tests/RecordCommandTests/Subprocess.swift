@@ -2,6 +2,7 @@ import Foundation
 import SyncUpsFeatures
 import SyncUpsTestSupport
 import TestSupport
+import Testing
 
 /// Runs `syncups` to completion.
 func syncups(
@@ -63,4 +64,11 @@ func utteranceLines(_ output: String) -> [String] {
   output.split(separator: "\n").map(String.init).filter {
     $0.hasPrefix("[") && !$0.contains("] Speaker ")
   }
+}
+
+/// Waits until no whole-sentence pass is left to do: a second pass that had not caught up when
+/// the recording ended finishes in the background (`syncups sentences`).
+func waitForSentencePasses(_ home: URL) async throws {
+  let database = try SyncUpsDatabase.open(DataDirectory(url: home))
+  #expect(try await waitUntil { try database.pendingSentencePasses().isEmpty })
 }

@@ -137,18 +137,28 @@ struct SecondPassTests {
     #expect(store.isDismissed)
   }
 
-  /// The recorder stopped a second pass that took longer than its bound
-  /// (`MeetingRecorderTests`): the live transcript is saved, and the notice says why.
-  @Test func aSecondPassPastItsBoundIsStoppedAndTheLiveTranscriptSaved() async {
+  /// The second pass had not caught up when the meeting ended (`MeetingRecorderTests`): the
+  /// meeting is saved at once with the live transcript, its pass is noted before the save and
+  /// started in the background after it (`SentencePassTests` runs it), and the notice says so.
+  @Test func aLateSecondPassSavesTheLiveTranscriptAndFinishesInTheBackground() async {
     let recorder = ScriptedRecorder()
-    let store = recordingStore(recorder: recorder, keepsAudio: true)
+    let log = LockIsolated<[String]>([])
+    let store = recordingStore(recorder: recorder, keepsAudio: true) {
+      $0.recordingStore.deferSentencePass = { id in
+        log.withValue { $0.append("defer \(id == meetingID)") }
+      }
+      $0.sentencePasses.startInBackground = { log.withValue { $0.append("start") } }
+    }
     await store.keepLiveAndEnd(recorder)
-    recorder.send(.sentencesFailed("took longer than 30s"))
-    await store.receive(\.recorder.sentencesFailed) {
+    recorder.send(.sentencesLate)
+    await store.receive(\.recorder.sentencesLate) {
+      $0.sentencesLate = true
       $0.notice =
-        "the whole-sentence pass took longer than 30s; the live transcript is saved instead"
+        "the whole sentences are not ready yet; the live transcript is saved now and replaced "
+        + "by them in the background"
     }
     await store.finishAndSave(recorder, segments: [live])
+    #expect(log.value == ["defer true", "start"])
   }
 
   /// A final utterance is shown only once the recording store has it, and the save waits for
@@ -165,6 +175,7 @@ struct SecondPassTests {
           log.withValue { $0.append("append \(segment.text)") }
         },
         finish: { _, _ in log.withValue { $0.append("finish") } },
+        deferSentencePass: { _ in log.withValue { $0.append("defer") } },
         discard: { _ in log.withValue { $0.append("discard") } },
         recoverUnfinished: { [] }
       )

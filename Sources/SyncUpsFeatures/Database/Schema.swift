@@ -15,6 +15,15 @@ enum Schema {
     migrator.registerMigration("v2: segment openings index") { db in
       try db.execute(sql: "CREATE INDEX segment_opening ON segment(meetingId, ordinal, text)")
     }
+    // A meeting saved before its second pass caught up waits here for it (`SentencePass`).
+    migrator.registerMigration("v3: sentence passes to finish") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE sentencePass (
+            meetingId TEXT PRIMARY KEY NOT NULL REFERENCES meeting(id) ON DELETE CASCADE
+          )
+          """)
+    }
     return migrator
   }
 

@@ -1,0 +1,135 @@
+import AudioCore
+import Dependencies
+import DependenciesMacros
+import Foundation
+import GRDB
+import MeetingRecorder
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The second pass, finished late: a meeting saved before its whole sentences were ready keeps
+/// its live transcript until this runs the pass again over the meeting's kept audio and
+/// replaces it. One process at a time does a meeting; a process killed meanwhile leaves it to
+/// the next one (any `syncups` command starts one in the background).
+public enum SentencePass {
+  /// Runs every pass still to do in `database`; one line per meeting for whoever listens.
+  public static func runPending(in database: SyncUpsDatabase) async -> [String] {
+    let pending: [Meeting.ID]
+    do {
+      pending = try database.pendingSentencePasses()
+    } catch {
+      return ["cannot look for unfinished sentence passes: \(error)"]
+    }
+    var lines: [String] = []
+    for meetingID in pending where database.claimSentencePass(meetingID) {
+      defer { database.releaseSentencePass(meetingID) }
+      lines.append(await run(meetingID, in: database))
+    }
+    return lines
+  }
+
+  private static func run(_ meetingID: Meeting.ID, in database: SyncUpsDatabase) async -> String {
+    @Dependency(\.meetingRecorder) var meetingRecorder
+    @Dependency(\.dataDirectory) var dataDirectory
+    let name = "meeting \(meetingID.rawValue.lowercasedString.prefix(8))"
+    do {
+      let found = try database.read { db in try meetingAndWords(meetingID, db) }
+      guard let (meeting, vocabulary) = found, let audioFile = meeting.audioFile
+      else {
+        try database.dropSentencePass(meetingID)
+        return "\(name): its audio is gone; the live transcript stays"
+      }
+      let utterances = try await meetingRecorder.sentences(
+        dataDirectory.url.appendingPathComponent(audioFile), vocabulary)
+      let sentences = attribute(utterances, like: meeting.segments)
+      guard try database.finishSentencePass(meetingID, sentences: sentences) else {
+        return "\(name): deleted meanwhile"
+      }
+      return "\(name): the live transcript was replaced by \(sentences.count) whole sentences"
+    } catch {
+      try? database.dropSentencePass(meetingID)
+      return "\(name): the whole-sentence pass failed (\(error)); the live transcript stays"
+    }
+  }
+
+  /// Whole sentences as segments, each said by the speaker of the live segment it starts in
+  /// (the live segments were given to speakers by the slot each started in): the last one to
+  /// start by then, give or take `jitter` (the two passes place a boundary slightly apart).
+  public static func attribute(
+    _ sentences: [Utterance], like live: [Meeting.Segment], jitter: Double = 0.3
+  ) -> [Meeting.Segment] {
+    sentences.map { sentence in
+      let speaker =
+        live.last { $0.start <= sentence.start + jitter }?.speaker ?? live.first?.speaker
+      return Meeting.Segment(
+        speaker: speaker ?? "Unknown", start: sentence.start, end: sentence.end,
+        text: sentence.text, words: sentence.words)
+    }
+  }
+}
+
+/// A finished meeting with its segments, and the words its sync-up's decoder expects.
+private func meetingAndWords(
+  _ meetingID: Meeting.ID, _ db: Database
+) throws -> (Meeting, [String])? {
+  guard let meeting = try MeetingTranscriptRequest(meetingID: meetingID).fetch(db),
+    let syncUpID = try MeetingRecord.fetchOne(db, id: meetingID)?.syncUpId,
+    let syncUp = try SyncUpRequest(syncUpID: syncUpID).fetch(db)
+  else { return nil }
+  return (meeting, syncUp.transcriptionVocabulary)
+}
+
+/// Starts the sentence passes still to do in a process of their own, in the background, so
+/// that no command waits for them.
+@DependencyClient
+public struct SentencePasses: Sendable {
+  public var startInBackground: @Sendable () -> Void
+}
+
+extension SentencePasses: DependencyKey {
+  /// `syncups sentences`, this very program, detached from the terminal (its own session, no
+  /// input or output): it outlives the command that started it.
+  public static let liveValue = SentencePasses {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for fd in Int32(0)...2 {
+      posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // Its own session (Ctrl-C in the terminal is not for it), default signal handling.
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    let setSID: Int32 = 0x80  // glibc's POSIX_SPAWN_SETSID, which Swift's Glibc does not export
+    posix_spawnattr_setflags(
+      &attributes, Int16(setSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup("syncups"), strdup("sentences"), nil]
+    defer { for argument in argv { free(argument) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ) == 0 else {
+      return  // the next command tries again
+    }
+    // Reaped when it ends, so a long-lived app leaves no zombie.
+    let child = pid
+    Thread.detachNewThread {
+      var status: Int32 = 0
+      while waitpid(child, &status, 0) == -1, errno == EINTR {}
+    }
+  }
+  public static let testValue = SentencePasses()
+}
+
+extension DependencyValues {
+  public var sentencePasses: SentencePasses {
+    get { self[SentencePasses.self] }
+    set { self[SentencePasses.self] = newValue }
+  }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import Foundation
+import SyncUpsCLI
+import SyncUpsFeatures
+
+/// `syncups sentences`: runs the whole-sentence passes that recordings left to do (their
+/// meetings were saved with the live transcript), each replacing its meeting's transcript.
+/// Other commands start it in the background; run by hand, it says what it did.
+struct SentencesCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sentences",
+    abstract: "Finish the whole-sentence passes that recordings left to do.",
+    shouldDisplay: false
+  )
+
+  @MainActor func run() async throws {
+    let data = try CommandDatabase.openWithoutRecovery()
+    guard !data.database.isReadOnly else { return }
+    for line in await SentencePass.runPending(in: data.database) { Console.error(line) }
+  }
+}
