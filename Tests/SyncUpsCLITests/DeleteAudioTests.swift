@@ -64,4 +64,41 @@ struct DeleteAudioTests {
     #expect(home.audioFiles().isEmpty)
     #expect(try await home.listed().isEmpty)
   }
+
+  /// Issue 18: "`delete` racing `record` (1 in 40): `delete` says Deleted, the recording then
+  /// says it is kept for recovery, nothing recovers it, and its FLAC is left orphaned." Whoever
+  /// wins, the other says so in one line: a deleted sync-up leaves no meeting, row or audio
+  /// behind, and a refused delete leaves the saved meeting.
+  @Test func deleteRacingRecordLosesNothingAndLeavesNothing() async throws {
+    let home = try Home()
+    for round in 0..<30 {
+      let id = try await home.add("Race \(round)")
+      async let recorded = home.run(
+        "record", id, "--input", samples.appendingPathComponent("hello.wav").path, "--fast",
+        "--no-transcription")
+      try await Task.sleep(for: .milliseconds(Int.random(in: 0...150)))
+      let delete = try await home.run("delete", id, "--yes")
+      let record = try await recorded
+      #expect(!record.stderr.contains("recovers it"), "\(record)")
+      let stored = try home.storedMeetings().filter { $0.syncUpID == id }
+      if delete.status == 0 {
+        // Deleted first, or after the meeting was saved: nothing of it is left.
+        #expect(stored.isEmpty, "round \(round): \(stored)")
+        if record.status != 0 {
+          // It began after the delete: one line says the sync-up is not there.
+          #expect(record.stderrLines.count == 1, "round \(round): \(record)")
+          #expect(record.stderr.contains(String(id.prefix(8))), "round \(round): \(record)")
+        }
+      } else {
+        // Refused while it was being recorded: the recording saved its meeting.
+        expectOneLineFailure(delete, containing: ["record"])
+        #expect(record.status == 0, "round \(round): \(record)")
+        #expect(stored.count == 1 && stored.allSatisfy(\.isFinished), "round \(round): \(stored)")
+      }
+      // No audio without its meeting, no unfinished meeting left to recover.
+      let kept = Set(try home.storedMeetings().compactMap(\.audioFile))
+      #expect(home.audioFiles() == kept, "round \(round)")
+      #expect(try home.storedMeetings().allSatisfy(\.isFinished), "round \(round)")
+    }
+  }
 }

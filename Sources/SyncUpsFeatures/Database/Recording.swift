@@ -85,17 +85,15 @@ extension SyncUpsDatabase {
   /// How a recording ends: its lock goes, and a meeting its sync-up's save did not finish
   /// (`SyncUpsRequest`, through `finishRecording(_:_:)`: the normal way) is finished with
   /// exactly `audioFile` (nil: its audio was not kept) and what it committed. False when it
-  /// was finished already: by that save, or by a recovery.
+  /// was finished already: by that save, or by a recovery; or when it is gone, deleted with
+  /// its sync-up once that save had finished it (a meeting being recorded cannot be deleted).
   @discardableResult
   public func finishRecording(_ meetingID: Meeting.ID, audioFile: String?) throws -> Bool {
     defer { locks.release(meetingID) }
     let finished = try read { db in
       try MeetingRecord.fetchOne(db, id: meetingID)?.isFinished
     }
-    guard finished == false else {
-      if finished == nil { throw SyncUpsDatabaseError.noSuchMeeting(id: meetingID) }
-      return false
-    }
+    guard finished == false else { return false }
     return try write { db in
       if audioFile == nil {
         _ = try MeetingRecord.unfinished(meetingID)
