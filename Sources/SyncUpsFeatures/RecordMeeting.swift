@@ -26,6 +26,9 @@ public struct RecordMeeting: Reducer {
     public var segments: [Meeting.Segment] = []
     /// Final utterances on their way into the recording store, in order; shown once kept.
     public var pendingSegments: [PendingSegment] = []
+    /// Final utterances the recording store could not keep (a full disk): never shown as kept,
+    /// saved with the meeting when it can be.
+    public var unkeptSegments: [Meeting.Segment] = []
     /// The meeting is over and is saved once the pending segments are kept.
     public var savesWhenKept = false
     /// The second pass's whole sentences, attributed to speakers: what the meeting saves
@@ -34,8 +37,13 @@ public struct RecordMeeting: Reducer {
     /// The second pass had not caught up when the meeting ended: it runs again from the kept
     /// audio once the meeting is saved (`SentencePass`).
     public var sentencesLate = false
-    /// What the meeting is saved with: the second pass's sentences, else the live segments.
-    public var savedSegments: [Meeting.Segment] { sentenceSegments ?? segments }
+    /// What the meeting is saved with: the second pass's sentences, else the live segments
+    /// (those kept as they came, and those that could not be, in time order).
+    public var savedSegments: [Meeting.Segment] {
+      sentenceSegments
+        ?? (unkeptSegments.isEmpty
+          ? segments : (segments + unkeptSegments).sorted { $0.start < $1.start })
+    }
     /// What the current speaker is saying, not final yet.
     public var partial = ""
     /// How loud the input is (nil until it is heard).
@@ -70,11 +78,14 @@ public struct RecordMeeting: Reducer {
   /// A final utterance being written to the recording store.
   public struct PendingSegment: Equatable, Sendable {
     public var segment: Meeting.Segment
+    /// The store is done with it: it kept it, or (`failed`) could not.
     public var isKept = false
+    public var failed = false
 
-    public init(_ segment: Meeting.Segment, isKept: Bool = false) {
+    public init(_ segment: Meeting.Segment, isKept: Bool = false, failed: Bool = false) {
       self.segment = segment
       self.isKept = isKept
+      self.failed = failed
     }
   }
 
@@ -104,7 +115,8 @@ public struct RecordMeeting: Reducer {
     case segmentKept(Meeting.Segment)
     /// The meeting could not start; it ends without saving.
     case startFailed(String)
-    /// An utterance could not be kept safe from a crash (it is shown and saved all the same).
+    /// An utterance could not be kept safe from a crash: it is not shown as kept, and is saved
+    /// with the meeting if that can be.
     case storeFailed(String, Meeting.Segment)
     case timerTick
 
@@ -193,7 +205,7 @@ public struct RecordMeeting: Reducer {
 
       case .storeFailed(let message, let segment):
         state.notice = message
-        return kept(segment, &state)
+        return kept(segment, failed: true, &state)
 
       case .timerTick:
         return tick(&state)
@@ -229,7 +241,10 @@ public struct RecordMeeting: Reducer {
           await send(.segmentKept(segment))
         } catch {
           await send(
-            .storeFailed("cannot keep the transcript safe from a crash: \(error)", segment))
+            .storeFailed(
+              "cannot keep what is heard safe from a crash (\(error)); it is not shown, and is "
+                + "saved with the meeting if there is room then",
+              segment))
         }
       }
 
@@ -348,14 +363,21 @@ public struct RecordMeeting: Reducer {
   }
 
   /// A pending segment is in the store (or could not be): it is shown once those before it
-  /// are; the last one kept lets a waiting save go on.
-  private func kept(_ segment: Meeting.Segment, _ state: inout State) -> Effect<Action> {
+  /// are (one that could not be kept never is); the last one lets a waiting save go on.
+  private func kept(
+    _ segment: Meeting.Segment, failed: Bool = false, _ state: inout State
+  ) -> Effect<Action> {
     if let index = state.pendingSegments.firstIndex(where: { $0.segment == segment && !$0.isKept })
     {
       state.pendingSegments[index].isKept = true
+      state.pendingSegments[index].failed = failed
     }
     while let first = state.pendingSegments.first, first.isKept {
-      state.segments.append(first.segment)
+      if first.failed {
+        state.unkeptSegments.append(first.segment)
+      } else {
+        state.segments.append(first.segment)
+      }
       state.pendingSegments.removeFirst()
     }
     guard state.savesWhenKept, state.pendingSegments.isEmpty else { return .none }
@@ -388,7 +410,11 @@ public struct RecordMeeting: Reducer {
     let sentencesLate = state.sentencesLate && recording.audioFile != nil
     return .merge(
       stopEffects(),
-      .run { [syncUp = state.$syncUp, recordingStore, sentencePasses, dismiss] send in
+      .run {
+        [
+          syncUp = state.$syncUp, recordingStore, sentencePasses, dismiss,
+          database = dataDirectory.databaseFile
+        ] send in
         do {
           if sentencesLate { try await recordingStore.deferSentencePass(recording.meetingID) }
           try await WorkerThread.run(name: "syncups-save") { try syncUp.save() }
@@ -397,8 +423,8 @@ public struct RecordMeeting: Reducer {
         } catch {
           await send(
             .saveFailed(
-              "cannot save the meeting: \(error); it is kept and the next syncups command "
-                + "recovers it"
+              "cannot save the meeting (\(SyncUpsDatabaseError(error, url: database))); what "
+                + "was heard is kept, and the next syncups command recovers it"
             )
           )
         }

@@ -42,6 +42,47 @@ struct DamagedStorageTests {
     #expect(try await home.meetings(id).count == 1)
   }
 
+  /// Issue 18: the disk fills up during a recording ("all 8 utterances were printed, 2 were
+  /// committed"). Every utterance shown was committed first, the message is in words, and
+  /// with room again the meeting holds every utterance that was shown.
+  @Test(.enabled(if: canMount, "needs root and a mountable tmpfs"))
+  func aDiskThatFillsDuringARecordingShowsOnlyWhatIsKept() async throws {
+    let home = try Home()
+    let mount = try #require(Mount(on: home, size: "2m"))
+    defer { mount.unmount() }
+    let id = try await home.add("Full")
+    let record = try RunningSyncups(
+      [
+        "record", id, "--input", samples.appendingPathComponent("standup.wav").path, "--fast",
+        "--no-audio",
+      ],
+      home: home)
+    let shown = { (stdout: String) in
+      stdout.split(separator: "\n").filter { $0.hasPrefix("[") && !$0.contains("] Speaker ") }
+        .map { String($0.drop { $0 != "]" }.dropFirst(2)) }
+    }
+    #expect(await record.wait { !shown($0.stdout).isEmpty }, "\(record.stderr)")
+    let filler = home.url.appendingPathComponent("filler")
+    FileManager.default.createFile(atPath: filler.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: filler)
+    let block = Data(repeating: 0x5A, count: 4096)
+    while (try? handle.write(contentsOf: block)) != nil {}
+    try? handle.close()
+    _ = await record.finish()
+    for internals in ["SQLite error", "NSCocoaErrorDomain", "UserInfo"] {
+      #expect(!record.stderr.contains(internals), "\(record.stderr)")
+    }
+
+    // With room again, the next command saves or recovers the meeting.
+    try FileManager.default.removeItem(at: filler)
+    #expect(try await home.run("list").status == 0)
+    let meeting = try #require(try await home.meetings(id).first?["id"] as? String)
+    let saved = try await home.segmentTexts(id, meeting: meeting)
+    for line in shown(record.stdout) {
+      #expect(saved.contains(line), "shown but not saved: \(line); saved \(saved)")
+    }
+  }
+
   /// Not a database, or a damaged one: every command says so in one line and the file, and
   /// everything beside it, stays byte for byte.
   @Test(arguments: ["not a database", "damaged pages"])

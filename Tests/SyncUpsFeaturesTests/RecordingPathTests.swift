@@ -83,6 +83,67 @@ struct RecordingPathTests {
     #expect(recorder.stops.value == 1)
   }
 
+  /// Issue 18: on a full disk "all 8 utterances were printed, 2 were committed". An utterance
+  /// the store could not keep is not shown as kept; it is saved with the meeting (in time
+  /// order) if there is room by then, and the notice says so in words.
+  @Test func anUtteranceTheStoreCannotKeepIsNotShownButSavedWithTheMeeting() async {
+    struct DiskFull: Error, CustomStringConvertible {
+      var description: String { "the disk is full" }
+    }
+    let recorder = ScriptedRecorder()
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock),
+        input: .microphone(nil, keeping: .transcript)
+      )
+    ) {
+      RecordMeeting()
+    } withDependencies: {
+      $0.continuousClock = TestClock()
+      $0.date.now = now
+      $0.recordingStore.begin = { _ in }
+      $0.recordingStore.append = { segment, _ in
+        if segment.text == "lost" { throw DiskFull() }
+      }
+      $0.recordingStore.finish = { _, _ in }
+      recorder.install(&$0)
+    }
+    await store.send(.onTask) {
+      $0.recording = started(audio: false)
+      $0.status = .recording
+    }
+    let lost = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "lost")
+    let kept = Meeting.Segment(speaker: "Blob", start: 1.2, end: 1.9, text: "kept")
+    recorder.send(.utterance(Utterance(start: 0.2, end: 0.9, text: "lost", words: [])))
+    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(lost)] }
+    await store.receive(\.storeFailed) {
+      $0.notice =
+        "cannot keep what is heard safe from a crash (the disk is full); it is not shown, and is "
+        + "saved with the meeting if there is room then"
+      $0.pendingSegments = []
+      $0.unkeptSegments = [lost]
+    }
+    recorder.send(.utterance(Utterance(start: 1.2, end: 1.9, text: "kept", words: [])))
+    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(kept)] }
+    await store.receive(\.segmentKept) {
+      $0.pendingSegments = []
+      $0.segments = [kept]
+    }
+    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    recorder.end(.finished(keptAudio: false))
+    await store.receive(\.recorder.finished) {
+      $0.status = .ended
+      $0.$syncUp.withLock {
+        $0.meetings = [
+          Meeting(
+            id: meetingID, date: now, transcript: "lost kept", segments: [lost, kept],
+            length: 1.9)
+        ]
+      }
+    }
+    await store.finish()
+  }
+
   @Test func endAndSaveWhileAnAlertIsShownSavesAtOnce() async {
     let clock = TestClock()
     let store = TestStore(
