@@ -75,20 +75,6 @@ public struct RecordMeeting: Reducer {
     public var isRunning: Bool { status == .timing || status == .recording }
   }
 
-  /// A final utterance being written to the recording store.
-  public struct PendingSegment: Equatable, Sendable {
-    public var segment: Meeting.Segment
-    /// The store is done with it: it kept it, or (`failed`) could not.
-    public var isKept = false
-    public var failed = false
-
-    public init(_ segment: Meeting.Segment, isKept: Bool = false, failed: Bool = false) {
-      self.segment = segment
-      self.isKept = isKept
-      self.failed = failed
-    }
-  }
-
   public enum Status: Equatable, Sendable {
     /// The meeting runs without capturing audio.
     case timing
@@ -231,22 +217,7 @@ public struct RecordMeeting: Reducer {
       return .none
 
     case .utterance(let utterance):
-      state.partial = ""
-      let segment = state.segment(utterance)
-      // Shown (`segmentKept`) only once the store has it: what the user saw survives a crash.
-      state.pendingSegments.append(PendingSegment(segment))
-      return .run { [recordingStore, id = state.meetingID] send in
-        do {
-          try await recordingStore.append(segment, id)
-          await send(.segmentKept(segment))
-        } catch {
-          await send(
-            .storeFailed(
-              "cannot keep what is heard safe from a crash (\(error)); it is not shown, and is "
-                + "saved with the meeting if there is room then",
-              segment))
-        }
-      }
+      return heard(utterance, &state)
 
     case .audioDropped(let reason):
       state.recording?.audioFile = nil
@@ -362,34 +333,11 @@ public struct RecordMeeting: Reducer {
     )
   }
 
-  /// A pending segment is in the store (or could not be): it is shown once those before it
-  /// are (one that could not be kept never is); the last one lets a waiting save go on.
-  private func kept(
-    _ segment: Meeting.Segment, failed: Bool = false, _ state: inout State
-  ) -> Effect<Action> {
-    if let index = state.pendingSegments.firstIndex(where: { $0.segment == segment && !$0.isKept })
-    {
-      state.pendingSegments[index].isKept = true
-      state.pendingSegments[index].failed = failed
-    }
-    while let first = state.pendingSegments.first, first.isKept {
-      if first.failed {
-        state.unkeptSegments.append(first.segment)
-      } else {
-        state.segments.append(first.segment)
-      }
-      state.pendingSegments.removeFirst()
-    }
-    guard state.savesWhenKept, state.pendingSegments.isEmpty else { return .none }
-    state.savesWhenKept = false
-    return save(&state)
-  }
-
   /// Inserts the meeting at the front of the sync-up's meetings, through the shared reference,
   /// writes it to disk, then drops its durable record. Waits for segments still on their way
   /// into the store. Saves the second pass's sentences when there are some, else the live
   /// segments.
-  private func save(_ state: inout State) -> Effect<Action> {
+  func save(_ state: inout State) -> Effect<Action> {
     guard state.status != .ended, let recording = state.recording else { return .none }
     state.alert = nil
     guard state.pendingSegments.isEmpty else {
