@@ -51,7 +51,7 @@ struct HostileNumberTests {
       "9223372036854775807d", "-1d", "-1w", "99999999999999999999w", "36501d", "9999-12-31",
       "0000-01-01", "2026-02-30", "-2026-01-01", "1e9d",
     ]
-    for _ in 0..<12 {
+    for _ in 0..<6 {
       let unit = units.randomElement(using: &random).map(String.init) ?? ""
       let sign = Bool.random(using: &random) ? "-" : ""
       texts.append(sign + digits(Int.random(in: 1...25, using: &random), &random) + unit)
