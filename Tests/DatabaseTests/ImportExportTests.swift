@@ -86,7 +86,10 @@ struct ImportExportTests {
     try Data(text.utf8).write(to: file)
     let database = try SyncUpsDatabase.inMemory()
     #expect(try database.importChecked(file) == ImportSummary(syncUps: 3, meetings: 2))
-    #expect(try database.exportedSyncUps() == IdentifiedArray(uniqueElements: syncUps))
+    // An import brings no audio (the file names none that is in this store).
+    var withoutAudio = syncUps
+    withoutAudio[0].meetings[0].audioFile = nil
+    #expect(try database.exportedSyncUps() == IdentifiedArray(uniqueElements: withoutAudio))
 
     var broken = syncUps
     broken[0] = makeSyncUp("Broken", meetings: [makeMeeting()])
