@@ -59,7 +59,7 @@ public enum TranscriptText {
 
   /// `hh:mm:ss,mmm` (SRT, separator ",") or `hh:mm:ss.mmm` (WebVTT, separator ".").
   public static func subtitleTime(_ seconds: Double, separator: Character) -> String {
-    let milliseconds = Int((max(0, seconds) * 1_000).rounded())
+    let milliseconds = Int(saturating: (max(0, seconds) * 1_000).rounded())
     let h = milliseconds / 3_600_000
     let m = milliseconds / 60_000 % 60
     let s = milliseconds / 1_000 % 60

@@ -53,6 +53,8 @@ public struct Vocabulary: Sendable, Hashable, Codable {
   public enum TermProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case empty
     case notLetters(String)
+    /// Letters of another script (日本, Ελλάδα): real letters the English model has no sounds for.
+    case notEnglishLetters(String)
     case tooManyWords
 
     public var description: String {
@@ -60,6 +62,9 @@ public struct Vocabulary: Sendable, Hashable, Codable {
       case .empty: "it has no letters"
       case .notLetters(let word):
         "'\(word)' has characters other than letters; write it as it is said (e.g. 'k eight s')"
+      case .notEnglishLetters(let word):
+        "'\(word)' has letters the English speech model cannot say (it knows a to z); "
+          + "write it as it sounds in English letters"
       case .tooManyWords: "it has more than \(Vocabulary.maximumWordsPerTerm) words"
       }
     }
@@ -77,7 +82,10 @@ public struct Vocabulary: Sendable, Hashable, Codable {
       let word = raw.trimmingCharacters(in: CharacterSet(charactersIn: "'.,;:!?\"()"))
       guard !word.isEmpty else { continue }
       guard word.allSatisfy({ ($0 >= "a" && $0 <= "z") || $0 == "'" }) else {
-        return .failure(.notLetters(String(raw)))
+        let others = word.filter { !(($0 >= "a" && $0 <= "z") || $0 == "'") }
+        return .failure(
+          others.allSatisfy(\.isLetter)
+            ? .notEnglishLetters(String(raw)) : .notLetters(String(raw)))
       }
       words.append(word)
     }

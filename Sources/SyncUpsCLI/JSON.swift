@@ -32,7 +32,7 @@ public indirect enum JSON: Equatable, Sendable {
   static func number(_ value: Double) -> String {
     guard value.isFinite else { return "0" }
     let rounded = (value * 1000).rounded() / 1000
-    if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+    if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(saturating: rounded)) }
     return String(rounded)
   }
 

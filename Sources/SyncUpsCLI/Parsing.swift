@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import SyncUpsFeatures
 
@@ -41,8 +42,11 @@ public enum Parse {
         lastUnit = scale
         remaining = remaining.dropFirst()
         let (product, overflow) = value.multipliedReportingOverflow(by: scale)
-        guard !overflow else { throw invalid }
-        seconds += product
+        let (sum, sumOverflow) = seconds.addingReportingOverflow(product)
+        guard !overflow, !sumOverflow else {
+          throw CLIError("invalid duration '\(text)': \(SyncUpProblem.durationOutOfRange)")
+        }
+        seconds = sum
       }
     }
     guard SyncUp.durationRange.contains(.seconds(seconds)) else {
@@ -97,7 +101,7 @@ public enum Format {
   /// `5m`, `1m30s`, `45s`, `1h2m`: the form `add` accepts. A part of a second (a share of a
   /// short meeting) shows to a tenth, never as 0: `0.3s`, `1m2.5s`, `<0.1s`.
   public static func duration(_ duration: Duration) -> String {
-    let tenths = Int((max(0, duration.seconds) * 10).rounded())
+    let tenths = Int(saturating: (max(0, duration.seconds) * 10).rounded())
     if tenths == 0, duration.seconds > 0 { return "<0.1s" }
     let total = tenths / 10
     let h = total / 3600
@@ -121,7 +125,7 @@ public enum Format {
 
   /// `mm:ss`, or `h:mm:ss` from an hour on: a position in a meeting.
   public static func clock(_ seconds: Double) -> String {
-    let total = Int(max(0, seconds).rounded(.down))
+    let total = Int(saturating: max(0, seconds).rounded(.down))
     let h = total / 3600
     let m = total / 60 % 60
     let s = total % 60

@@ -41,6 +41,8 @@ public final class RecordSession {
   private let syncUp: Shared<SyncUp>
   private let output: any RecordOutput
   private var reportedNotice: String?
+  /// The `--source` given, remembered once it recorded (a source that failed is not).
+  private let givenSource: String?
 
   /// Prepares a recording of the sync-up `reference` names; fails with one line when it cannot.
   public init(reference: String, configuration: Configuration) async throws(CLIError) {
@@ -56,23 +58,19 @@ public final class RecordSession {
       meetingID: Meeting.ID(uuid()), syncUp: syncUp, input: configuration.recordingInput
     )
     self.syncUp = syncUp
+    self.givenSource = configuration.input == nil ? configuration.source : nil
     self.store = Store(initialState: state) { RecordMeeting() }
     // `RecordMeeting` shows an utterance only once the recording store has it, so what a
     // script saw survives a SIGKILL.
     self.output = Terminal.isInteractive ? ScreenOutput() : LineOutput()
   }
 
-  /// The microphone to record: the one given (remembered for next time), else the one last
-  /// given if it still exists (said in one line), else the server's default (nil).
+  /// The microphone to record: the one given (remembered once it recorded, see `remember`),
+  /// else the one last given if it still exists (said in one line), else the server's default
+  /// (nil).
   static func microphone(_ given: String?) async -> String? {
     @Shared(.appStorage("record.source")) var remembered = ""
-    if let given {
-      if given != remembered {
-        $remembered.withLock { $0 = given }
-        try? $remembered.save()
-      }
-      return given
-    }
+    if let given { return given }
     guard !remembered.isEmpty else { return nil }
     @Dependency(\.audioCapture) var audioCapture
     guard let sources = try? await audioCapture.sources(),
@@ -85,6 +83,14 @@ public final class RecordSession {
       "the microphone last used, \(remembered.visible), is gone; using the default "
         + "(--source to choose one; 'syncups sources' lists them)")
     return nil
+  }
+
+  /// The microphone for the next `record` without `--source`.
+  private static func remember(_ source: String) {
+    @Shared(.appStorage("record.source")) var remembered = ""
+    guard source != remembered else { return }
+    $remembered.withLock { $0 = source }
+    try? $remembered.save()
   }
 
   /// Records until the meeting's time is up, the input ends, the user ends it, or a signal
@@ -112,6 +118,7 @@ public final class RecordSession {
     if output.wantsKeys, let notice = reportedNotice { Console.error(notice) }
 
     if let failure = store.state.failure { throw CLIError(failure) }
+    if let givenSource { Self.remember(givenSource) }
     guard var meeting = syncUp.wrappedValue.meetings[id: store.state.meetingID] else { return nil }
     // The list may hold it as a summary (after another process's change): its segments are these.
     meeting.segments = store.state.savedSegments

@@ -189,7 +189,10 @@ extension SyncUp: Codable {
     self.attendees =
       try container.decodeIfPresent(IdentifiedArrayOf<Attendee>.self, forKey: .attendees) ?? []
     let seconds = try container.decodeIfPresent(Double.self, forKey: .duration) ?? 300
-    self.duration = .milliseconds(Int64((seconds * 1000).rounded()))
+    // Beyond any rule's range, as a file may have it: kept out of range (`validated()` says so),
+    // never converted past what a duration holds.
+    self.duration = .milliseconds(
+      Int64(saturating: (min(max(seconds, -1e12), 1e12) * 1000).rounded()))
     self.meetings =
       try container.decodeIfPresent(IdentifiedArrayOf<Meeting>.self, forKey: .meetings) ?? []
     self.theme = try container.decodeIfPresent(Theme.self, forKey: .theme) ?? .bubblegum
@@ -201,13 +204,34 @@ extension SyncUp: Codable {
   /// The duration is written as seconds, so the file reads well and other tools can use it.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(id, forKey: .id)
+    try container.encode(id.rawValue.lowercasedString, forKey: .id)
     try container.encode(attendees, forKey: .attendees)
     try container.encode(duration.seconds, forKey: .duration)
     try container.encode(meetings, forKey: .meetings)
     try container.encode(theme, forKey: .theme)
     try container.encode(title, forKey: .title)
     if !vocabulary.isEmpty { try container.encode(vocabulary, forKey: .vocabulary) }
+  }
+}
+
+// Ids are written in lower case, as everything else prints them.
+extension Attendee {
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id.rawValue.lowercasedString, forKey: .id)
+    try container.encode(name, forKey: .name)
+  }
+}
+
+extension Meeting {
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id.rawValue.lowercasedString, forKey: .id)
+    try container.encode(date, forKey: .date)
+    try container.encode(transcript, forKey: .transcript)
+    try container.encode(segments, forKey: .segments)
+    try container.encodeIfPresent(audioFile, forKey: .audioFile)
+    try container.encodeIfPresent(length, forKey: .length)
   }
 }
 
@@ -260,9 +284,11 @@ extension JSONEncoder {
 /// Why a sync-up cannot be saved, in the words every front end shows.
 public enum SyncUpProblem: Error, Equatable, Sendable, CustomStringConvertible {
   case blankTitle
+  case longTitle
   case multilineTitle
   case controlCharactersInTitle
   case noAttendees
+  case longName(String)
   case multilineName(String)
   case controlCharactersInName(String)
   case duplicateName(String)
@@ -276,10 +302,13 @@ public enum SyncUpProblem: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .blankTitle: "the title cannot be blank"
+    case .longTitle: "the title is too long: at most \(SyncUp.longestTitle) characters"
     case .multilineTitle: "the title must be one line"
     case .controlCharactersInTitle:
       "the title cannot contain control characters (such as escape sequences)"
     case .noAttendees: "a sync-up needs at least one attendee"
+    case .longName(let name):
+      "the attendee name '\(name.prefix(20))…' is too long: at most \(SyncUp.longestName) characters"
     case .multilineName(let name): "the attendee name \(name.debugDescription) must be one line"
     case .controlCharactersInName(let name):
       "the attendee name \(name.debugDescription) cannot contain control characters "
@@ -311,6 +340,7 @@ extension SyncUp {
     var syncUp = self
     syncUp.title = Self.trimmed(title)
     guard !syncUp.title.isEmpty else { throw .blankTitle }
+    guard syncUp.title.count <= Self.longestTitle else { throw .longTitle }
     guard !syncUp.title.contains(where: \.isNewline) else { throw .multilineTitle }
     guard !Self.hasControlCharacters(syncUp.title) else { throw .controlCharactersInTitle }
     syncUp.attendees = IdentifiedArray(
@@ -323,6 +353,7 @@ extension SyncUp {
     guard !syncUp.attendees.isEmpty else { throw .noAttendees }
     var seen: Set<String> = []
     for attendee in syncUp.attendees {
+      guard attendee.name.count <= Self.longestName else { throw .longName(attendee.name) }
       guard !attendee.name.contains(where: \.isNewline) else {
         throw .multilineName(attendee.name)
       }
@@ -337,6 +368,10 @@ extension SyncUp {
     syncUp.vocabulary = try Self.validatedVocabulary(vocabulary, attendees: syncUp.attendees)
     return syncUp
   }
+
+  /// The longest title and attendee name, in characters: a row of `list` stays readable.
+  public static let longestTitle = 200
+  public static let longestName = 100
 
   /// The longest vocabulary word or phrase, in characters.
   public static let longestWord = 60
@@ -374,5 +409,55 @@ extension SyncUp {
     text.unicodeScalars.contains { scalar in
       scalar.properties.generalCategory == .control && !Character(scalar).isNewline
     }
+  }
+}
+
+/// Why a meeting from outside (an import, a first-run file) cannot be added.
+public enum MeetingProblem: Error, Equatable, Sendable, CustomStringConvertible {
+  case dateOutOfRange(Date)
+  case lengthOutOfRange(Double)
+  case segment(Int, String)
+
+  public var description: String {
+    switch self {
+    case .dateOutOfRange(let date):
+      "its date \(date.timeIntervalSince1970.isFinite ? date.formatted(.iso8601) : "?") is not "
+        + "between 1970 and 2100"
+    case .lengthOutOfRange(let length):
+      "its length \(length) s is not between 0 and \(Int(Meeting.longest)) s (a week)"
+    case .segment(let number, let problem): "segment \(number) \(problem)"
+    }
+  }
+}
+
+extension Meeting {
+  /// The longest a meeting and any time in it may be, in seconds: a week.
+  public static let longest: Double = 7 * 24 * 3600
+  /// The dates a meeting may have.
+  public static let dateRange: ClosedRange<Date> =
+    Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01
+
+  /// The meeting if its date, length and times are sane (dates from 1970 to 2100, times from 0
+  /// to a week, each segment ending after it starts, speakers named as attendees may be), or why
+  /// not. Imports check every meeting with this; a recording makes only such meetings.
+  public func validated() throws(MeetingProblem) -> Meeting {
+    guard Self.dateRange.contains(date) else { throw .dateOutOfRange(date) }
+    if let length, !(0...Self.longest).contains(length) { throw .lengthOutOfRange(length) }
+    let times = 0...Self.longest
+    for (index, segment) in segments.enumerated() {
+      func refuse(_ problem: String) -> MeetingProblem { .segment(index + 1, problem) }
+      guard times.contains(segment.start), times.contains(segment.end) else {
+        throw refuse("has times outside 0 to \(Int(Self.longest)) s")
+      }
+      guard segment.start <= segment.end else { throw refuse("ends before it starts") }
+      guard segment.speaker.count <= SyncUp.longestName else {
+        throw refuse("has a speaker name longer than \(SyncUp.longestName) characters")
+      }
+      for word in segment.words {
+        guard times.contains(word.start), times.contains(word.end), word.confidence.isFinite
+        else { throw refuse("has a word with times outside 0 to \(Int(Self.longest)) s") }
+      }
+    }
+    return self
   }
 }

@@ -54,7 +54,9 @@ extension SyncUpDeletion: DependencyKey {
       deleteAudio: { files in
         guard !files.isEmpty else { return }
         _ = try? await WorkerThread.run(name: "syncups-delete") {
-          for file in files {
+          // Only names the program derives (`audio/<meeting id>.flac`): never a path from
+          // outside the data directory.
+          for file in files where DataDirectory.isAudioFileName(file) {
             try? FileManager.default.removeItem(at: directory.url.appendingPathComponent(file))
           }
         }

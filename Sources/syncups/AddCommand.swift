@@ -16,7 +16,10 @@ struct AddCommand: AsyncParsableCommand {
     help: ArgumentHelp("An attendee's name (repeat for each).", valueName: "name"))
   var attendees: [String] = []
 
-  @Option(help: "How long the meeting lasts: 5m, 90s, 1m30s or seconds (default 5m).")
+  // Unconditional: "--duration -1" is a wrong duration (said as such), not a missing value.
+  @Option(
+    parsing: .unconditional,
+    help: "How long the meeting lasts: 5m, 90s, 1m30s or seconds (default 5m).")
   var duration: String?
 
   @Option(help: "The colour theme (default bubblegum), any case: \(themeNames).")

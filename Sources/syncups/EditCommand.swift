@@ -22,7 +22,7 @@ struct EditCommand: AsyncParsableCommand {
     help: ArgumentHelp("Remove an attendee by name, any case (repeatable).", valueName: "name"))
   var removeAttendee: [String] = []
 
-  @Option(help: "A new duration: 5m, 90s, 1m30s or seconds.")
+  @Option(parsing: .unconditional, help: "A new duration: 5m, 90s, 1m30s or seconds.")
   var duration: String?
 
   @Option(help: "A new theme: \(themeNames).")

@@ -27,7 +27,9 @@ struct SearchCommand: AsyncParsableCommand {
   @Option(help: "Only what this attendee said (the whole name, any case).")
   var speaker: String?
 
-  @Option(help: "Only meetings from this day on (YYYY-MM-DD), or this far back (7d, 2w).")
+  @Option(
+    parsing: .unconditional,
+    help: "Only meetings from this day on (YYYY-MM-DD), or this far back (7d, 2w).")
   var since: String?
 
   @Option(parsing: .unconditional, help: "At most this many matches.")

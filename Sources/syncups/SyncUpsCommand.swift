@@ -78,6 +78,13 @@ struct SyncUpsCommand: AsyncParsableCommand {
       Console.error(error.message)
       Foundation.exit(EXIT_FAILURE)
     }
+    if code == .success, let misread = misreadAsHelp() {
+      let words = CommandLine.arguments.dropFirst().prefix { !$0.hasPrefix("-") }
+      Console.error(
+        "unknown option '\(misread)'; a value that starts with '-' goes after '--' "
+          + "(syncups \((words + ["--", misread]).joined(separator: " ")))" + usageHint(for: error))
+      Foundation.exit(ExitCode.validationFailure.rawValue)
+    }
     if code == .success {
       try? Console.out(fullMessage(for: error) + "\n")
       Foundation.exit(0)
@@ -88,6 +95,14 @@ struct SyncUpsCommand: AsyncParsableCommand {
       Console.error(first + usageHint(for: error))
     }
     Foundation.exit(code.rawValue)
+  }
+
+  /// The argument the parser took for a group of short flags with `-h` in it (`search -hello`
+  /// is `-h -e -l -l -o`: the help) when nobody asked for help: it is a mistake, not a request.
+  private static func misreadAsHelp() -> String? {
+    let arguments = CommandLine.arguments.dropFirst().prefix { $0 != "--" }
+    guard !arguments.contains(where: { ["-h", "--help", "help"].contains($0) }) else { return nil }
+    return arguments.first { $0.hasPrefix("-") && !$0.hasPrefix("--") && $0.count > 2 }
   }
 
   /// Where to read more, for mistakes in the command line itself.

@@ -25,13 +25,14 @@ struct RecordingTests {
     #expect(unfinished.first?.segmentCount == 2)
     #expect(unfinished.first?.isActive == true)
 
-    #expect(try database.finish(meeting.id, audioFile: "audio/x.flac"))
+    let audio = DataDirectory.audioFile(of: meeting.id)
+    #expect(try database.finish(meeting.id, audioFile: audio))
     let saved = try readSync(database) { db in
       try MeetingTranscriptRequest(meetingID: meeting.id).fetch(db)
     }
     #expect(saved?.segments == [segment, segment])
     #expect(saved?.transcript == "hello there hello there")
-    #expect(saved?.audioFile == "audio/x.flac")
+    #expect(saved?.audioFile == audio)
     #expect(try database.unfinished().isEmpty)
     let summaries = try readSync(database) { db in
       try MeetingSummariesRequest(syncUpID: syncUp.id).fetch(db)
@@ -73,11 +74,12 @@ struct RecordingTests {
     let database = try SyncUpsDatabase.inMemory()
     let syncUp = makeSyncUp()
     try insert([syncUp], into: database)
+    let id = Meeting.ID(UUID())
     let meeting = Meeting(
-      id: Meeting.ID(UUID()), date: Date(), transcript: "", audioFile: "audio/m.flac")
+      id: id, date: Date(), transcript: "", audioFile: DataDirectory.audioFile(of: id))
     try database.begin(meeting, syncUpID: syncUp.id)
     try database.append(segment, meetingID: meeting.id)
-    #expect(try database.discard(meeting.id) == "audio/m.flac")
+    #expect(try database.discard(meeting.id) == DataDirectory.audioFile(of: id))
     #expect(try count("meeting", in: database) == 0)
     #expect(try count("segment", in: database) == 0)
   }
@@ -85,19 +87,22 @@ struct RecordingTests {
   @Test func aSyncUpTellsItsAudioFilesAndWhetherItIsBeingRecorded() throws {
     let database = try SyncUpsDatabase.inMemory()
     var saved = makeMeeting()
-    saved.audioFile = "audio/saved.flac"
+    saved.audioFile = DataDirectory.audioFile(of: saved.id)
     let syncUp = makeSyncUp(meetings: [saved])
-    try insert([syncUp], into: database)
+    // Added as the app adds it (an import brings no audio).
+    try database.add(syncUp)
     #expect(try database.isRecording(syncUp.id) == false)
+    let nowID = Meeting.ID(UUID())
     let meeting = Meeting(
-      id: Meeting.ID(UUID()), date: Date(), transcript: "", audioFile: "audio/now.flac")
+      id: nowID, date: Date(), transcript: "", audioFile: DataDirectory.audioFile(of: nowID))
     try database.begin(meeting, syncUpID: syncUp.id)
     #expect(try database.isRecording(syncUp.id))
     #expect(throws: SyncUpBeingRecorded.self) { try database.deletionAudioFiles([syncUp.id]) }
     try database.finish(meeting.id)
     #expect(try database.isRecording(syncUp.id) == false)
     #expect(
-      Set(try database.deletionAudioFiles([syncUp.id])) == ["audio/saved.flac", "audio/now.flac"])
+      Set(try database.deletionAudioFiles([syncUp.id]))
+        == [DataDirectory.audioFile(of: saved.id), DataDirectory.audioFile(of: nowID)])
   }
 
   @Test func beginningAMeetingOfAnUnknownSyncUpFails() throws {

@@ -133,12 +133,13 @@ struct SharedDatabaseTests {
     for (saved, segmentWrites) in [(live, 0), (sentences, 1 + 2)] {
       let id = Meeting.ID(UUID())
       try database.begin(
-        Meeting(id: id, date: saved.date, transcript: "", audioFile: "audio/x.flac"),
+        Meeting(
+          id: id, date: saved.date, transcript: "", audioFile: DataDirectory.audioFile(of: id)),
         syncUpID: syncUp.id)
       for segment in live.segments { try database.append(segment, meetingID: id) }
       let meeting = Meeting(
         id: id, date: saved.date, transcript: saved.transcript, segments: saved.segments,
-        audioFile: "audio/x.flac", length: 60)
+        audioFile: DataDirectory.audioFile(of: id), length: 60)
       try shared {
         @Shared(.syncUps) var syncUps
         let detail = try #require(Shared($syncUps[id: syncUp.id]))
@@ -161,7 +162,8 @@ struct SharedDatabaseTests {
       // Finished by the save: ending the recording writes nothing more.
       var finishedAgain = true
       let ended = try statements {
-        finishedAgain = try database.finishRecording(id, audioFile: "audio/x.flac")
+        finishedAgain = try database.finishRecording(
+          id, audioFile: DataDirectory.audioFile(of: id))
       }
       #expect(!finishedAgain)
       #expect(writes(ended).isEmpty, "\(ended)")

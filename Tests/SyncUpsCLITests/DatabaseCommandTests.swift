@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SyncUpsFeatures
 import SyncUpsTestSupport
 import TestSupport
@@ -169,11 +170,25 @@ struct DatabaseCommandTests {
         "syncups: using microphone \(source) (last used; --source to change)"
       ], "\(second)")
 
-    // A source that no longer exists: the default is used, and said.
-    let gone = try await home.run(
+    // A source that failed is not remembered: the last one that recorded is kept.
+    let failed = try await home.run(
       ["record", "daily", "--source", "syncups-no-such-source", "--no-transcription"],
       environment: pulse)
-    #expect(gone.status != 0, "\(gone)")
+    #expect(failed.status != 0, "\(failed)")
+    let kept = try await home.run(["record", "daily", "--no-transcription"], environment: pulse)
+    #expect(
+      kept.stderrLines == [
+        "syncups: using microphone \(source) (last used; --source to change)"
+      ], "\(kept)")
+
+    // A remembered source that no longer exists (unplugged since): the default is used, and
+    // said.
+    let queue = try DatabaseQueue(path: home.dataDirectory.databaseFile.path)
+    try await queue.write { db in
+      try db.execute(
+        sql: "UPDATE setting SET value = 'syncups-no-such-source' WHERE key = 'record.source'")
+    }
+    try queue.close()
     let fallback = try await home.run(
       ["record", "daily", "--no-transcription"], environment: pulse)
     #expect(

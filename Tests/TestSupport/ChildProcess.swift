@@ -26,6 +26,10 @@ public final class ChildProcess: @unchecked Sendable {
   private var out = Data()
   private var err = Data()
   private var readers: [PipeReader] = []
+  /// The pipes' reading ends, each closed once its reader saw the end: a `Pipe` left to close
+  /// them when it is freed kept them open (a fuzz test had 1,400 open pipes, and Foundation's
+  /// `Process.run`, which reads /proc/self/fd, crashed on so many).
+  private var readEnds: [FileHandle] = []
 
   /// Starts `executable` with `arguments` and `environment` (else the test's own); its stdin
   /// reads `input`, or /dev/null.
@@ -46,6 +50,7 @@ public final class ChildProcess: @unchecked Sendable {
       try inPipe.fileHandleForWriting.write(contentsOf: input)
       try inPipe.fileHandleForWriting.close()
     }
+    readEnds = [outPipe, errPipe].compactMap { $0?.fileHandleForReading }
     if let outPipe {
       readers.append(
         PipeReader(outPipe.fileHandleForReading) { [weak self] data in
@@ -113,7 +118,9 @@ public final class ChildProcess: @unchecked Sendable {
       signal(SIGKILL)
       return nil
     }
-    for reader in readers { _ = await reader.waitForEnd(timeout: .seconds(10)) }
+    for (reader, end) in zip(readers, readEnds) {
+      if await reader.waitForEnd(timeout: .seconds(10)) { try? end.close() }
+    }
     return process.terminationStatus
   }
 

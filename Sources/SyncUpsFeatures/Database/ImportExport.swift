@@ -12,51 +12,96 @@ public struct ImportSummary: Equatable, Sendable {
 }
 
 extension SyncUpsDatabase {
-  /// Merges a format-1 `sync-ups.json` (as the first run does) in one transaction: sync-ups
-  /// the database does not have are added whole; for the others, meetings it does not have are
-  /// added (with their segments), and what the database holds is kept. Importing the same file
-  /// twice adds nothing. The file is read a meeting at a time (`SyncUpsFileReader`): memory does
-  /// not grow with it.
+  /// Merges a format-1 `sync-ups.json` (as the first run does, and `syncups import`) in one
+  /// transaction: sync-ups the database does not have are added whole; for the others, meetings
+  /// it does not have are added (with their segments), and what the database holds is kept.
+  /// Importing the same file twice adds nothing. Every sync-up must pass the rules `add`
+  /// applies (`SyncUp.validated()`), every meeting `Meeting.validated()`; an id another item
+  /// here has is refused. A file that is not format 1 or breaks a rule changes nothing (the
+  /// transaction is rolled back), and the error names the file, the item and the rule. A
+  /// meeting's `audioFile` is never used as a path (see `adoptedAudio`). The file is read a
+  /// meeting at a time (`SyncUpsFileReader`): memory does not grow with it.
   @discardableResult
   public func importFile(_ url: URL) throws -> ImportSummary {
-    try merge(url, checked: false)
-  }
-
-  /// `syncups import`: merges `url` as `importFile` does; every sync-up in it must also pass the
-  /// rules `add` applies (`SyncUp.validated()`). A file that is not format 1 or breaks a rule
-  /// changes nothing (the transaction is rolled back), and the error says where it is wrong.
-  public func importChecked(_ url: URL) throws -> ImportSummary {
-    try merge(url, checked: true)
-  }
-
-  private func merge(_ url: URL, checked: Bool) throws -> ImportSummary {
-    try write { db in
+    let directory = self.directory
+    return try write { db in
       // A sync-up's meetings come before the rest of it in the file: its row is checked at
       // the commit.
       try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
       var summary = ImportSummary()
       let reader = SyncUpsFileReader(
-        meeting: { meeting, syncUpID in
-          guard try !MeetingRecord.exists(db, id: meeting.id) else { return }
+        meeting: { meeting, syncUpID, place in
+          var meeting = try Self.checked(meeting, at: place, in: url)
+          if let stored = try MeetingRecord.fetchOne(db, id: meeting.id) {
+            guard stored.syncUpId == syncUpID else {
+              throw SyncUpsDatabaseError.importFailed(
+                url: url,
+                reason: "sync-up \(place.syncUp + 1), meeting \(place.meeting + 1) has the id "
+                  + "\(meeting.id.rawValue.lowercasedString) of a meeting of another sync-up "
+                  + "here already: give it a new id")
+            }
+            return
+          }
+          meeting.audioFile = directory?.adoptedAudio(
+            of: meeting.id, claimed: meeting.audioFile, moving: false)
           try Self.addMeeting(meeting, to: syncUpID, db)
           summary.meetings += 1
         },
         syncUp: { syncUp, index in
-          var syncUp = syncUp
-          if checked {
-            do {
-              syncUp = try syncUp.validated()
-            } catch {
-              throw SyncUpsDatabaseError.importFailed(
-                url: url, reason: "sync-up \(index + 1) of the file: \(error)")
-            }
-          }
+          let syncUp = try Self.checked(syncUp, at: index, in: url)
           guard try !SyncUpRecord.exists(db, id: syncUp.id) else { return }
+          try Self.refuseClashes(syncUp, at: index, in: url, db)
           try Self.add(syncUp, db)
           summary.syncUps += 1
         })
       try Self.reading(url) { try reader.read(url) }
       return summary
+    }
+  }
+
+  /// `syncups import`: `importFile`.
+  public func importChecked(_ url: URL) throws -> ImportSummary {
+    try importFile(url)
+  }
+
+  /// How an item of a file is named in a message: `sync-up 2 ('Weekly')`.
+  static func label(_ syncUp: SyncUp, at index: Int) -> String {
+    let title = syncUp.title.count > 40 ? syncUp.title.prefix(40) + "…" : syncUp.title
+    return "sync-up \(index + 1) ('\(title)')"
+  }
+
+  /// The sync-up as `add` would save it, or `importFailed` naming it and the rule.
+  static func checked(_ syncUp: SyncUp, at index: Int, in url: URL) throws -> SyncUp {
+    do {
+      return try syncUp.validated()
+    } catch {
+      throw SyncUpsDatabaseError.importFailed(
+        url: url, reason: "\(label(syncUp, at: index)) of the file: \(error)")
+    }
+  }
+
+  static func checked(
+    _ meeting: Meeting, at place: (syncUp: Int, meeting: Int), in url: URL
+  ) throws -> Meeting {
+    do {
+      return try meeting.validated()
+    } catch {
+      throw SyncUpsDatabaseError.importFailed(
+        url: url,
+        reason: "sync-up \(place.syncUp + 1), meeting \(place.meeting + 1) of the file: \(error)")
+    }
+  }
+
+  /// A new sync-up's attendees must not have ids that attendees here have.
+  static func refuseClashes(_ syncUp: SyncUp, at index: Int, in url: URL, _ db: Database) throws {
+    for attendee in syncUp.attendees {
+      guard let other = try AttendeeRecord.fetchOne(db, id: attendee.id) else { continue }
+      let owner = try SyncUpRecord.fetchOne(db, id: other.syncUpId)?.title ?? ""
+      throw SyncUpsDatabaseError.importFailed(
+        url: url,
+        reason: "\(label(syncUp, at: index)) of the file: its attendee '\(attendee.name)' has "
+          + "the id \(attendee.id.rawValue.lowercasedString), which attendee '\(other.name)' of "
+          + "'\(owner)' here has already: give it a new id")
     }
   }
 
@@ -68,6 +113,8 @@ extension SyncUpsDatabase {
       throw SyncUpsDatabaseError.importFailed(url: url, reason: explain(error))
     } catch let error as SyncUpsFile.UnsupportedFormatVersion {
       throw SyncUpsDatabaseError.importFailed(url: url, reason: describe(error))
+    } catch let error as SyncUpsFileReader.NotAFile {
+      throw SyncUpsDatabaseError.importFailed(url: url, reason: error.description)
     } catch let error as CocoaError {
       throw SyncUpsDatabaseError.importFailed(url: url, reason: describe(error))
     }
@@ -116,9 +163,13 @@ extension SyncUpsDatabase {
     return FirstRunImport(summary: summary, file: file, keptAs: target)
   }
 
-  /// Throws `importFailed` unless `url` is a `sync-ups.json` this version can import.
+  /// Throws `importFailed` unless `url` is a `sync-ups.json` this version can import, every
+  /// item passing the rules (clashes with the database are found by the import).
   static func checkImportable(_ url: URL) throws {
-    try reading(url) { try SyncUpsFileReader(meeting: { _, _ in }, syncUp: { _, _ in }).read(url) }
+    let reader = SyncUpsFileReader(
+      meeting: { meeting, _, place in _ = try checked(meeting, at: place, in: url) },
+      syncUp: { syncUp, index in _ = try checked(syncUp, at: index, in: url) })
+    try reading(url) { try reader.read(url) }
   }
 }
 

@@ -110,7 +110,9 @@ extension SyncUpsDatabase {
     }
     guard !record.isFinished else { return false }
     record.isFinished = true
-    record.audioFile = audioFile ?? record.audioFile
+    record.audioFile = (audioFile ?? record.audioFile).map { _ in
+      DataDirectory.audioFile(of: meetingID)
+    }
     record.length =
       try Double.fetchOne(
         db, SegmentRecord.of(meetingID).select(max(SegmentRecord.Columns.endTime))) ?? 0
@@ -127,7 +129,7 @@ extension SyncUpsDatabase {
       guard let meeting = try MeetingRecord.fetchOne(db, id: meetingID), !meeting.isFinished
       else { return nil }
       try meeting.delete(db)
-      return meeting.audioFile
+      return meeting.derivedAudioFile
     }
   }
 
@@ -145,13 +147,15 @@ extension SyncUpsDatabase {
     }
     return rows.map { row in
       let id: Meeting.ID = row["id"]
+      let audioFile: String? = row["audioFile"]
       return UnfinishedMeeting(
         syncUpID: row["syncUpId"],
         syncUpTitle: row["title"],
         meetingID: id,
         date: Date(timeIntervalSince1970: row["date"]),
         segmentCount: row["segmentCount"],
-        audioFile: row["audioFile"],
+        // As stored: recovery adopts it by the derived rule (`adoptedAudio`), or drops it.
+        audioFile: audioFile,
         isActive: locks.isActive(id)
       )
     }
@@ -163,18 +167,16 @@ extension SyncUpsDatabase {
   /// a recording that left neither an utterance nor audio is deleted (returned `isEmpty`).
   public func recoverUnfinished() throws -> [UnfinishedMeeting] {
     var recovered: [UnfinishedMeeting] = []
+    locks.removeStale()
     for var meeting in try unfinished() where !meeting.isActive {
-      if let audio = meeting.audioFile, let directory,
-        !FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(audio).path)
-      {
-        meeting.audioFile = nil
-      }
+      // Its audio by the derived name (a recording by an older syncups is renamed to it).
+      meeting.audioFile = directory?.adoptedAudio(
+        of: meeting.meetingID, claimed: meeting.audioFile, moving: true)
       let finished = try write { db in
         let unfinished = MeetingRecord.unfinished(meeting.meetingID)
         if meeting.isEmpty { return try unfinished.deleteAll(db) == 1 }
-        if meeting.audioFile == nil {
-          _ = try unfinished.updateAll(db, MeetingRecord.Columns.audioFile.set(to: nil))
-        }
+        _ = try unfinished.updateAll(
+          db, MeetingRecord.Columns.audioFile.set(to: meeting.audioFile))
         return try Self.finish(meeting.meetingID, audioFile: nil, db)
       }
       if finished { recovered.append(meeting) }

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import GRDB
 import Tagged
@@ -23,7 +24,7 @@ struct SyncUpRecord: Codable, Equatable, FetchableRecord, PersistableRecord, Ide
     id = syncUp.id
     self.position = position
     title = syncUp.title
-    durationMilliseconds = Int64((syncUp.duration.seconds * 1000).rounded())
+    durationMilliseconds = syncUp.duration.wholeMilliseconds
     theme = syncUp.theme.rawValue
   }
 
@@ -115,7 +116,8 @@ struct MeetingRecord: Codable, FetchableRecord, PersistableRecord, Identifiable 
     self.isFinished = isFinished
     // How long it ran (recorded meetings), else until its last word.
     length = meeting.length ?? meeting.segments.map(\.end).max() ?? 0
-    audioFile = meeting.audioFile
+    // Only whether it has audio: the name is always the one its id gives.
+    audioFile = meeting.audioFile.map { _ in DataDirectory.audioFile(of: meeting.id) }
     transcript = meeting.transcript == meeting.joinedSegmentTexts ? nil : meeting.transcript
   }
 
@@ -126,7 +128,7 @@ struct MeetingRecord: Codable, FetchableRecord, PersistableRecord, Identifiable 
       date: Date(timeIntervalSince1970: date),
       transcript: "",
       segments: segments,
-      audioFile: audioFile
+      audioFile: derivedAudioFile
     )
     meeting.transcript = transcript ?? meeting.joinedSegmentTexts
     // A length beyond the last word is how long a recorded meeting ran (a file's meeting
@@ -137,8 +139,12 @@ struct MeetingRecord: Codable, FetchableRecord, PersistableRecord, Identifiable 
 
   /// The meeting as the list holds it: no transcript, no segments.
   var summary: Meeting {
-    Meeting(id: id, date: Date(timeIntervalSince1970: date), transcript: "", audioFile: audioFile)
+    Meeting(
+      id: id, date: Date(timeIntervalSince1970: date), transcript: "", audioFile: derivedAudioFile)
   }
+
+  /// The meeting's audio, by the name its id gives (whatever an older syncups stored).
+  var derivedAudioFile: String? { audioFile.map { _ in DataDirectory.audioFile(of: id) } }
 
   /// The meeting while it is being recorded (or was, by a process that died).
   static func unfinished(_ id: Meeting.ID) -> QueryInterfaceRequest<Self> {

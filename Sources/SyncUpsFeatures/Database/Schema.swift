@@ -4,7 +4,10 @@ import GRDB
 /// one. A database that has migrations this list does not know was written by a newer syncups;
 /// it is refused, never written (see `SyncUpsDatabase.open`).
 enum Schema {
-  static var migrator: DatabaseMigrator {
+  static var migrator: DatabaseMigrator { migrator(directory: nil) }
+
+  /// The migrations of a database in `directory` (nil: in memory), whose audio files v3 names.
+  static func migrator(directory: DataDirectory?) -> DatabaseMigrator {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1: sync-ups, meetings, segments, search") { db in
       try db.execute(sql: v1)
@@ -15,8 +18,12 @@ enum Schema {
     migrator.registerMigration("v2: segment openings index") { db in
       try db.execute(sql: "CREATE INDEX segment_opening ON segment(meetingId, ordinal, text)")
     }
+    // No path from outside is trusted: audio is where the meeting's id says (see AudioNames).
+    migrator.registerMigration("v3: derived audio names") { db in
+      try deriveAudioNames(db, directory: directory)
+    }
     // A meeting saved before its second pass caught up waits here for it (`SentencePass`).
-    migrator.registerMigration("v3: sentence passes to finish") { db in
+    migrator.registerMigration("v4: sentence passes to finish") { db in
       try db.execute(
         sql: """
           CREATE TABLE sentencePass (

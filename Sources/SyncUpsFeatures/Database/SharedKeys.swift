@@ -1,3 +1,4 @@
+import AudioCore
 import Dependencies
 import Foundation
 import GRDB
@@ -48,7 +49,7 @@ public struct SyncUpsRequest: DatabaseValueRequest {
   /// A sync-up as reading it back gives it: meetings as summaries, newest first.
   static func stored(_ syncUp: SyncUp) -> SyncUp {
     var syncUp = syncUp
-    syncUp.duration = .milliseconds(Int64((syncUp.duration.seconds * 1000).rounded()))
+    syncUp.duration = .milliseconds(syncUp.duration.wholeMilliseconds)
     syncUp.meetings = IdentifiedArray(
       uniqueElements: syncUp.meetings.map {
         Meeting(id: $0.id, date: $0.date, transcript: "", audioFile: $0.audioFile)
@@ -164,13 +165,15 @@ public struct MeetingSummariesRequest: FetchKeyRequest {
         """,
       arguments: [syncUpID, limit ?? -1]
     ).map { row in
-      MeetingSummary(
-        id: row["id"],
+      let id: Meeting.ID = row["id"]
+      let audioFile: String? = row["audioFile"]
+      return MeetingSummary(
+        id: id,
         date: Date(timeIntervalSince1970: row["date"]),
         length: row["length"],
         segmentCount: row["segmentCount"],
         opening: row["opening"] ?? "",
-        audioFile: row["audioFile"]
+        audioFile: audioFile.map { _ in DataDirectory.audioFile(of: id) }
       )
     }
   }

@@ -40,10 +40,21 @@ public final class SyncUpsDatabase: Sendable {
   /// On the first open, an existing `sync-ups.json` is imported (see `importFileOnFirstOpen`).
   public static func open(_ directory: DataDirectory) throws -> SyncUpsDatabase {
     let url = directory.databaseFile
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory),
+      !isDirectory.boolValue
+    {
+      throw SyncUpsDatabaseError.notAFolder(url: directory.url)
+    }
     do {
       try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
     } catch {
       throw SyncUpsDatabaseError.cannotOpen(url: url, reason: describe(error))
+    }
+    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw SyncUpsDatabaseError.corrupt(url: url, reason: "it is a folder, not a database file")
     }
     if FileManager.default.fileExists(atPath: url.path) {
       guard FileManager.default.isWritableFile(atPath: directory.url.path) else {
@@ -89,7 +100,7 @@ public final class SyncUpsDatabase: Sendable {
     }
     defer { Glibc.close(fd) }
     while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
-    try Schema.migrator.migrate(pool)
+    try Schema.migrator(directory: directory).migrate(pool)
   }
 
   /// A database in a folder this process cannot write (a read-only mount, another user's
@@ -228,6 +239,8 @@ public enum SyncUpsDatabaseError: Error, Equatable, CustomStringConvertible {
   case diskFull(url: URL?)
   case readOnly(url: URL?, reason: String)
   case cannotOpen(url: URL, reason: String)
+  /// The data directory (`SYNCUPS_HOME`) is a file or a device.
+  case notAFolder(url: URL)
   /// Another process held the database longer than the busy timeout.
   case busy(url: URL?)
   case importFailed(url: URL, reason: String)
@@ -251,6 +264,9 @@ public enum SyncUpsDatabaseError: Error, Equatable, CustomStringConvertible {
         + "check the permissions of the file and its folder"
     case .cannotOpen(let url, let reason):
       "cannot open \(url.path) (\(reason)): check that its folder exists and is writable"
+    case .notAFolder(let url):
+      "the data directory \(url.path) is not a folder: set SYNCUPS_HOME to a folder (or unset it "
+        + "for ~/.local/share/syncups)"
     case .busy(let url):
       "\(url?.path ?? "the database") stayed locked by another syncups for "
         + "\(Int(SyncUpsDatabase.busyTimeout)) s; nothing was changed: try again"
@@ -292,11 +308,25 @@ public enum SyncUpsDatabaseError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-/// A reason without Swift's type names.
+/// A reason without Swift's type names, Foundation's domains or SQLite's codes.
 func describe(_ error: any Error) -> String {
-  if let error = error as? CocoaError, let underlying = error.underlying {
-    return underlying.localizedDescription
+  if let error = error as? CocoaError {
+    if let underlying = error.underlying, underlying.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    switch error.code {
+    case .fileNoSuchFile, .fileReadNoSuchFile: return "there is no such file or folder"
+    case .fileWriteFileExists: return "a file is in the way"
+    case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+    case .fileWriteOutOfSpace: return "the disk is full"
+    case .fileWriteVolumeReadOnly: return "the disk is read-only"
+    case .fileReadTooLarge: return "the file is too large"
+    case .fileReadCorruptFile, .fileReadUnknown: return "the file cannot be read"
+    case .fileWriteUnknown: return "the file cannot be written"
+    default: return "the file system refused (error \(error.code.rawValue))"
+    }
   }
+  if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
   if let error = error as? DecodingError {
     switch error {
     case .dataCorrupted(let context), .keyNotFound(_, let context),

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Reads a format-1 `sync-ups.json` (or an export) a piece at a time, so memory does not grow
 /// with the file: each meeting is decoded on its own as it is read and handed to `meeting`,
 /// then its sync-up (without meetings) to `syncUp`. A meeting comes before its sync-up (in the
@@ -7,13 +11,32 @@ import Foundation
 /// them in every file syncups writes (a file whose id follows the meetings keeps those
 /// meetings' text until the id is read).
 ///
+/// No single value it holds (a meeting, a title) may be larger than `largestValue`: a junk file
+/// is refused before it fills the memory.
+///
 /// Errors are `DecodingError`s whose coding path is the place in the whole file
-/// (`syncUps[0].meetings[3].date`), or `SyncUpsFile.UnsupportedFormatVersion`.
+/// (`syncUps[0].meetings[3].date`), `SyncUpsFile.UnsupportedFormatVersion`, or `NotAFile`.
 struct SyncUpsFileReader {
-  var meeting: (_ meeting: Meeting, _ syncUpID: SyncUp.ID) throws -> Void
+  /// A meeting, its sync-up's id, and where they are in the file (0-based indices).
+  var meeting:
+    (_ meeting: Meeting, _ syncUpID: SyncUp.ID, _ place: (syncUp: Int, meeting: Int))
+      throws -> Void
   var syncUp: (_ syncUp: SyncUp, _ index: Int) throws -> Void
 
+  /// The most bytes one value of the file may have (a meeting with its segments: a day-long
+  /// meeting's are a few megabytes).
+  static let largestValue = 16 << 20
+
+  /// A device, a pipe, a folder: reading it could block or never end.
+  struct NotAFile: Error, CustomStringConvertible {
+    var description: String {
+      "it is a device, a pipe or a folder, not a regular file: give the exported file"
+    }
+  }
+
   func read(_ url: URL) throws {
+    var status = stat()
+    if stat(url.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG { throw NotAFile() }
     let file = try FileHandle(forReadingFrom: url)
     defer { try? file.close() }
     var input = JSONInput(file: file)
@@ -49,6 +72,7 @@ struct SyncUpsFileReader {
     var fields: [UInt8] = [UInt8(ascii: "{")]
     var id: SyncUp.ID?
     var waiting: [(data: Data, index: Int)] = []
+    var waitingBytes = 0
     try input.object(at: place) { key, input in
       if key == "meetings" {
         try input.array(at: place + [FileKey("meetings")]) { number, input in
@@ -56,6 +80,10 @@ struct SyncUpsFileReader {
           if let id {
             try handOver(data, number: number, syncUp: index, id: id)
           } else {
+            waitingBytes += data.count
+            guard waitingBytes <= Self.largestValue else {
+              throw input.notJSON("the sync-up's meetings come before its id")
+            }
             waiting.append((data, number))
           }
         }
@@ -78,7 +106,7 @@ struct SyncUpsFileReader {
 
   private func handOver(_ data: Data, number: Int, syncUp index: Int, id: SyncUp.ID) throws {
     let place = [FileKey("syncUps"), FileKey(index), FileKey("meetings"), FileKey(number)]
-    try meeting(try decode(Meeting.self, data, at: place), id)
+    try meeting(try decode(Meeting.self, data, at: place), id, (index, number))
   }
 
   /// Decodes one piece, its errors placed in the whole file.
@@ -243,6 +271,9 @@ private struct JSONInput {
     var inString = false
     var escaped = false
     while let byte = try peek() {
+      guard bytes.count < SyncUpsFileReader.largestValue else {
+        throw notJSON("a value larger than \(SyncUpsFileReader.largestValue >> 20) MB")
+      }
       if inString {
         bytes.append(byte)
         _ = try next()

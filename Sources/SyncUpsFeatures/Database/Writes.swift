@@ -144,11 +144,13 @@ extension SyncUpsDatabase {
     _ = try SyncUpRecord.deleteAll(db, ids: ids)
   }
 
+  /// Their meetings' audio, by the names the meetings' ids give (never a stored path).
   static func audioFiles(of ids: [SyncUp.ID], _ db: Database) throws -> [String] {
-    try String.fetchAll(
+    try Meeting.ID.fetchAll(
       db,
       MeetingRecord.filter(ids.contains(MeetingRecord.Columns.syncUpId))
-        .filter(MeetingRecord.Columns.audioFile != nil).select(MeetingRecord.Columns.audioFile))
+        .filter(MeetingRecord.Columns.audioFile != nil).select(MeetingRecord.Columns.id)
+    ).map(DataDirectory.audioFile(of:))
   }
 
   /// A meeting that joins a sync-up's history: the recording's own row is finished with what
