@@ -294,6 +294,7 @@ let package = Package(
         "SyncUpsCLI",
         "SyncUpsFeatures",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "SyncClient", "SyncClientLive", "TeamSync", "SyncUpsWire",
       ]
     ),
     // The interactive app's screens, and the app driven through tmux.
@@ -319,6 +320,26 @@ let package = Package(
     // both FTS5 and PostgreSQL use: Foundation only, so the laptop can link it without SwiftNIO.
     .target(name: "SyncUpsWire"),
     .testTarget(name: "SyncUpsWireTests", dependencies: ["SyncUpsWire"]),
+    // The laptop's side of the team sync: the server's routes as a client (interface, and a
+    // live module on FoundationNetworking's URLSession, no SwiftNIO), and the sync itself (the
+    // outbox the database's triggers fill, pushes, pulls applied in one transaction).
+    .target(name: "SyncClient", dependencies: ["SyncUpsWire"] + dependencyClient),
+    .target(
+      name: "SyncClientLive", dependencies: ["SyncClient", "SyncUpsWire"] + dependencyClient),
+    .target(
+      name: "TeamSync",
+      dependencies: [
+        "SyncClient", "SyncUpsWire", "SyncUpsFeatures", "AudioCore", "WorkerThreads",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .testTarget(
+      name: "TeamSyncTests",
+      dependencies: [
+        "TeamSync", "SyncClient", "SyncUpsWire", "SyncUpsFeatures", "AudioCore", "syncups",
+        "SyncUpsTestSupport", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+      ] + dependencyClient + testSupport
+    ),
     // Next (in progress): the server itself, Sources/SyncUpsServer (a library: PostgreSQL schema
     // and queries, tokens, the HTTP API on Hummingbird, audio files) and
     // Sources/SyncUpsServerCommand (the `syncups-server` executable, its own product), with

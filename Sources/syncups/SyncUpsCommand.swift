@@ -28,6 +28,8 @@ struct SyncUpsCommand: AsyncParsableCommand {
       SearchCommand.self,
       ExportCommand.self,
       ImportCommand.self,
+      TeamCommand.self,
+      SyncCommand.self,
     ]
   )
 

@@ -15,6 +15,8 @@ enum Schema {
     migrator.registerMigration("v2: segment openings index") { db in
       try db.execute(sql: "CREATE INDEX segment_opening ON segment(meetingId, ordinal, text)")
     }
+    // The team sync's outbox, clocks and triggers (issue 19; `SyncSchema`).
+    migrator.registerMigration("v3: sync outbox") { db in try SyncSchema.migrate(db) }
     return migrator
   }
 
