@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SyncUpsTestSupport
 import TestSupport
 import Testing
@@ -154,4 +155,38 @@ final class SilentListener: @unchecked Sendable {
   }
 
   func close() { Glibc.close(fd) }
+}
+
+/// `record` syncs by itself once the meeting is saved, without waiting for it: with the server
+/// down the save works as ever, and the sync's failure is kept for `team status`.
+@Suite("Team sync: record syncs by itself")
+struct RecordSyncTests {
+  @Test func recordSavesAsEverAndSyncsInTheBackground() async throws {
+    let home = try TeamCommandTests.Home()
+    defer { home.folder.remove() }
+    try home.joined("http://127.0.0.1:\(try closedPort())")
+    #expect(try await home.run("add", "--title", "Daily", "--attendee", "Ana").status == 0)
+    let recorded = try await home.run(
+      "record", "Daily", "--input", samples.appendingPathComponent("hello.wav").path, "--fast",
+      "--no-transcription")
+    #expect(recorded.status == 0, "\(recorded)")
+    #expect(recorded.stdout.contains("Saved meeting"), "\(recorded)")
+    #expect(recorded.stderr.isEmpty, "\(recorded)")
+    var configuration = Configuration()
+    configuration.readonly = true
+    let database = try DatabaseQueue(
+      path: home.folder.url.appendingPathComponent("data/syncups.sqlite").path,
+      configuration: configuration)
+    let failed = await waitUntil {
+      let problem = try? database.read { db in
+        try String.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = 'lastProblem'")
+      }
+      return problem != nil
+    }
+    try database.close()
+    #expect(failed, "record did not start a sync")
+    let status = try await home.run("team", "status")
+    #expect(status.stdout.contains("changes waiting: 2"), "\(status)")
+    #expect(status.stdout.contains("last sync failed: cannot reach the team server"), "\(status)")
+  }
 }
