@@ -76,8 +76,16 @@ public struct TeamSync: Sendable {
   }
 
   /// Pushes, then pulls (the first request of the pull waits up to `wait` seconds for a change).
-  public func run(wait: Int = 0) async throws -> Report {
-    let lock = try SyncLock(directory: database.directory?.url)
+  /// When another sync of this data directory runs, waits for it to end (`waitForOthers`) or
+  /// throws `Busy`.
+  public func run(wait: Int = 0, waitForOthers: Bool = false) async throws -> Report {
+    let directory = database.directory?.url
+    let lock =
+      waitForOthers
+      ? try await WorkerThread.run(name: "syncups-sync-lock") {
+        try SyncLock(directory: directory, waiting: true)
+      }
+      : try SyncLock(directory: directory, waiting: false)
     defer { lock.release() }
     var report = Report()
     try await push(&report)
@@ -249,12 +257,12 @@ public struct TeamSyncStatus: Equatable, Sendable {
   }
 }
 
-/// One sync at a time per data directory: an exclusive `flock` on `locks/sync.lock`, taken
-/// without waiting (a second sync says so and leaves).
-struct SyncLock {
+/// One sync at a time per data directory: an exclusive `flock` on `locks/sync.lock`, waited
+/// for (on a thread of its own) or not (a second sync says so and leaves).
+struct SyncLock: Sendable {
   private let fd: Int32
 
-  init(directory: URL?) throws {
+  init(directory: URL?, waiting: Bool) throws {
     guard let directory else {
       fd = -1
       return
@@ -263,7 +271,9 @@ struct SyncLock {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     fd = open(folder.appendingPathComponent("sync.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw SyncFailure.unreadable(String(cString: strerror(errno))) }
-    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+    var locked = flock(fd, LOCK_EX | (waiting ? 0 : LOCK_NB))
+    while locked != 0 && errno == EINTR { locked = flock(fd, LOCK_EX) }
+    guard locked == 0 else {
       close(fd)
       throw TeamSync.Busy()
     }

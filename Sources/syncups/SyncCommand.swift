@@ -32,7 +32,8 @@ struct SyncCommand: AsyncParsableCommand {
     @Dependency(\.syncClient) var client
     let sync = TeamSync(database: data.database, team: team.team, client: client)
     do {
-      let report = try await sync.run(wait: wait)
+      // `record`'s own sync leaves when another runs; one asked for waits for it.
+      let report = try await sync.run(wait: wait, waitForOthers: !quiet)
       TeamSyncStatus.recordProblem(nil, data.database)
       if !quiet { try Console.out(report.line + "\n") }
     } catch let error as CLIError {

@@ -314,6 +314,23 @@ struct SyncTests {
     #expect(try laptop.outbox().isEmpty)
   }
 
+  /// One sync at a time per data directory: a second one asked for waits for the first and
+  /// finds nothing left to push; `record`'s own leaves at once.
+  @Test func twoSyncsAtOnceTakeTurns() async throws {
+    let server = FakeTeamServer()
+    let laptop = try Laptop()
+    try laptop.database.add(standup())
+    let held = try SyncLock(directory: laptop.folder.url, waiting: false)
+    let sync = TeamSync(database: laptop.database, team: testTeam, client: server.client())
+    await #expect(throws: TeamSync.Busy.self) { try await sync.run() }
+    held.release()
+    async let first = sync.run(waitForOthers: true)
+    async let second = sync.run(waitForOthers: true)
+    let reports = try await [first, second]
+    #expect(reports.map(\.pushedSyncUps).sorted() == [0, 1])
+    #expect(await server.bodies.count == 1)
+  }
+
   @Test(arguments: [0, 1, 55, 56, 63, 64, 65, 1_000_003])
   func sha256MatchesSha256sum(size: Int) async throws {
     let folder = try TemporaryDirectory()
