@@ -4,14 +4,20 @@
 # every client in `swift test` at it.
 SWIFT ?= swift
 PULSE = eval "$$(.ci/pulse)"
+# The server's tests use a private PostgreSQL 15 (.ci/postgres starts it when it is not running,
+# on a Unix socket in its own folder; SYNCUPS_TEST_DATABASE_URL points the tests at it).
+POSTGRES = eval "$$(.ci/postgres)"
 # `make install` puts the optimized binary in $(PREFIX)/bin.
 PREFIX ?= $(HOME)/.local
 RELEASE_BINARY = .build-release/release/syncups
+# The team server's optimized build has a scratch path of its own, so the laptop's release
+# build (.build-release) never builds or links SwiftNIO.
+SERVER_BINARY = .build-server/release/syncups-server
 # The suites that run the `syncups` binary itself (recording through PulseAudio, signals, SIGKILL
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests
 
-.PHONY: setup build release install demo test test-debug test-release bench bench-store latency pulse format lint
+.PHONY: setup build release install demo test test-server server release-server serve postgres completions test-debug test-release bench bench-store latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -28,13 +34,55 @@ demo: release
 release: setup
 	$(SWIFT) build -c release --scratch-path .build-release --product syncups
 
-# The binary, and the stand-up language model where it looks for it ($(PREFIX)/share/syncups).
-install: release
-	install -d "$(PREFIX)/bin" "$(PREFIX)/share/syncups/standup"
+# The team server (issue 19): its own product, so `syncups` never links SwiftNIO.
+server: setup
+	$(SWIFT) build --product syncups-server
+
+release-server: setup
+	$(SWIFT) build -c release --scratch-path .build-server --product syncups-server
+
+# The server on http://127.0.0.1:8080 against the private PostgreSQL (database `syncups`),
+# audio under .build-server-data. Add a person and a token first, with the same database:
+#   eval "$(.ci/postgres)"; export SYNCUPS_DATABASE_URL="postgres://syncups@localhost/syncups?host=$PGHOST"
+#   .build/debug/syncups-server user add ana --role writer; .build/debug/syncups-server token create ana
+serve: server
+	@$(POSTGRES) && { psql -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'syncups'" \
+	  | grep -q 1 || createdb syncups; } && \
+	  SYNCUPS_DATABASE_URL="postgres://syncups@localhost/syncups?host=$$PGHOST" \
+	  .build/debug/syncups-server serve --port 8080 --data .build-server-data
+
+postgres: setup
+	@.ci/postgres >/dev/null
+
+# Shell completions and man pages of both programs, from swift-argument-parser (the completions
+# from the programs themselves, the man pages from its generate-manual plugin), in .build-docs.
+DOCS = .build-docs
+completions: release release-server
+	@mkdir -p $(DOCS)/bash $(DOCS)/zsh $(DOCS)/fish $(DOCS)/man
+	@for program in $(RELEASE_BINARY) $(SERVER_BINARY); do \
+	  name=$$(basename $$program); \
+	  $$program --generate-completion-script bash > $(DOCS)/bash/$$name && \
+	  $$program --generate-completion-script zsh > $(DOCS)/zsh/_$$name && \
+	  $$program --generate-completion-script fish > $(DOCS)/fish/$$name.fish || exit 1; \
+	done
+	@.ci/manuals $(DOCS)/man $(RELEASE_BINARY) $(SERVER_BINARY)
+
+# Both binaries, their completions and man pages, and the stand-up language model where
+# `syncups` looks for it ($(PREFIX)/share/syncups).
+install: release release-server completions
+	install -d "$(PREFIX)/bin" "$(PREFIX)/share/syncups/standup" \
+	  "$(PREFIX)/share/bash-completion/completions" "$(PREFIX)/share/zsh/site-functions" \
+	  "$(PREFIX)/share/fish/vendor_completions.d" "$(PREFIX)/share/man/man1"
 	install -m 755 $(RELEASE_BINARY) "$(PREFIX)/bin/syncups"
+	install -m 755 $(SERVER_BINARY) "$(PREFIX)/bin/syncups-server"
 	install -m 644 Models/standup/standup.lm.bin Models/standup/standup.dict \
 	  "$(PREFIX)/share/syncups/standup/"
-	@echo "installed $(PREFIX)/bin/syncups and its stand-up model in $(PREFIX)/share/syncups"
+	install -m 644 $(DOCS)/bash/* "$(PREFIX)/share/bash-completion/completions/"
+	install -m 644 $(DOCS)/zsh/* "$(PREFIX)/share/zsh/site-functions/"
+	install -m 644 $(DOCS)/fish/* "$(PREFIX)/share/fish/vendor_completions.d/"
+	install -m 644 $(DOCS)/man/*.1 "$(PREFIX)/share/man/man1/"
+	@echo "installed syncups and syncups-server in $(PREFIX)/bin, their completions and man" \
+	  "pages under $(PREFIX)/share, and the stand-up model in $(PREFIX)/share/syncups"
 
 pulse: setup
 	@.ci/pulse >/dev/null
@@ -51,7 +99,11 @@ TEST_WIDTH ?= 4
 TESTING = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH)
 
 test-debug: setup
-	@$(PULSE) && $(TESTING) $(SWIFT) test
+	@$(PULSE) && $(POSTGRES) && $(TESTING) $(SWIFT) test
+
+# The server's suite alone, against the private PostgreSQL.
+test-server: setup
+	@$(POSTGRES) && $(TESTING) $(SWIFT) test --filter SyncUpsServerTests
 
 test-release: release
 	@$(PULSE) && $(SWIFT) build --build-tests && \

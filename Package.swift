@@ -39,6 +39,9 @@ let package = Package(
     .library(name: "TranscriptionClientLive", targets: ["TranscriptionClientLive"]),
     .executable(name: "syncups", targets: ["syncups"]),
     .executable(name: "timer-lag", targets: ["timer-lag"]),
+    // The team server (issue 19): its own product, so the laptops' `syncups` links no SwiftNIO.
+    .library(name: "SyncUpsServer", targets: ["SyncUpsServer"]),
+    .executable(name: "syncups-server", targets: ["SyncUpsServerCommand"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
@@ -51,6 +54,14 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    // The team server's alone (nothing the laptop's `syncups` links depends on these).
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     // MARK: Architecture core and shared state
@@ -294,6 +305,7 @@ let package = Package(
         "SyncUpsCLI",
         "SyncUpsFeatures",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "SyncClient", "SyncClientLive", "TeamSync", "SyncUpsWire",
       ]
     ),
     // The interactive app's screens, and the app driven through tmux.
@@ -319,13 +331,64 @@ let package = Package(
     // both FTS5 and PostgreSQL use: Foundation only, so the laptop can link it without SwiftNIO.
     .target(name: "SyncUpsWire"),
     .testTarget(name: "SyncUpsWireTests", dependencies: ["SyncUpsWire"]),
-    // Next (in progress): the server itself, Sources/SyncUpsServer (a library: PostgreSQL schema
-    // and queries, tokens, the HTTP API on Hummingbird, audio files) and
-    // Sources/SyncUpsServerCommand (the `syncups-server` executable, its own product), with
-    // their tests in Tests/SyncUpsServerTests (against a real PostgreSQL from .ci/postgres,
-    // through HummingbirdTesting). They are not built yet: the server was tried by hand, its
-    // tests have not run. They need the packages hummingbird 2.28.1, hummingbird-auth 2.5.0,
-    // postgres-nio 1.33.2, swift-crypto, swift-nio, swift-log and swift-service-lifecycle.
+    // The laptop's side of the team sync: the server's routes as a client (interface, and a
+    // live module on FoundationNetworking's URLSession, no SwiftNIO), and the sync itself (the
+    // outbox the database's triggers fill, pushes, pulls applied in one transaction).
+    .target(name: "SyncClient", dependencies: ["SyncUpsWire"] + dependencyClient),
+    .target(
+      name: "SyncClientLive", dependencies: ["SyncClient", "SyncUpsWire"] + dependencyClient),
+    .target(
+      name: "TeamSync",
+      dependencies: [
+        "SyncClient", "SyncUpsWire", "SyncUpsFeatures", "AudioCore", "WorkerThreads",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .testTarget(
+      name: "TeamSyncTests",
+      dependencies: [
+        "TeamSync", "SyncClient", "SyncUpsWire", "SyncUpsFeatures", "AudioCore", "syncups",
+        "SyncUpsTestSupport", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+      ] + dependencyClient + testSupport
+    ),
+    // The server: PostgreSQL schema and queries, people and tokens, the HTTP API on Hummingbird,
+    // audio files by hash (no GRDB, no C libraries of its own).
+    .target(
+      name: "SyncUpsServer",
+      dependencies: [
+        "SyncUpsWire",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]
+    ),
+    // `syncups-server`: migrate, serve, user, token.
+    .executableTarget(
+      name: "SyncUpsServerCommand",
+      dependencies: [
+        "SyncUpsServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // Against a real PostgreSQL (.ci/postgres), a database per test, through HummingbirdTesting.
+    .testTarget(
+      name: "SyncUpsServerTests",
+      dependencies: [
+        "SyncUpsServer", "SyncUpsWire", "SyncUpsServerCommand", "TestSupport",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

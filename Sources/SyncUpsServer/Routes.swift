@@ -23,12 +23,16 @@ public struct TeamServer: Sendable {
   }
 
   /// The HTTP application: the routes, with the PostgreSQL client and the watcher as services.
+  /// `onServerRunning` gets the port it listens on once it does (port 0 picks a free one).
   public func application(
-    configuration: ApplicationConfiguration = .init(), logger: Logger
+    configuration: ApplicationConfiguration = .init(), logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
     Application(
       router: router(logger: logger), configuration: configuration,
-      services: [ClientService(client: store.client), watcher], logger: logger)
+      services: [ClientService(client: store.client), watcher],
+      onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+      logger: logger)
   }
 
   public func router(logger: Logger) -> Router<TeamContext> {
@@ -116,7 +120,7 @@ public struct TeamServer: Sendable {
   static func search(from request: Request) throws -> TeamSearch {
     let parameters = request.uri.queryParameters
     let text = parameters["q"].map(String.init) ?? ""
-    if let problem = SearchQuery.problem(in: text) {
+    if let problem = SearchQuery.problem(in: text) ?? Self.querySyntax(in: text) {
       throw APIError(.badRequest, "cannot search for '\(text)': \(problem)")
     }
     var search = TeamSearch(query: SearchQuery(text))
@@ -138,6 +142,18 @@ public struct TeamServer: Sendable {
       search.since = date
     }
     return search
+  }
+
+  /// SQL or tsquery syntax (`&`, `|`, `!`, `<->`, `:`, `(`, `;`, `--`, a backslash): never part
+  /// of what was said, so a query holding it is refused in words rather than read as text.
+  /// (The query is only ever passed as a parameter of quoted lexemes; this is for the user.)
+  static func querySyntax(in text: String) -> String? {
+    let operators: Set<Character> = ["&", "|", "!", "<", ">", ":", "(", ")", ";", "\\", "="]
+    guard let found = text.first(where: operators.contains) ?? (text.contains("--") ? "-" : nil)
+    else { return nil }
+    let shown = found == "-" ? "--" : String(found)
+    return "'\(shown)' is query syntax, which search does not take; give words, a prefix "
+      + "(migr*) or a \"phrase\""
   }
 
   /// A day (`2026-11-20`, from its midnight UTC) or an ISO 8601 instant.

@@ -49,7 +49,7 @@ public struct TeamStore: Sendable {
 
 extension PostgresRowSequence {
   /// Every row, decoded.
-  func all<T: PostgresDecodable>(_ type: T.Type) async throws -> [T] {
+  func all<T: PostgresDecodable & Sendable>(_ type: T.Type) async throws -> [T] {
     var values: [T] = []
     for try await value in decode(T.self) { values.append(value) }
     return values

@@ -72,6 +72,8 @@ struct Serve: AsyncParsableCommand {
 
   func run() async throws {
     let url = try options.url()
+    // The log on stderr (stdout says only where it listens).
+    LoggingSystem.bootstrap(StreamLogHandler.standardError)
     var logger = Logger(label: "syncups-server")
     logger.logLevel = .info
     let client = PostgresClientFactory.make(url, logger: logger)
@@ -79,9 +81,15 @@ struct Serve: AsyncParsableCommand {
       client: client, data: URL(fileURLWithPath: data, isDirectory: true), logger: logger)
     // Migrations first, under their lock, with a client of their own.
     _ = try await withStore(options) { try await $0.migrate() }
+    let host = host
     let app = server.application(
       configuration: .init(address: .hostname(host, port: port), serverName: "syncups-server"),
-      logger: logger)
+      logger: logger
+    ) { port in
+      // One line on stdout once it answers (tests and scripts wait for it; port 0 picks one).
+      FileHandle.standardOutput.write(
+        Data("syncups-server: listening on http://\(host):\(port)\n".utf8))
+    }
     try await app.runService()
   }
 }

@@ -61,10 +61,14 @@ public struct MeetingDocument: Codable, Sendable, Equatable, Identifiable {
     public var text: String
     public var start: Double
     public var end: Double
-    public init(text: String, start: Double, end: Double) {
+    /// The decoder's posterior probability, 0...1, when known (added for the laptops' sync:
+    /// optional, so documents without it still read).
+    public var confidence: Double?
+    public init(text: String, start: Double, end: Double, confidence: Double? = nil) {
       self.text = text
       self.start = start
       self.end = end
+      self.confidence = confidence
     }
   }
 

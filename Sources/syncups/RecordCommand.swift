@@ -63,5 +63,7 @@ struct RecordCommand: AsyncParsableCommand {
         + "(\(Format.count(meeting.segments.count, "utterance"))) in "
         + "\(dataDirectory.databaseFile.path)\(audio)\n",
       saved: "meeting \(meeting.id.short)")
+    // Offline first: the meeting is saved; the sync runs on its own and never fails the save.
+    BackgroundSync.start()
   }
 }

@@ -38,10 +38,13 @@ struct SearchCommand: AsyncParsableCommand {
   @Flag(help: "One JSON object a line: {syncUp, meeting, date, speaker, start, end, text}.")
   var json = false
 
+  @Flag(help: "Ask the team server: everyone's meetings ('syncups team join' first).")
+  var team = false
+
   @MainActor func run() async throws {
     let hits: [TranscriptSearchHit]
     do {
-      hits = try await search()
+      hits = try await team ? teamSearch() : search()
     } catch {
       Console.error(error.message)
       throw ExitCode(2)
@@ -63,7 +66,7 @@ struct SearchCommand: AsyncParsableCommand {
     }
   }
 
-  private var query: String { text.joined(separator: " ") }
+  var query: String { text.joined(separator: " ") }
 
   @MainActor private func search() async throws(CLIError) -> [TranscriptSearchHit] {
     if let problem = TranscriptSearch.problem(in: query) {

@@ -30,6 +30,8 @@ struct SyncUpsCommand: AsyncParsableCommand {
       ExportCommand.self,
       ImportCommand.self,
       SentencesCommand.self,
+      TeamCommand.self,
+      SyncCommand.self,
     ]
   )
 

@@ -31,6 +31,8 @@ enum Schema {
           )
           """)
     }
+    // The team sync's outbox, clocks and triggers (issue 19; `SyncSchema`).
+    migrator.registerMigration("v5: sync outbox") { db in try SyncSchema.migrate(db) }
     return migrator
   }
 

@@ -1,0 +1,115 @@
+import Dependencies
+import DependenciesMacros
+import Foundation
+import SyncUpsWire
+
+/// The team server as the laptop sees it: its routes under `/api/v1`, each one call. The live
+/// value (module `SyncClientLive`) speaks HTTP with FoundationNetworking's `URLSession` (no
+/// SwiftNIO in the laptop's binary); tests inject a server of their own.
+@DependencyClient
+public struct SyncClient: Sendable {
+  /// Checks the token: who it belongs to, when the server says (`GET /api/v1/me`), else only
+  /// that it is good (`GET /api/v1/sync/changes`).
+  public var check: @Sendable (_ team: Team) async throws -> TeamMember
+  /// `POST /api/v1/sync/push` with `body`, a `Push` as JSON, sent as it is.
+  public var push: @Sendable (_ team: Team, _ body: Data) async throws -> PushReceipt
+  /// `GET /api/v1/sync/changes?since=&wait=&limit=`.
+  public var changes:
+    @Sendable (_ team: Team, _ since: Int64, _ wait: Int, _ limit: Int) async throws -> ChangesPage
+  /// `PUT /api/v1/audio/SHA256` with the file's bytes.
+  public var uploadAudio:
+    @Sendable (_ team: Team, _ sha256: String, _ file: URL) async throws -> Void
+  /// `GET /audio/MEETING_ID` into `file` (created or replaced); false when the server has none.
+  public var downloadAudio:
+    @Sendable (_ team: Team, _ meetingID: UUID, _ file: URL) async throws -> Bool
+  /// `GET /api/v1/search`: the server's matches over everyone's meetings, best first.
+  public var search: @Sendable (_ team: Team, _ query: TeamSearchQuery) async throws -> [SearchHit]
+}
+
+/// A team server and the token that opens it.
+public struct Team: Codable, Sendable, Equatable {
+  /// The server's address, such as `https://syncups.example.com` (no `/api/v1`).
+  public var url: URL
+  public var token: String
+  /// Seconds a request may wait for an answer before the server counts as too slow.
+  public var timeout: Double
+
+  public init(url: URL, token: String, timeout: Double = 20) {
+    self.url = url
+    self.token = token
+    self.timeout = timeout
+  }
+}
+
+/// Who holds a token, as far as the server says.
+public struct TeamMember: Codable, Sendable, Equatable {
+  /// The person's name; nil when the server does not say.
+  public var name: String?
+  /// `reader` or `writer`, when the server says.
+  public var role: String?
+
+  public init(name: String? = nil, role: String? = nil) {
+    self.name = name
+    self.role = role
+  }
+}
+
+/// `syncups search --team`'s question: the same query language and filters as `syncups search`.
+public struct TeamSearchQuery: Sendable, Equatable {
+  public var text: String
+  public var syncUpID: UUID?
+  public var speaker: String?
+  public var since: Date?
+  public var limit: Int
+
+  public init(
+    text: String, syncUpID: UUID? = nil, speaker: String? = nil, since: Date? = nil,
+    limit: Int = 50
+  ) {
+    self.text = text
+    self.syncUpID = syncUpID
+    self.speaker = speaker
+    self.since = since
+    self.limit = limit
+  }
+}
+
+/// Why a request to the team server failed, in words a user can act on.
+public enum SyncFailure: Error, Equatable, CustomStringConvertible {
+  /// 401: a wrong, revoked or missing token.
+  case unauthorized(String)
+  /// 403: a reader pushing.
+  case forbidden(String)
+  /// No connection: the server is down, or the address is wrong.
+  case unreachable(String)
+  /// No answer within the timeout.
+  case tooSlow(seconds: Double)
+  /// Any other error answer: its status and the server's sentence.
+  case refused(status: Int, message: String)
+  /// An answer that is not what the route gives (another program at that address?).
+  case unreadable(String)
+
+  public var description: String {
+    switch self {
+    case .unauthorized(let message):
+      "the team server refused the token (\(message)); ask for a new one and run "
+        + "'syncups team join URL --token TOKEN'"
+    case .forbidden(let message): "the team server refused: \(message)"
+    case .unreachable(let reason): "cannot reach the team server (\(reason))"
+    case .tooSlow(let seconds): "the team server did not answer within \(Int(seconds)) s"
+    case .refused(let status, let message): "the team server answered \(status): \(message)"
+    case .unreadable(let what): "the team server's answer cannot be read (\(what))"
+    }
+  }
+}
+
+extension SyncClient: TestDependencyKey {
+  public static let testValue = SyncClient()
+}
+
+extension DependencyValues {
+  public var syncClient: SyncClient {
+    get { self[SyncClient.self] }
+    set { self[SyncClient.self] = newValue }
+  }
+}

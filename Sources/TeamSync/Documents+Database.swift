@@ -1,0 +1,159 @@
+import AudioCore
+import Foundation
+import GRDB
+import SyncUpsWire
+
+/// Reading a sync-up or a meeting out of the laptop's database as the documents the server
+/// takes, with the clocks the triggers stamped (`SyncSchema`), and writing the clocks back.
+enum StoredDocuments {
+  static let zero = HybridClock(milliseconds: 0, device: "0")
+
+  /// Each field's clock (`syncClock`).
+  static func clocks(_ id: String, _ db: Database) throws -> [String: HybridClock] {
+    var clocks: [String: HybridClock] = [:]
+    for row in try Row.fetchAll(
+      db, sql: "SELECT field, clock FROM syncClock WHERE entityId = ?", arguments: [id])
+    {
+      clocks[row["field"]] = HybridClock(row["clock"] as String)
+    }
+    return clocks
+  }
+
+  static func setClock(_ id: String, _ field: String, _ clock: HybridClock, _ db: Database) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO syncClock (entityId, field, clock) VALUES (?, ?, ?)
+        ON CONFLICT (entityId, field) DO UPDATE SET clock = excluded.clock
+        """, arguments: [id, field, clock.description])
+  }
+
+  /// The sync-up as it is, or as it was when it was deleted here (`deleted` true); nil when
+  /// this database knows neither.
+  static func syncUp(_ id: String, _ db: Database) throws -> SyncUpDocument? {
+    let clocks = try clocks(id, db)
+    func clock(_ field: String) -> HybridClock { clocks[field] ?? zero }
+    let title: String
+    let theme: String
+    let milliseconds: Int64
+    let attendees: [SyncUpDocument.Attendee]
+    let vocabulary: [String]
+    let deleted: Bool
+    if let row = try Row.fetchOne(
+      db, sql: "SELECT title, theme, durationMilliseconds FROM syncUp WHERE id = ?",
+      arguments: [id])
+    {
+      (title, theme, milliseconds) = (row["title"], row["theme"], row["durationMilliseconds"])
+      attendees = try Row.fetchAll(
+        db, sql: "SELECT id, name FROM attendee WHERE syncUpId = ? ORDER BY position, rowid",
+        arguments: [id]
+      ).map { SyncUpDocument.Attendee(id: UUID(stored: $0["id"]), name: $0["name"]) }
+      vocabulary = try String.fetchAll(
+        db, sql: "SELECT word FROM vocabularyWord WHERE syncUpId = ? ORDER BY rowid",
+        arguments: [id])
+      deleted = false
+    } else if let stone = try tombstone(id, db) {
+      let was = try JSONDecoder().decode(DeletedSyncUp.self, from: stone)
+      (title, theme, milliseconds) = (was.title, was.theme, was.durationMilliseconds)
+      attendees = was.attendees.map { .init(id: UUID(stored: $0.id), name: $0.name) }
+      vocabulary = was.vocabulary
+      deleted = true
+    } else {
+      return nil
+    }
+    return SyncUpDocument(
+      id: UUID(stored: id),
+      title: Stamped(title, at: clock("title")),
+      theme: Stamped(theme, at: clock("theme")),
+      duration: Stamped(Double(milliseconds) / 1000, at: clock("duration")),
+      attendees: Stamped(attendees, at: clock("attendees")),
+      vocabulary: Stamped(vocabulary, at: clock("vocabulary")),
+      deleted: Stamped(deleted, at: clock("deleted")))
+  }
+
+  /// A finished meeting with its segments, or one deleted here (`deleted` true); nil for a
+  /// recording or a meeting this database does not know. `audio` is its file's hash and size.
+  static func meeting(_ id: String, audio: AudioHash?, _ db: Database) throws -> MeetingDocument? {
+    let clock = try clocks(id, db)["meeting"] ?? zero
+    if let row = try Row.fetchOne(
+      db, sql: "SELECT syncUpId, date, length, audioFile, isFinished FROM meeting WHERE id = ?",
+      arguments: [id])
+    {
+      guard row["isFinished"] as Bool else { return nil }
+      var segments: [MeetingDocument.Segment] = []
+      for segment in try Row.fetchAll(
+        db,
+        sql: """
+          SELECT speaker, startTime, endTime, text, words FROM segment WHERE meetingId = ?
+          ORDER BY ordinal
+          """, arguments: [id])
+      {
+        let words = try JSONDecoder().decode([Transcription.Word].self, from: segment["words"])
+        segments.append(
+          MeetingDocument.Segment(
+            speaker: segment["speaker"], start: segment["startTime"], end: segment["endTime"],
+            text: segment["text"],
+            words: words.map {
+              .init(text: $0.word, start: $0.start, end: $0.end, confidence: $0.confidence)
+            }))
+      }
+      return MeetingDocument(
+        id: UUID(stored: id), syncUpID: UUID(stored: row["syncUpId"]),
+        date: Date(timeIntervalSince1970: row["date"]), length: row["length"],
+        segments: segments,
+        audio: audio.map { .init(sha256: $0.sha256, size: $0.size, type: $0.type) },
+        clock: clock)
+    }
+    guard let stone = try tombstone(id, db) else { return nil }
+    let was = try JSONDecoder().decode(DeletedMeeting.self, from: stone)
+    return MeetingDocument(
+      id: UUID(stored: id), syncUpID: UUID(stored: was.syncUpId),
+      date: Date(timeIntervalSince1970: was.date), length: was.length, segments: [], audio: nil,
+      deleted: true, clock: clock)
+  }
+
+  static func tombstone(_ id: String, _ db: Database) throws -> Data? {
+    try String.fetchOne(
+      db, sql: "SELECT document FROM syncTombstone WHERE entityId = ?", arguments: [id]
+    ).map { Data($0.utf8) }
+  }
+
+  struct DeletedSyncUp: Decodable {
+    struct Attendee: Decodable {
+      var id: String
+      var name: String
+    }
+    var title: String
+    var theme: String
+    var durationMilliseconds: Int64
+    var attendees: [Attendee]
+    var vocabulary: [String]
+  }
+
+  struct DeletedMeeting: Decodable {
+    var syncUpId: String
+    var date: Double
+    var length: Double
+  }
+}
+
+/// A meeting's audio file, hashed.
+struct AudioHash: Codable, Sendable, Equatable {
+  var sha256: String
+  var size: Int64
+  /// Relative to the data directory.
+  var file: String
+  var type: String {
+    switch (file as NSString).pathExtension.lowercased() {
+    case "wav": "audio/wav"
+    case "ogg": "audio/ogg"
+    default: "audio/flac"
+    }
+  }
+}
+
+extension UUID {
+  /// An id as the database stores it (lower case with dashes).
+  init(stored text: String) {
+    self = UUID(uuidString: text) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+import SyncUpsWire
+
+/// The push side: the outbox's rows become documents under a push id, stored before they are
+/// sent (`syncPendingPush`) and resent byte for byte until the server acknowledges them; the
+/// acknowledgement empties only the rows that did not change meanwhile.
+enum Outbox {
+  /// One outbox row as a push took it.
+  struct Entry: Codable, Equatable, Sendable {
+    var kind: String
+    var entityId: String
+    var generation: Int64
+  }
+
+  /// A push stored before it is sent.
+  struct Pending: Sendable, Equatable {
+    var pushID: UUID
+    var body: Data
+    var entries: [Entry]
+    var audio: [AudioHash]
+    var syncUps: Int
+    var meetings: Int
+  }
+
+  /// How many changes wait to be pushed.
+  static func count(_ db: Database) throws -> Int {
+    try Int.fetchOne(db, sql: "SELECT count(*) FROM syncOutbox") ?? 0
+  }
+
+  /// This database's device id (`syncDevice`).
+  static func device(_ db: Database) throws -> UUID {
+    UUID(stored: try String.fetchOne(db, sql: "SELECT id FROM syncDevice") ?? "")
+  }
+
+  static func pending(_ db: Database) throws -> Pending? {
+    guard
+      let row = try Row.fetchOne(
+        db, sql: "SELECT pushId, body, entries, audio FROM syncPendingPush LIMIT 1")
+    else { return nil }
+    let body: Data = row["body"]
+    let push = try WireJSON.decoder().decode(Push.self, from: body)
+    return Pending(
+      pushID: UUID(stored: row["pushId"]), body: body,
+      entries: try JSONDecoder().decode([Entry].self, from: Data((row["entries"] as String).utf8)),
+      audio: try JSONDecoder().decode([AudioHash].self, from: Data((row["audio"] as String).utf8)),
+      syncUps: push.syncUps.count, meetings: push.meetings.count)
+  }
+
+  /// The audio files of meetings waiting in the outbox: what to hash before `prepare`.
+  static func audioFiles(_ db: Database) throws -> [String: String] {
+    var files: [String: String] = [:]
+    for row in try Row.fetchAll(
+      db,
+      sql: """
+        SELECT meeting.id, meeting.audioFile FROM syncOutbox
+        JOIN meeting ON meeting.id = syncOutbox.entityId AND syncOutbox.kind = 'meeting'
+        WHERE meeting.isFinished AND meeting.audioFile IS NOT NULL
+        """)
+    {
+      files[row["id"]] = row["audioFile"]
+    }
+    return files
+  }
+
+  /// The next push from the outbox (sync-ups first, then meetings, in the order they first
+  /// changed), at most about `byteLimit` of JSON, stored as pending; nil when nothing waits.
+  /// A meeting's sync-up goes with it, so every push stands on its own.
+  static func prepare(
+    _ db: Database, audio hashes: [String: AudioHash], byteLimit: Int = 8 << 20
+  ) throws -> Pending? {
+    let rows = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT kind, entityId, generation FROM syncOutbox
+        ORDER BY kind = 'meeting', rowid
+        """)
+    guard !rows.isEmpty else { return nil }
+    let encoder = WireJSON.encoder()
+    var entries: [Entry] = []
+    var syncUps: [SyncUpDocument] = []
+    var meetings: [MeetingDocument] = []
+    var audio: [AudioHash] = []
+    var size = 0
+    for row in rows {
+      let entry = Entry(kind: row["kind"], entityId: row["entityId"], generation: row["generation"])
+      if entry.kind == "syncUp" {
+        if let document = try StoredDocuments.syncUp(entry.entityId, db) {
+          size += try encoder.encode(document).count
+          syncUps.append(document)
+        }
+      } else {
+        let hash = hashes[entry.entityId]
+        if let document = try StoredDocuments.meeting(entry.entityId, audio: hash, db) {
+          let bytes = try encoder.encode(document).count
+          if !meetings.isEmpty, size + bytes > byteLimit { break }
+          size += bytes
+          meetings.append(document)
+          if document.audio != nil, let hash { audio.append(hash) }
+          let parent = document.syncUpID.lowercasedStored
+          if !syncUps.contains(where: { $0.id == document.syncUpID }),
+            let syncUp = try StoredDocuments.syncUp(parent, db)
+          {
+            syncUps.append(syncUp)
+          }
+        }
+      }
+      // Rows without a document (a meeting deleted by a pull) leave the outbox with this push.
+      entries.append(entry)
+    }
+    let pushID = UUID()
+    let push = Push(device: try device(db), pushID: pushID, syncUps: syncUps, meetings: meetings)
+    let body = try encoder.encode(push)
+    let pending = Pending(
+      pushID: pushID, body: body, entries: entries, audio: audio, syncUps: syncUps.count,
+      meetings: meetings.count)
+    try db.execute(
+      sql: "INSERT INTO syncPendingPush (pushId, body, entries, audio) VALUES (?, ?, ?, ?)",
+      arguments: [
+        pushID.lowercasedStored, body,
+        String(decoding: try JSONEncoder().encode(entries), as: UTF8.self),
+        String(decoding: try JSONEncoder().encode(audio), as: UTF8.self),
+      ])
+    return pending
+  }
+
+  /// The server has the push: its outbox rows go, unless they changed while it was in flight,
+  /// and so do the tombstones of what it deleted.
+  static func acknowledge(_ pending: Pending, _ db: Database) throws {
+    for entry in pending.entries {
+      try db.execute(
+        sql: "DELETE FROM syncOutbox WHERE kind = ? AND entityId = ? AND generation = ?",
+        arguments: [entry.kind, entry.entityId, entry.generation])
+      guard db.changesCount > 0 else { continue }
+      try db.execute(
+        sql: """
+          DELETE FROM syncTombstone WHERE entityId = ?
+            AND NOT EXISTS (SELECT 1 FROM syncOutbox WHERE entityId = ?)
+          """, arguments: [entry.entityId, entry.entityId])
+    }
+    try db.execute(
+      sql: "DELETE FROM syncPendingPush WHERE pushId = ?",
+      arguments: [pending.pushID.lowercasedStored])
+  }
+}
+
+extension UUID {
+  /// How the database stores ids: lower case with dashes.
+  var lowercasedStored: String { uuidString.lowercased() }
+}

@@ -1,0 +1,286 @@
+import Foundation
+import GRDB
+import SyncClient
+import SyncUpsFeatures
+import SyncUpsWire
+import WorkerThreads
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One sync of this laptop's database with its team's server: first what changed here (the
+/// outbox, audio first by its SHA-256, each push stored before it is sent and resent as it is
+/// until acknowledged), then what changed there (pages from the stored version cursor, each
+/// applied in one transaction). Whatever fails, nothing is lost: the outbox, the pending push
+/// and the cursor are in the database, and the next sync goes on from them.
+public struct TeamSync: Sendable {
+  public let database: SyncUpsDatabase
+  public let team: Team
+  public let client: SyncClient
+
+  public init(database: SyncUpsDatabase, team: Team, client: SyncClient) {
+    self.database = database
+    self.team = team
+    self.client = client
+  }
+
+  /// What a sync moved.
+  public struct Report: Equatable, Sendable {
+    public var pushedSyncUps = 0
+    public var pushedMeetings = 0
+    public var uploadedAudio = 0
+    public var uploadedBytes: Int64 = 0
+    public var pulledSyncUps = 0
+    public var pulledMeetings = 0
+    public var downloadedAudio = 0
+    public init() {}
+
+    /// `pushed 1 sync-up and 2 meetings (1 audio file, 3.1 MB); pulled 1 meeting`.
+    public var line: String {
+      var parts: [String] = []
+      if pushedSyncUps + pushedMeetings > 0 {
+        var pushed = "pushed " + Self.things(pushedSyncUps, pushedMeetings)
+        if uploadedAudio > 0 {
+          pushed +=
+            " (\(Self.count(uploadedAudio, "audio file")), \(Self.megabytes(uploadedBytes)))"
+        }
+        parts.append(pushed)
+      }
+      if pulledSyncUps + pulledMeetings > 0 {
+        var pulled = "pulled " + Self.things(pulledSyncUps, pulledMeetings)
+        if downloadedAudio > 0 { pulled += " (\(Self.count(downloadedAudio, "audio file")))" }
+        parts.append(pulled)
+      }
+      return parts.isEmpty ? "up to date: nothing to push or pull" : parts.joined(separator: "; ")
+    }
+
+    static func things(_ syncUps: Int, _ meetings: Int) -> String {
+      [
+        syncUps > 0 ? count(syncUps, "sync-up") : nil,
+        meetings > 0 ? count(meetings, "meeting") : nil,
+      ]
+      .compactMap { $0 }.joined(separator: " and ")
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    static func megabytes(_ bytes: Int64) -> String {
+      String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+  }
+
+  /// Another sync of this data directory is running.
+  public struct Busy: Error, CustomStringConvertible {
+    public var description: String { "another syncups is syncing this data directory just now" }
+  }
+
+  /// Pushes, then pulls (the first request of the pull waits up to `wait` seconds for a change).
+  /// When another sync of this data directory runs, waits for it to end (`waitForOthers`) or
+  /// throws `Busy`.
+  public func run(wait: Int = 0, waitForOthers: Bool = false) async throws -> Report {
+    let directory = database.directory?.url
+    let lock =
+      waitForOthers
+      ? try await WorkerThread.run(name: "syncups-sync-lock") {
+        try SyncLock(directory: directory, waiting: true)
+      }
+      : try SyncLock(directory: directory, waiting: false)
+    defer { lock.release() }
+    var report = Report()
+    try await push(&report)
+    try await pull(&report, wait: wait)
+    try await database.writer.write { db in
+      try Pull.setState("lastSync", Date().timeIntervalSince1970, db)
+    }
+    return report
+  }
+
+  // MARK: Push
+
+  func push(_ report: inout Report) async throws {
+    while true {
+      var pending = try await database.writer.read { try Outbox.pending($0) }
+      if pending == nil {
+        let files = try await database.writer.read { try Outbox.audioFiles($0) }
+        let hashes = try await hash(files)
+        pending = try await database.writer.write { try Outbox.prepare($0, audio: hashes) }
+      }
+      guard let pending else { return }
+      for audio in pending.audio {
+        guard let url = database.directory?.url.appendingPathComponent(audio.file) else { continue }
+        try await client.uploadAudio(team, audio.sha256, url)
+        report.uploadedAudio += 1
+        report.uploadedBytes += audio.size
+      }
+      _ = try await client.push(team, pending.body)
+      try await database.writer.write { try Outbox.acknowledge(pending, $0) }
+      report.pushedSyncUps += pending.syncUps
+      report.pushedMeetings += pending.meetings
+    }
+  }
+
+  /// The SHA-256 and size of each meeting's audio file, read on a thread of its own; files
+  /// that are gone are left out (the meeting goes without audio).
+  func hash(_ files: [String: String]) async throws -> [String: AudioHash] {
+    guard !files.isEmpty, let directory = database.directory?.url else { return [:] }
+    return try await WorkerThread.run(name: "syncups-hash") {
+      var hashes: [String: AudioHash] = [:]
+      for (meeting, file) in files {
+        let url = directory.appendingPathComponent(file)
+        guard let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size],
+          let sha256 = try? SHA256Hasher.file(url)
+        else { continue }
+        hashes[meeting] = AudioHash(
+          sha256: sha256, size: (size as? NSNumber)?.int64Value ?? 0, file: file)
+      }
+      return hashes
+    }
+  }
+
+  // MARK: Pull
+
+  func pull(_ report: inout Report, wait: Int) async throws {
+    var since = try await database.writer.read { db in
+      try Int64.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = 'cursor'") ?? 0
+    }
+    var wait = wait
+    while true {
+      let page = try await client.changes(team, since, wait, 100)
+      wait = 0
+      let files = try await download(page, report: &report)
+      let applied = try await database.writer.write { db in
+        try Pull.apply(page, audioFiles: files, directory: database.directory?.url, db)
+      }
+      for file in applied.deletedAudio {
+        guard let url = database.directory?.url.appendingPathComponent(file) else { continue }
+        try? FileManager.default.removeItem(at: url)
+      }
+      report.pulledSyncUps += applied.syncUps
+      report.pulledMeetings += applied.meetings
+      since = page.version
+      if !page.more { return }
+    }
+  }
+
+  /// The audio of the page's meetings that will replace what is here, downloaded to
+  /// `audio/<meeting id>.flac` and checked against its hash before it is kept there.
+  func download(_ page: ChangesPage, report: inout Report) async throws -> [UUID: String] {
+    guard let directory = database.directory?.url else { return [:] }
+    let wanted = try await database.writer.read { db in
+      try page.meetings.filter { document in
+        guard !document.deleted, document.audio != nil else { return false }
+        let local =
+          try StoredDocuments.clocks(document.id.lowercasedStored, db)["meeting"]
+          ?? StoredDocuments.zero
+        return document.clock > local
+      }
+    }
+    var files: [UUID: String] = [:]
+    for document in wanted {
+      guard let audio = document.audio else { continue }
+      let file = "audio/\(document.id.lowercasedStored).flac"
+      let url = directory.appendingPathComponent(file)
+      let present = try await WorkerThread.run(name: "syncups-hash") {
+        (try? SHA256Hasher.file(url)) == audio.sha256
+      }
+      if present {
+        files[document.id] = file
+        continue
+      }
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      let temporary = url.deletingLastPathComponent()
+        .appendingPathComponent(".download-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: temporary) }
+      guard try await client.downloadAudio(team, document.id, temporary) else { continue }
+      let sha256 = try await WorkerThread.run(name: "syncups-hash") {
+        try SHA256Hasher.file(temporary)
+      }
+      guard sha256 == audio.sha256 else {
+        throw SyncFailure.unreadable(
+          "the audio of meeting \(document.id.lowercasedStored) does not have its hash")
+      }
+      guard rename(temporary.path, url.path) == 0 else {
+        throw SyncFailure.unreadable("cannot keep the audio in \(url.path)")
+      }
+      files[document.id] = file
+      report.downloadedAudio += 1
+    }
+    return files
+  }
+}
+
+/// Where this laptop stands with its team: what waits, when it last synced.
+public struct TeamSyncStatus: Equatable, Sendable {
+  public var waiting: Int
+  public var lastSync: Date?
+  public var version: Int64
+  /// Why the last sync failed, when it did.
+  public var lastProblem: String?
+
+  /// Keeps why a sync failed (nil: it worked) for `syncups team status`.
+  public static func recordProblem(_ problem: String?, _ database: SyncUpsDatabase) {
+    try? database.writer.write { db in try Pull.setState("lastProblem", problem, db) }
+  }
+
+  public static func read(_ database: SyncUpsDatabase) throws -> TeamSyncStatus {
+    try database.writer.read { db in
+      let waiting = try Outbox.count(db)
+      let last = try Double.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = 'lastSync'")
+      let version =
+        try Int64.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = 'cursor'") ?? 0
+      let problem = try String.fetchOne(
+        db, sql: "SELECT value FROM syncState WHERE key = 'lastProblem'")
+      return TeamSyncStatus(
+        waiting: waiting, lastSync: last.map(Date.init(timeIntervalSince1970:)), version: version,
+        lastProblem: problem)
+    }
+  }
+
+  /// A laptop that joins another server starts over with it: every sync-up and finished meeting
+  /// waits to be pushed, the cursor goes back to 0, a push not yet acknowledged is dropped.
+  public static func startOver(_ database: SyncUpsDatabase) throws {
+    try database.writer.write { db in
+      try db.execute(
+        sql: """
+          DELETE FROM syncPendingPush;
+          DELETE FROM syncParked;
+          DELETE FROM syncState WHERE key IN ('cursor', 'lastSync');
+          INSERT INTO syncOutbox (kind, entityId) SELECT 'syncUp', id FROM syncUp ORDER BY position
+            ON CONFLICT (kind, entityId) DO UPDATE SET generation = generation + 1;
+          INSERT INTO syncOutbox (kind, entityId)
+            SELECT 'meeting', id FROM meeting WHERE isFinished ORDER BY date
+            ON CONFLICT (kind, entityId) DO UPDATE SET generation = generation + 1;
+          """)
+    }
+  }
+}
+
+/// One sync at a time per data directory: an exclusive `flock` on `locks/sync.lock`, waited
+/// for (on a thread of its own) or not (a second sync says so and leaves).
+struct SyncLock: Sendable {
+  private let fd: Int32
+
+  init(directory: URL?, waiting: Bool) throws {
+    guard let directory else {
+      fd = -1
+      return
+    }
+    let folder = directory.appendingPathComponent("locks")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    fd = open(folder.appendingPathComponent("sync.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw SyncFailure.unreadable(String(cString: strerror(errno))) }
+    var locked = flock(fd, LOCK_EX | (waiting ? 0 : LOCK_NB))
+    while locked != 0 && errno == EINTR { locked = flock(fd, LOCK_EX) }
+    guard locked == 0 else {
+      close(fd)
+      throw TeamSync.Busy()
+    }
+  }
+
+  func release() {
+    guard fd >= 0 else { return }
+    close(fd)
+  }
+}
