@@ -107,14 +107,17 @@ struct ImportRulesTests {
     try JSONSerialization.data(withJSONObject: other).write(to: clash)
     let run = try await home.run("import", clash.path)
     expectOneLineFailure(
-      run, containing: [clash.path, "sync-up 1 ('Other')", "attendee 'Ana'", "already"])
+      run, containing: [clash.path, "sync-up 1 of the file ('Other')", "attendee 'Ana'", "already"])
     #expect(!run.stderr.contains("UNIQUE"), "\(run)")
     #expect(!run.stderr.contains("database error"), "\(run)")
 
     try JSONSerialization.data(withJSONObject: other).write(to: home.dataFile)
     let list = try await home.run("list")
     expectOneLineFailure(
-      list, containing: [home.dataFile.path, "sync-up 1 ('Other')", "attendee 'Ana'", "already"])
+      list,
+      containing: [
+        home.dataFile.path, "sync-up 1 of the file ('Other')", "attendee 'Ana'", "already",
+      ])
     #expect(!list.stderr.contains("UNIQUE"), "\(list)")
   }
 

@@ -64,10 +64,10 @@ extension SyncUpsDatabase {
     try importFile(url)
   }
 
-  /// How an item of a file is named in a message: `sync-up 2 ('Weekly')`.
+  /// How an item of a file is named in a message: `sync-up 2 of the file ('Weekly')`.
   static func label(_ syncUp: SyncUp, at index: Int) -> String {
     let title = syncUp.title.count > 40 ? syncUp.title.prefix(40) + "…" : syncUp.title
-    return "sync-up \(index + 1) ('\(title)')"
+    return "sync-up \(index + 1) of the file" + (title.isEmpty ? "" : " ('\(title)')")
   }
 
   /// The sync-up as `add` would save it, or `importFailed` naming it and the rule.
@@ -76,7 +76,7 @@ extension SyncUpsDatabase {
       return try syncUp.validated()
     } catch {
       throw SyncUpsDatabaseError.importFailed(
-        url: url, reason: "\(label(syncUp, at: index)) of the file: \(error)")
+        url: url, reason: "\(label(syncUp, at: index)): \(error)")
     }
   }
 
@@ -99,7 +99,7 @@ extension SyncUpsDatabase {
       let owner = try SyncUpRecord.fetchOne(db, id: other.syncUpId)?.title ?? ""
       throw SyncUpsDatabaseError.importFailed(
         url: url,
-        reason: "\(label(syncUp, at: index)) of the file: its attendee '\(attendee.name)' has "
+        reason: "\(label(syncUp, at: index)): its attendee '\(attendee.name)' has "
           + "the id \(attendee.id.rawValue.lowercasedString), which attendee '\(other.name)' of "
           + "'\(owner)' here has already: give it a new id")
     }
