@@ -15,7 +15,7 @@ RELEASE_BINARY = .build-release/release/syncups
 SERVER_BINARY = .build-server/release/syncups-server
 # The suites that run the `syncups` binary itself (recording through PulseAudio, signals, SIGKILL
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
-END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests
+END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
 .PHONY: setup build release install demo test test-server server release-server serve postgres completions test-debug test-release bench bench-store latency pulse format lint
 
@@ -106,7 +106,7 @@ test-server: setup
 	@$(POSTGRES) && $(TESTING) $(SWIFT) test --filter SyncUpsServerTests
 
 test-release: release
-	@$(PULSE) && $(SWIFT) build --build-tests && \
+	@$(PULSE) && $(POSTGRES) && $(SWIFT) build --build-tests && \
 	  SYNCUPS_BINARY="$(CURDIR)/$(RELEASE_BINARY)" $(TESTING) $(SWIFT) test --skip-build \
 	  --filter '$(END_TO_END)'
 

@@ -377,6 +377,15 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // Issue 19's scenarios end to end: the built `syncups-server` on the private PostgreSQL of
+    // .ci/postgres, and two laptops (data directories) running the built `syncups`.
+    .testTarget(
+      name: "TeamSyncEndToEndTests",
+      dependencies: [
+        "syncups", "SyncUpsServerCommand", "SyncUpsTestSupport", "TestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
     // Against a real PostgreSQL (.ci/postgres), a database per test, through HummingbirdTesting.
     .testTarget(
       name: "SyncUpsServerTests",

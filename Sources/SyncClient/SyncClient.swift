@@ -92,7 +92,7 @@ public enum SyncFailure: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unauthorized(let message):
-      "the team server refused the token (\(message)); ask for a new one and run "
+      "the team server refused the token (\(message)); join again with "
         + "'syncups team join URL --token TOKEN'"
     case .forbidden(let message): "the team server refused: \(message)"
     case .unreachable(let reason): "cannot reach the team server (\(reason))"

@@ -40,11 +40,14 @@ enum Outbox {
     else { return nil }
     let body: Data = row["body"]
     let push = try WireJSON.decoder().decode(Push.self, from: body)
+    let entries = try JSONDecoder().decode(
+      [Entry].self, from: Data((row["entries"] as String).utf8))
     return Pending(
-      pushID: UUID(stored: row["pushId"]), body: body,
-      entries: try JSONDecoder().decode([Entry].self, from: Data((row["entries"] as String).utf8)),
+      pushID: UUID(stored: row["pushId"]), body: body, entries: entries,
       audio: try JSONDecoder().decode([AudioHash].self, from: Data((row["audio"] as String).utf8)),
-      syncUps: push.syncUps.count, meetings: push.meetings.count)
+      syncUps: push.syncUps.count { syncUp in
+        entries.contains { $0.kind == "syncUp" && $0.entityId == syncUp.id.lowercasedStored }
+      }, meetings: push.meetings.count)
   }
 
   /// The audio files of meetings waiting in the outbox: what to hash before `prepare`.
@@ -82,12 +85,15 @@ enum Outbox {
     var meetings: [MeetingDocument] = []
     var audio: [AudioHash] = []
     var size = 0
+    // Sync-ups this push changes (not those sent along with their meetings).
+    var changedSyncUps = 0
     for row in rows {
       let entry = Entry(kind: row["kind"], entityId: row["entityId"], generation: row["generation"])
       if entry.kind == "syncUp" {
         if let document = try StoredDocuments.syncUp(entry.entityId, db) {
           size += try encoder.encode(document).count
           syncUps.append(document)
+          changedSyncUps += 1
         }
       } else {
         let hash = hashes[entry.entityId]
@@ -112,7 +118,7 @@ enum Outbox {
     let push = Push(device: try device(db), pushID: pushID, syncUps: syncUps, meetings: meetings)
     let body = try encoder.encode(push)
     let pending = Pending(
-      pushID: pushID, body: body, entries: entries, audio: audio, syncUps: syncUps.count,
+      pushID: pushID, body: body, entries: entries, audio: audio, syncUps: changedSyncUps,
       meetings: meetings.count)
     try db.execute(
       sql: "INSERT INTO syncPendingPush (pushId, body, entries, audio) VALUES (?, ?, ?, ?)",
