@@ -26,9 +26,10 @@ struct SentencePassTests {
   private func lateMeeting(in database: SyncUpsDatabase) throws -> Meeting.ID {
     let syncUp = makeSyncUp()
     try insert([syncUp], into: database)
+    let id = Meeting.ID(UUID())
     let meeting = Meeting(
-      id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_790_000_000), transcript: "",
-      audioFile: "audio/late.flac")
+      id: id, date: Date(timeIntervalSince1970: 1_790_000_000), transcript: "",
+      audioFile: DataDirectory.audioFile(of: id))
     try database.begin(meeting, syncUpID: syncUp.id)
     for segment in live { try database.append(segment, meetingID: meeting.id) }
     try database.deferSentencePass(meeting.id)
@@ -55,7 +56,11 @@ struct SentencePassTests {
     } operation: {
       await SentencePass.runPending(in: database)
     }
-    #expect(files.value == [URL(fileURLWithPath: "/data/audio/late.flac")])
+    #expect(
+      files.value == [
+        URL(fileURLWithPath: "/data").appendingPathComponent(
+          DataDirectory.audioFile(of: id))
+      ])
     #expect(lines.count == 1)
     #expect(lines.first?.hasSuffix("the live transcript was replaced by 2 whole sentences") == true)
     let saved = try #require(try transcript(id, database))
