@@ -168,6 +168,12 @@ public struct RecordMeeting: Reducer {
         return .none
 
       case .onTask:
+        // A sync-up stored before the rules (an old import) may have nobody to give slots to.
+        guard !state.syncUp.attendees.isEmpty else {
+          return fail(
+            "'\(state.syncUp.title)' has no attendees, so nobody could be given a slot: add one "
+              + "with 'syncups edit' and --add-attendee, then record", &state)
+        }
         state.recording = MeetingRecording(
           meetingID: state.meetingID, syncUpID: state.syncUp.id, started: now,
           audioFile: state.input.keeps.contains(.audio)

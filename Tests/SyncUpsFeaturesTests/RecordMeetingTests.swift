@@ -243,6 +243,28 @@ struct RecordMeetingTests {
     #expect(store.state.syncUp.meetings.isEmpty)
   }
 
+  /// A sync-up with nobody in it (stored before import applied the rules) is not recorded:
+  /// there would be no slot to give what is heard to.
+  @Test func aSyncUpWithNoAttendeesIsNotRecorded() async {
+    var syncUp = SyncUp.mock
+    syncUp.attendees = []
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: syncUp), input: .none)
+    ) {
+      RecordMeeting()
+    }
+    await store.send(.onTask) {
+      $0.failure =
+        "'\(syncUp.title)' has no attendees, so nobody could be given a slot: add one with "
+        + "'syncups edit' and --add-attendee, then record"
+      $0.status = .ended
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(store.state.syncUp.meetings.isEmpty)
+  }
+
   @Test func endMeetingResumeGoesOn() async {
     let clock = TestClock()
     let store = TestStore(
