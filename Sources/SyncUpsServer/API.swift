@@ -61,7 +61,12 @@ struct ErrorMiddleware: RouterMiddleware {
     next: (Request, TeamContext) async throws -> Response
   ) async throws -> Response {
     do {
-      return try await next(request, context)
+      do {
+        return try await next(request, context)
+      } catch let error as PostgresTransactionError {
+        // A refusal inside a transaction (an APIError) or the database's own error, unwrapped.
+        throw error.closureError ?? error.beginError ?? error.commitError ?? error
+      }
     } catch let error as APIError {
       return .json(ErrorBody(error.message), status: error.status)
     } catch let error as HTTPError {

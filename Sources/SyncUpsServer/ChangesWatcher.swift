@@ -18,7 +18,12 @@ public actor ChangesWatcher: Service {
     self.logger = logger
   }
 
+  /// Listens until the application shuts down (a graceful shutdown cancels it).
   public nonisolated func run() async throws {
+    try await cancelWhenGracefulShutdown { await self.listen() }
+  }
+
+  private nonisolated func listen() async {
     while !Task.isCancelled {
       do {
         try await client.withConnection { connection in

@@ -224,10 +224,11 @@ extension TeamStore {
   }
 }
 
-/// Runs the PostgreSQL client's pool as one of the application's services.
+/// Runs the PostgreSQL client's pool as one of the application's services, until the
+/// application shuts down (gracefully: the HTTP server stops first).
 struct ClientService: Service {
   let client: PostgresClient
   func run() async throws {
-    await client.run()
+    try await cancelWhenGracefulShutdown { await client.run() }
   }
 }

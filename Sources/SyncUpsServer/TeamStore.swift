@@ -24,7 +24,7 @@ public struct TeamStore: Sendable {
 
   /// Runs `body` with a client for `url` that is running, and stops the client afterwards.
   public static func withStore<T: Sendable>(
-    _ url: DatabaseURL, logger: Logger = Logger(label: "syncups-server"),
+    _ url: DatabaseURL, logger: Logger = quietLogger,
     _ body: @Sendable (TeamStore) async throws -> T
   ) async throws -> T {
     let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
@@ -34,6 +34,13 @@ public struct TeamStore: Sendable {
       return try await body(TeamStore(client: client, logger: logger))
     }
   }
+
+  /// Errors only: a command's or a test's short-lived client.
+  public static let quietLogger: Logger = {
+    var logger = Logger(label: "syncups-server")
+    logger.logLevel = .error
+    return logger
+  }()
 
   /// The newest version given to a change (0 when nothing was ever pushed).
   public func currentVersion() async throws -> Int64 {

@@ -1,5 +1,6 @@
 import Foundation
 import SyncUpsServer
+import TestSupport
 import Testing
 
 /// The built `syncups-server` binary (beside this test program).
@@ -28,58 +29,18 @@ func runServer(_ arguments: [String], database: String?, stdin: String? = nil) a
     serverBinary, arguments, environment: ["SYNCUPS_DATABASE_URL": database], stdin: stdin)
 }
 
-/// Runs a program to its end on a thread of its own (waiting blocks); `environment` adds to
-/// this process's (nil removes a variable).
+/// Runs a program to its end (awaited, not waited for on a thread: `ChildProcess`);
+/// `environment` adds to this process's (nil removes a variable).
 func runProgram(
   _ program: URL, _ arguments: [String], environment changes: [String: String?] = [:],
   stdin: String? = nil
 ) async throws -> Run {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread.detachNewThread {
-      do {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        for (name, value) in changes { environment[name] = value }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let errors = Thread.detachNewThreadReading(err)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        continuation.resume(
-          returning: Run(
-            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-            stderr: errors()))
-      } catch {
-        continuation.resume(throwing: error)
-      }
-    }
-  }
-}
-
-extension Thread {
-  /// Reads a pipe to its end on a thread of its own; the closure waits for it.
-  static func detachNewThreadReading(_ pipe: Pipe) -> () -> String {
-    let done = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var data = Data()
-    Thread.detachNewThread {
-      data = pipe.fileHandleForReading.readDataToEndOfFile()
-      done.signal()
-    }
-    return {
-      done.wait()
-      return String(decoding: data, as: UTF8.self)
-    }
-  }
+  var environment = ProcessInfo.processInfo.environment
+  for (name, value) in changes { environment[name] = value }
+  let child = try ChildProcess(
+    program, arguments, environment: environment, input: stdin.map { Data($0.utf8) })
+  let finished = await child.finished()
+  return Run(status: finished.status ?? -1, stdout: finished.stdout, stderr: finished.stderr)
 }
 
 @Suite(

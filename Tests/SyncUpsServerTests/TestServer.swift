@@ -99,6 +99,11 @@ struct TestServer: Sendable {
     }
   }
 
+  /// The database as `--database` and `$SYNCUPS_DATABASE_URL` take it (a Unix socket).
+  var urlText: String {
+    "postgres://\(url.username)@localhost/\(url.database)?host=\(url.socketDirectory ?? "")"
+  }
+
   func store<T: Sendable>(_ body: @Sendable (TeamStore) async throws -> T) async throws -> T {
     try await TeamStore.withStore(url, body)
   }
