@@ -359,9 +359,9 @@ struct ServerAPITests {
   }
 
   @Test(
-    .disabled(
-      "not yet passing: starting a second private cluster with .ci/postgres from the test process "
-        + "is never seen to exit (the 600 s safety net ends it), so the reconnect is untested"))
+    // Not yet passing: starting a second private cluster with .ci/postgres from the test process
+    // is never seen to exit (the 600 s safety net ends it), so the reconnect is untested.
+    .disabled("a second private PostgreSQL cluster started from the test never returns"))
   func theServerReconnectsWhenPostgreSQLRestarts() async throws {
     // A cluster of its own (the shared one serves the other tests), restarted under the server.
     let folder = "/tmp/syncups-postgres-restart-\(UUID().uuidString.prefix(8))"
