@@ -28,6 +28,24 @@ struct CommandExitTests {
       try await home.run("list", "--json").stdout.components(separatedBy: "Closed").count == 2)
   }
 
+  /// Issue 18: "`record >/dev/full` crashes too". The meeting is saved once and the last line
+  /// says so; the exit status says the output was lost.
+  @Test func recordToAFullStdoutSaysTheMeetingWasSaved() async throws {
+    let home = try Home()
+    let id = try await home.add("Full")
+    let run = try await runToAFullDisk(
+      home,
+      ["record", id, "--input", samples.appendingPathComponent("hello.wav").path, "--fast"])
+    #expect(run.status == 1, "\(run)")
+    let last = try #require(run.stderrLines.last, "\(run)")
+    #expect(last.hasPrefix("syncups: meeting "), "\(run)")
+    #expect(last.contains("was saved, but its output could not be written"), "\(run)")
+    for internals in ["Fatal error", "Backtrace", "NSCocoaErrorDomain"] {
+      #expect(!run.stderr.contains(internals), "\(run)")
+    }
+    #expect(try await home.meetings(id).count == 1)
+  }
+
   @Test(arguments: [["list"], ["list", "--json"], ["show", "daily"], ["meetings", "daily"]])
   func aReadToAFullStdoutIsOneLine(_ arguments: [String]) async throws {
     let home = try Home()
