@@ -96,6 +96,8 @@ struct InteractiveAppTests {
     #expect(try await waitForScreen { $0.contains(recording) }, "\((try? screen()) ?? "")")
     try keys("n")
     #expect(try await waitForScreen { $0.contains("Speaker 2 of 2: Ben") })
+    // A second of the meeting passes (one ended at once, with nothing heard, is not saved).
+    #expect(try await waitForScreen { $0.contains(" elapsed") && !$0.contains("02:30 elapsed") })
     try keys("q")
     #expect(
       try await waitForScreen {
