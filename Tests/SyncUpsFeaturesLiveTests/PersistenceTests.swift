@@ -42,6 +42,8 @@ struct PersistenceTests {
         title: "Persistence"
       )
       $syncUps.withLock { _ = $0.append(syncUp) }
+      // On disk before the recording begins (the recording's row refers to it).
+      try $syncUps.save()
       let derived = try #require(Shared($syncUps[id: syncUp.id]))
 
       let store = Store(
