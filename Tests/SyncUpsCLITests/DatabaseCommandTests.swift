@@ -125,6 +125,7 @@ struct DatabaseCommandTests {
       }
     }
     _ = try await waitUntil { try running() != nil || !recorder.isRunning }
+    let started = ContinuousClock.now
     func output() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
     let unfinished = try database.unfinished()
     let recording = try #require(
@@ -137,7 +138,9 @@ struct DatabaseCommandTests {
     #expect(try home.load().map(\.title) == ["Daily"])
     #expect(FileManager.default.fileExists(atPath: audio.path))
 
-    // SIGINT ends and saves the meeting.
+    // SIGINT ends and saves the meeting, once it has run a second (a meeting ended within its
+    // first second with nothing heard is not saved).
+    try await Task.sleep(until: started + .seconds(1.5))
     recorder.signal(SIGINT)
     await recorder.waitUntilExit()
     #expect(recorder.terminationStatus == 0)
