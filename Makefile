@@ -87,9 +87,10 @@ install: release release-server completions
 pulse: setup
 	@.ci/pulse >/dev/null
 
-# The format check, every test on the debug build, then the end-to-end suites again against the
-# optimized binary.
-test: lint test-debug test-release
+# The format check, then every test (.ci/test): the suites but END_TO_END on the debug build while
+# the optimized `syncups` compiles beside them, then the END_TO_END suites against that binary.
+test: lint
+	@$(TESTING) END_TO_END='$(END_TO_END)' RELEASE_BINARY=$(RELEASE_BINARY) SWIFT=$(SWIFT) .ci/test
 
 # Tests await their child processes now, so nothing holds the test run's threads: at most
 # $(TEST_WIDTH) test cases run at once (swift-testing's limit), so a loaded machine is not asked to
@@ -98,6 +99,7 @@ test: lint test-debug test-release
 TEST_WIDTH ?= 4
 TESTING = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH)
 
+# Every suite on the debug build (the end-to-end ones too, against the debug binary).
 test-debug: setup
 	@$(PULSE) && $(POSTGRES) && $(TESTING) $(SWIFT) test
 
