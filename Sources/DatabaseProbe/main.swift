@@ -85,8 +85,12 @@ final class KillBeforeCommit: TransactionObserver, @unchecked Sendable {
   func databaseDidRollback(_ db: Database) {}
 }
 
-func record(_ syncUp: SyncUp.ID, segments: Int, killAt: String?) throws -> Meeting.ID {
-  let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "")
+func record(
+  _ syncUp: SyncUp.ID, segments: Int, killAt: String?, withAudio: Bool = false
+) throws -> Meeting.ID {
+  var meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "")
+  // As `syncups record` does: the meeting names its audio from the start.
+  if withAudio { meeting.audioFile = DataDirectory.audioFile(of: meeting.id) }
   try database.begin(meeting, syncUpID: syncUp)
   step("begin", killAt: killAt)
   for index in 0..<segments {
@@ -112,7 +116,9 @@ do {
 
   case "record":
     let killAt = arguments.count > 5 ? arguments[5] : nil
-    let id = try record(syncUpID(3), segments: Int(argument(4)) ?? 0, killAt: killAt)
+    let id = try record(
+      syncUpID(3), segments: Int(argument(4)) ?? 0, killAt: killAt,
+      withAudio: arguments.count > 6 && arguments[6] == "audio")
     say("meeting \(id.rawValue)")
 
   case "hammer":

@@ -151,6 +151,42 @@ struct RecordingTests {
     #expect(try database.unfinished().isEmpty)
   }
 
+  /// Issue 18: a recording killed before anything was heard is dropped with its audio when it
+  /// left less than a second of it (as a meeting ended that soon is), never recovered empty;
+  /// with more audio it is recovered, audio and all.
+  @Test(arguments: [(0.4, false), (5.0, true)])
+  func aRecordingKilledBeforeAnythingWasHeardIsKeptOnlyWithASecondOfAudio(
+    seconds: Double, kept: Bool
+  ) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let syncUp = makeSyncUp()
+    try insert([syncUp], into: try SyncUpsDatabase.open(directory.dataDirectory))
+    _ = try await Probe.run(
+      "record", directory.url, [syncUp.id.rawValue.uuidString, "0", "begin", "audio"])
+    let database = try SyncUpsDatabase.open(directory.dataDirectory)
+    let meeting = try #require(try database.unfinished().first)
+    let name = DataDirectory.audioFile(of: meeting.meetingID)
+    let audio = directory.url.appendingPathComponent(name)
+    try FileManager.default.createDirectory(
+      at: audio.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(count: 4096).write(to: audio)
+    try FileManager.default.setAttributes(
+      [.modificationDate: meeting.date.addingTimeInterval(seconds)], ofItemAtPath: audio.path)
+
+    let recovery = try await Probe.run("recover", directory.url)
+    #expect(recovery.lines == ["recovered \(meeting.meetingID.rawValue) 0"])
+    #expect(try database.unfinished().isEmpty)
+    #expect(try count("meeting", in: database) == (kept ? 1 : 0))
+    #expect(FileManager.default.fileExists(atPath: audio.path) == kept)
+    if kept {
+      let saved = try readSync(database) { db in
+        try MeetingTranscriptRequest(meetingID: meeting.meetingID).fetch(db)
+      }
+      #expect(saved?.audioFile == name)
+    }
+  }
+
   @Test func aRunningRecordingIsNotRecoveredByAnotherProcess() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

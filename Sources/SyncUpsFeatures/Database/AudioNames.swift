@@ -35,6 +35,19 @@ extension DataDirectory {
   }
 }
 
+extension DataDirectory {
+  /// How much audio a killed recording left in `audio` (a name `audioFile(of:)` gives): the
+  /// time from the meeting's start to the file's last write. Its header does not say: the
+  /// recorder writes the length when it closes the file, which a killed recording never did.
+  func secondsOfAudio(_ audio: String, startedAt start: Date) -> TimeInterval {
+    let path = url.appendingPathComponent(audio).path
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      let written = attributes[.modificationDate] as? Date
+    else { return 0 }
+    return written.timeIntervalSince(start)
+  }
+}
+
 extension Schema {
   /// v3: every stored `audioFile` becomes the derived name (an older file's audio under its own
   /// id in another case is renamed to it), or nil when no such file is there. A recording that

@@ -172,6 +172,15 @@ extension SyncUpsDatabase {
       // Its audio by the derived name (a recording by an older syncups is renamed to it).
       meeting.audioFile = directory?.adoptedAudio(
         of: meeting.meetingID, claimed: meeting.audioFile, moving: true)
+      // Nothing heard and not a second of audio, as `RecordMeeting` drops a meeting ended so
+      // soon: the file goes first (a crash then leaves a row whose audio is gone, which the
+      // next recovery drops the same way).
+      if meeting.segmentCount == 0, let audio = meeting.audioFile,
+        let directory, directory.secondsOfAudio(audio, startedAt: meeting.date) < 1
+      {
+        try? FileManager.default.removeItem(at: directory.url.appendingPathComponent(audio))
+        meeting.audioFile = nil
+      }
       let finished = try write { db in
         let unfinished = MeetingRecord.unfinished(meeting.meetingID)
         if meeting.isEmpty { return try unfinished.deleteAll(db) == 1 }
