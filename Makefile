@@ -17,7 +17,7 @@ SERVER_BINARY = .build-server/release/syncups-server
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install demo test test-server server release-server serve postgres completions test-debug test-release bench bench-store latency pulse format lint
+.PHONY: setup build release install demo test test-server server release-server serve postgres completions test-debug test-release bench bench-store bench-interrupt latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -122,6 +122,10 @@ bench: release
 # Latency from the end of each utterance to its final result, through a virtual microphone.
 latency: setup
 	@$(PULSE) && $(SWIFT) test --filter microphoneTranscriptEqualsFileTranscript 2>&1 | grep -E "latency|passed|failed"
+
+# Seconds from Ctrl-C to exit in a long `record --input --fast` (a command, not a test).
+bench-interrupt: release
+	.ci/bench-interrupt $(RELEASE_BINARY)
 
 # The real commands on stores of 10 and 250 meetings (optimized build; a command, not a test):
 # medians of `syncups list`, `show`, `meetings`, `transcript`, search and a recorded meeting's

@@ -230,7 +230,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "MeetingRecorder", "SpeechVocabulary",
-        "SharingGRDB", "WorkerThreads",
+        "SharingGRDB", "WorkerThreads", "SyncUpsWire",
         .product(name: "Tagged", package: "swift-tagged"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]

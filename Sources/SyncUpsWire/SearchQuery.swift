@@ -3,8 +3,8 @@ import Foundation
 /// `syncups search`'s query language, parsed once for both stores: words (all must occur, in
 /// any order), prefixes (`migr*`) and phrases in quotes (`"staging server"`).
 ///
-/// It reads text exactly as the laptop's `TranscriptSearch.matchExpression` does, so FTS5 and
-/// PostgreSQL are asked the same thing; nothing the user types is ever query syntax.
+/// The laptop's FTS5 query (`TranscriptSearch.matchExpression`) and PostgreSQL's are both made
+/// from it, so both are asked the same thing; nothing the user types is ever query syntax.
 public struct SearchQuery: Equatable, Sendable {
   /// One word or phrase to find; `prefix` makes its last word a prefix.
   public struct Term: Equatable, Sendable {

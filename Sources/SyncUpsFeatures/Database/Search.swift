@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SyncUpsWire
 
 /// What to look for across every meeting's transcript.
 public struct TranscriptSearch: Equatable, Sendable {
@@ -28,38 +29,10 @@ public struct TranscriptSearch: Equatable, Sendable {
 
   /// The text as an FTS5 query in which every word and phrase is quoted, so no input is a
   /// syntax error; a `*` right after a word or phrase makes its last word a prefix. Nil when
-  /// there is nothing to look for.
+  /// there is nothing to look for. The text is read by `SearchQuery`, as the team server reads
+  /// it, so both stores are asked the same thing.
   var matchExpression: String? {
-    var terms: [String] = []
-    var rest = Substring(text)
-    while let first = rest.first {
-      if first.isWhitespace {
-        rest = rest.dropFirst()
-        continue
-      }
-      var term: Substring
-      if first == "\"" {
-        let body = rest.dropFirst()
-        let close = body.firstIndex(of: "\"") ?? body.endIndex
-        term = body[..<close]
-        rest = close == body.endIndex ? body[close...] : body[body.index(after: close)...]
-      } else {
-        let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
-        term = rest[..<end]
-        rest = rest[end...]
-      }
-      var prefix = false
-      if term.hasSuffix("*") {
-        prefix = true
-        term = term.dropLast()
-      } else if rest.first == "*" {
-        prefix = true
-        rest = rest.dropFirst()
-      }
-      let words = term.filter { $0 != "\"" && $0 != "*" }
-      guard words.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
-      terms.append("\"\(words)\"" + (prefix ? "*" : ""))
-    }
+    let terms = SearchQuery(text).terms.map { "\"\($0.text)\"" + ($0.prefix ? "*" : "") }
     return terms.isEmpty ? nil : terms.joined(separator: " ")
   }
 }
