@@ -20,6 +20,8 @@ final class SentencePass: @unchecked Sendable {
   }
 
   /// Loads the decoder on its own thread, then decodes `chunks` there until they end.
+  /// Cancelled, it stops at once: the chunks still waiting for the decoder (a pass that fell
+  /// behind has minutes of them) are dropped rather than decoded.
   static func run(
     _ chunks: AsyncThrowingStream<AudioChunk, any Error>, options: DecoderOptions
   ) async throws -> [Utterance] {
@@ -27,16 +29,23 @@ final class SentencePass: @unchecked Sendable {
     let pass = try await worker.run {
       SentencePass(decoder: try SpeechDecoder(options: options), worker: worker)
     }
-    do {
-      for try await chunk in chunks {
-        worker.submit { pass.process(chunk) }
+    let cancelled = StopFlag()
+    return try await withTaskCancellationHandler {
+      do {
+        for try await chunk in chunks {
+          worker.submit { if !cancelled.isSet { pass.process(chunk) } }
+        }
+      } catch is CancellationError {
+        throw CancellationError()
+      } catch {
+        // The live pass reports the audio's errors; what was heard before still counts here.
       }
-    } catch is CancellationError {
-      throw CancellationError()
-    } catch {
-      // The live pass reports the audio's errors; what was heard before still counts here.
+      let utterances = try await worker.run { cancelled.isSet ? nil : pass.finish() }
+      guard let utterances else { throw CancellationError() }
+      return utterances
+    } onCancel: {
+      cancelled.set()
     }
-    return try await worker.run { pass.finish() }
   }
 
   private func process(_ chunk: AudioChunk) {
