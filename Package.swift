@@ -379,6 +379,12 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // `make bench-pages`: the meeting page of a 60-minute meeting (9,000 words) rendered again
+    // and again, p50/p99 against the API's JSON of the same meeting (a command, not a test).
+    .executableTarget(
+      name: "PageBenchmark",
+      dependencies: ["SyncUpsServer", "SyncUpsWire"]
+    ),
     // Issue 19's scenarios end to end: the built `syncups-server` on the private PostgreSQL of
     // .ci/postgres, and two laptops (data directories) running the built `syncups`.
     .testTarget(

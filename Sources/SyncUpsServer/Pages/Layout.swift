@@ -51,7 +51,7 @@ enum Pages {
       out += "<input id=\"q\" name=\"q\" type=\"search\" placeholder=\"Search meetings\" value=\""
       HTML.append(query, to: &out)
       out += "\" autocomplete=\"off\"><button type=\"submit\">Search</button></form>\n"
-      out += "<form class=\"who\" action=\"/sign-out\" method=\"post\"><span>"
+      out += "<form class=\"account\" action=\"/sign-out\" method=\"post\"><span>"
       HTML.append(person.name, to: &out)
       out += "</span> <button type=\"submit\" class=\"link\">Sign out</button></form>\n"
     }

@@ -21,9 +21,10 @@ extension Assets {
     .top { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1rem;
       padding: .6rem 1rem; background: var(--paper); border-bottom: 4px solid var(--theme); }
     .brand { font-weight: 700; font-size: 1.15rem; color: var(--ink); text-decoration: none; }
-    .search { display: flex; flex: 1 1 16rem; gap: .4rem; max-width: 32rem; }
+    .search { display: flex; flex: 1 1 100%; order: 3; gap: .4rem; }
     .search input { flex: 1; min-width: 0; }
-    .who { display: flex; align-items: center; gap: .4rem; margin-left: auto; color: var(--muted); }
+    .account { display: flex; align-items: center; gap: .4rem; margin-left: auto; order: 2;
+      color: var(--muted); }
     input, button { font: inherit; }
     input { padding: .45rem .6rem; border: 1px solid #8a9099; border-radius: 6px;
       background: var(--paper); color: var(--ink); }
@@ -41,6 +42,7 @@ extension Assets {
     .cards, .meetings, .results, .transcript { list-style: none; margin: 1rem 0; padding: 0; }
     .card { background: var(--paper); border: 1px solid var(--line); border-radius: 10px;
       padding: .8rem 1rem; margin: 0 0 .75rem; }
+    .card p { margin: .15rem 0; }
     .card.syncup { border-left: 8px solid var(--theme); }
     .narrow { max-width: 24rem; margin: 2rem auto; }
     .stack { display: flex; flex-direction: column; gap: .4rem; }
@@ -55,6 +57,7 @@ extension Assets {
     .segment { background: var(--paper); border: 1px solid var(--line); border-radius: 10px;
       padding: .6rem 1rem; margin: 0 0 .6rem; }
     .segment.here { border-color: var(--theme); box-shadow: inset 4px 0 0 var(--theme); }
+    .who { margin: 0; }
     .who strong { margin-right: .4rem; }
     .at { font-variant-numeric: tabular-nums; color: var(--muted); }
     .said { margin: .2rem 0 0; font-size: 1.08rem; line-height: 1.7; }
@@ -62,7 +65,8 @@ extension Assets {
     .said [data-start]:hover { text-decoration: underline; }
     .said [aria-current="true"] { background: var(--theme); color: var(--on-theme);
       box-shadow: 0 0 0 .15em var(--theme); outline: 1px solid transparent; }
-    @media (min-width: 48rem) { main { padding-top: 1.5rem; } h1 { font-size: 2rem; } }
+    @media (min-width: 48rem) { main { padding-top: 1.5rem; } h1 { font-size: 2rem; }
+      .search { flex: 0 1 32rem; order: 1; } .account { order: 2; } }
     @media (prefers-reduced-motion: reduce) { * { scroll-behavior: auto !important; } }
     """
 }
