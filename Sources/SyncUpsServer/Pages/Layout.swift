@@ -83,4 +83,5 @@ extension HTTPFields.Element.Name {
   static let referrerPolicy = Self("Referrer-Policy")!
   /// Set by a reverse proxy that terminates TLS (the session cookie is then `Secure`).
   static let forwardedProto = Self("X-Forwarded-Proto")!
+  static let forwardedFor = Self("X-Forwarded-For")!
 }

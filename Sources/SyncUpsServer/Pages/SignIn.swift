@@ -107,7 +107,7 @@ extension TeamServer {
     let name = (fields["name"] ?? "").trimmingCharacters(in: .whitespaces)
     let password = fields["password"] ?? ""
     let next = SignInPage.safeNext(fields["next"])
-    let keys = SignInThrottle.keys(name: name, address: context.remoteAddress)
+    let keys = SignInThrottle.keys(name: name, address: Self.client(of: request, context))
     let wait = await throttle.delay(for: keys)
     if wait > .zero { try await Task.sleep(for: wait) }
     guard !name.isEmpty, !password.isEmpty,
@@ -125,6 +125,16 @@ extension TeamServer {
       "\(SessionMiddleware.cookie)=\(token); Path=/; Max-Age=\(TeamStore.sessionLifetime); "
       + "HttpOnly; SameSite=Strict" + secure
     return .seeOther(next, headers: [.setCookie: cookie])
+  }
+
+  /// Who is signing in: the peer, or behind a reverse proxy on this host (a loopback peer)
+  /// the address the proxy appended last to `X-Forwarded-For`.
+  static func client(of request: Request, _ context: TeamContext) -> String? {
+    let peer = context.remoteAddress
+    guard peer == "127.0.0.1" || peer == "::1",
+      let forwarded = request.headers[.forwardedFor]?.split(separator: ",").last
+    else { return peer }
+    return forwarded.trimmingCharacters(in: .whitespaces)
   }
 
   func signOut(_ request: Request) async throws -> Response {
