@@ -25,10 +25,10 @@ while wordCount < 9_000 {
   var words: [MeetingDocument.Word] = []
   let start = time
   for _ in 0..<count {
-    let length = Double.random(in: 0.15...0.42, using: &generator)
+    let length = Double.random(in: 0.2...0.46, using: &generator)
     words.append(
       .init(text: vocabulary.randomElement(using: &generator)!, start: time, end: time + length))
-    time += length + Double.random(in: 0.0...0.06, using: &generator)
+    time += length + Double.random(in: 0.0...0.08, using: &generator)
   }
   segments.append(
     .init(
