@@ -62,6 +62,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // The browser tests' WebDriver client (chromedriver's headers are not ones URLSession reads).
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
     // MARK: Architecture core and shared state
@@ -356,7 +358,7 @@ let package = Package(
     .target(
       name: "SyncUpsServer",
       dependencies: [
-        "SyncUpsWire",
+        "SyncUpsWire", "AudioCore",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -377,6 +379,12 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // `make bench-pages`: the meeting page of a 60-minute meeting (9,000 words) rendered again
+    // and again, p50/p99 against the API's JSON of the same meeting (a command, not a test).
+    .executableTarget(
+      name: "PageBenchmark",
+      dependencies: ["SyncUpsServer", "SyncUpsWire"]
+    ),
     // Issue 19's scenarios end to end: the built `syncups-server` on the private PostgreSQL of
     // .ci/postgres, and two laptops (data directories) running the built `syncups`.
     .testTarget(
@@ -393,6 +401,7 @@ let package = Package(
         "SyncUpsServer", "SyncUpsWire", "SyncUpsServerCommand", "TestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),

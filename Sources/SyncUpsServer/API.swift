@@ -16,14 +16,18 @@ public struct APIError: Error, Equatable {
   }
 }
 
-/// Each request's context: who showed the token (set by `TokenMiddleware`).
+/// Each request's context: who showed the token or the session (set by `TokenMiddleware` or
+/// `SessionMiddleware`), and the address it came from.
 public struct TeamContext: RequestContext {
   public var coreContext: CoreRequestContextStorage
   public var person: Person?
+  /// Where the request came from (sign-in failures are slowed down per address).
+  public var remoteAddress: String?
 
   public init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
     person = nil
+    remoteAddress = source.channel.remoteAddress?.ipAddress
   }
 
   /// The person, or 401 (a route behind `TokenMiddleware` always has one).
@@ -52,7 +56,8 @@ public struct Limits: Sendable {
   }
 }
 
-/// Turns every error into a status and `{"error": "..."}` in words.
+/// Turns every error into a status and `{"error": "..."}` in words; outside `/api` and
+/// `/audio` (a browser's request for a page that is not there) into an HTML page.
 struct ErrorMiddleware: RouterMiddleware {
   let logger: Logger
 
@@ -61,35 +66,50 @@ struct ErrorMiddleware: RouterMiddleware {
     next: (Request, TeamContext) async throws -> Response
   ) async throws -> Response {
     do {
-      do {
-        return try await next(request, context)
-      } catch let error as PostgresTransactionError {
-        // A refusal inside a transaction (an APIError) or the database's own error, unwrapped.
-        throw error.closureError ?? error.beginError ?? error.commitError ?? error
+      return try await next(request, context)
+    } catch {
+      let (status, message) = Self.answer(error, request: request, logger: logger)
+      let path = request.uri.path
+      if path.hasPrefix("/api/") || path.hasPrefix("/audio/") {
+        return .json(ErrorBody(message), status: status)
       }
-    } catch let error as APIError {
-      return .json(ErrorBody(error.message), status: error.status)
-    } catch let error as HTTPError {
-      let message: String
+      return Pages.error(status, message, person: nil)
+    }
+  }
+
+  /// The status and the sentence an error is answered with (logged when it is the server's).
+  static func answer(_ error: any Error, request: Request, logger: Logger) -> (
+    HTTPResponse.Status, String
+  ) {
+    var error = error
+    if let failed = error as? PostgresTransactionError {
+      // A refusal inside a transaction (an APIError) or the database's own error, unwrapped.
+      error = failed.closureError ?? failed.beginError ?? failed.commitError ?? failed
+    }
+    switch error {
+    case let error as APIError:
+      return (error.status, error.message)
+    case let error as HTTPError:
       switch error.status {
       case .notFound:
-        message =
-          "there is no \(request.method) \(request.uri.path) here; see the README's list of routes"
-      case .contentTooLarge: message = "the request body is larger than this server takes"
-      case .methodNotAllowed: message = "\(request.uri.path) does not take \(request.method)"
-      default: message = error.body ?? error.status.reasonPhrase
+        let what =
+          request.uri.path.hasPrefix("/api/")
+          ? "see the README's list of routes" : "go back to the sync-ups"
+        return (.notFound, "there is no \(request.method) \(request.uri.path) here; \(what)")
+      case .contentTooLarge:
+        return (error.status, "the request body is larger than this server takes")
+      case .methodNotAllowed:
+        return (error.status, "\(request.uri.path) does not take \(request.method)")
+      default: return (error.status, error.body ?? error.status.reasonPhrase)
       }
-      return .json(ErrorBody(message), status: error.status)
-    } catch let error as PSQLError where Self.isUnreachable(error) {
+    case let error as PSQLError where isUnreachable(error):
       logger.error("database unreachable: \(String(reflecting: error))")
-      return .json(
-        ErrorBody("the server cannot reach its database just now; try again in a moment"),
-        status: .serviceUnavailable)
-    } catch {
+      return (
+        .serviceUnavailable, "the server cannot reach its database just now; try again in a moment"
+      )
+    default:
       logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
-      return .json(
-        ErrorBody("the server failed to answer this request; its log says why"),
-        status: .internalServerError)
+      return (.internalServerError, "the server failed to answer this request; its log says why")
     }
   }
 }
@@ -113,6 +133,13 @@ struct TokenMiddleware: RouterMiddleware {
     _ request: Request, context: TeamContext,
     next: (Request, TeamContext) async throws -> Response
   ) async throws -> Response {
+    var context = context
+    context.person = try await Self.person(from: request, store: store)
+    return try await next(request, context)
+  }
+
+  /// The person of the request's bearer token, or a 401 saying what is wrong with it.
+  static func person(from request: Request, store: TeamStore) async throws -> Person {
     guard let header = request.headers[.authorization] else {
       throw APIError(.unauthorized, "this needs a token: send Authorization: Bearer TOKEN")
     }
@@ -125,9 +152,7 @@ struct TokenMiddleware: RouterMiddleware {
       throw APIError(
         .unauthorized, "this token is not valid here (wrong or revoked); ask for a new one")
     }
-    var context = context
-    context.person = person
-    return try await next(request, context)
+    return person
   }
 }
 

@@ -11,6 +11,12 @@ public struct Person: Equatable, Sendable, Codable {
   public var id: Int64
   public var name: String
   public var role: Role
+
+  public init(id: Int64, name: String, role: Role) {
+    self.id = id
+    self.name = name
+    self.role = role
+  }
 }
 
 /// A token as `token list` shows it (never the token itself: only its hash is kept).

@@ -12,13 +12,17 @@ public struct TeamServer: Sendable {
   public let audio: AudioStore
   public let limits: Limits
   public let watcher: ChangesWatcher
+  /// Slows down failed sign-ins on the web pages.
+  public let throttle: SignInThrottle
 
-  public init(client: PostgresClient, data: URL, limits: Limits = Limits(), logger: Logger)
-    throws
-  {
+  public init(
+    client: PostgresClient, data: URL, limits: Limits = Limits(),
+    throttle: SignInThrottle = SignInThrottle(), logger: Logger
+  ) throws {
     store = TeamStore(client: client, logger: logger)
     audio = try AudioStore(data: data)
     self.limits = limits
+    self.throttle = throttle
     watcher = ChangesWatcher(client: client, logger: logger)
   }
 
@@ -110,16 +114,20 @@ public struct TeamServer: Sendable {
       try await store.keepAudio(sha256: sha, size: size)
       return Response.json(["sha256": sha], status: .created)
     }
-    // Outside /api/v1 so the web page's <audio> can use it (issue 20 adds its session cookie).
-    router.group("audio").add(middleware: tokens).get(":meeting") { request, context -> Response in
+    // Outside /api/v1 so the web page's <audio> can use it, with the token or the session.
+    let listener = SessionMiddleware(store: store, signedOut: .unauthorized, logger: logger)
+    router.group("audio").add(middleware: listener).get(":meeting") { request, context in
       try await audioResponse(request, context: context)
     }
+    addPages(to: router, logger: logger)
     return router
   }
 
-  static func search(from request: Request) throws -> TeamSearch {
+  /// What a search request asks for. `form`: the query string of an HTML form, where `+` is a
+  /// space (never part of a word to search for).
+  static func search(from request: Request, form: Bool = false) throws -> TeamSearch {
     let parameters = request.uri.queryParameters
-    let text = parameters["q"].map(String.init) ?? ""
+    let text = Self.parameter("q", of: request, form: form) ?? ""
     if let problem = SearchQuery.problem(in: text) ?? Self.querySyntax(in: text) {
       throw APIError(.badRequest, "cannot search for '\(text)': \(problem)")
     }
@@ -131,8 +139,8 @@ public struct TeamServer: Sendable {
       }
       search.syncUpID = id
     }
-    if let speaker = parameters["speaker"], !speaker.isEmpty {
-      search.speaker = String(speaker)
+    if let speaker = Self.parameter("speaker", of: request, form: form), !speaker.isEmpty {
+      search.speaker = speaker
     }
     if let since = parameters["since"] {
       guard let date = Self.date(String(since)) else {
@@ -142,6 +150,13 @@ public struct TeamServer: Sendable {
       search.since = date
     }
     return search
+  }
+
+  static func parameter(_ name: String, of request: Request, form: Bool) -> String? {
+    guard let value = request.uri.queryParameters[Substring(name)].map(String.init) else {
+      return nil
+    }
+    return form ? value.replacingOccurrences(of: "+", with: " ") : value
   }
 
   /// SQL or tsquery syntax (`&`, `|`, `!`, `<->`, `:`, `(`, `;`, `--`, a backslash): never part

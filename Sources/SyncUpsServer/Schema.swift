@@ -94,7 +94,18 @@ enum Schema {
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (device, push_id)
     );
+    """,
+    // 2: the web pages' sessions (issue 20), kept here so a restart keeps people signed in and
+    // two servers share them; only the SHA-256 of a session's token is stored.
     """
+    CREATE TABLE web_session (
+      hash bytea PRIMARY KEY,
+      person_id bigint NOT NULL REFERENCES person ON DELETE CASCADE,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL
+    );
+    CREATE INDEX web_session_expires ON web_session (expires_at);
+    """,
   ]
 
   /// Applies the migrations this database has not had yet; returns how many ran.

@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+
+/// The frame every page shares: the head, a header with the search box and who is signed in,
+/// the main content, and the error page.
+enum Pages {
+  /// Scripts, styles, media and forms from this server only; no framing, no inline code.
+  static let securityHeaders: HTTPFields = [
+    .contentSecurityPolicy:
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+      + "media-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
+      + "base-uri 'none'",
+    .xContentTypeOptions: "nosniff",
+    .referrerPolicy: "same-origin",
+  ]
+
+  /// The sync-up themes (as the laptop names them); anything else is shown as teal.
+  static let themes: Set<String> = [
+    "bubblegum", "buttercup", "indigo", "lavender", "magenta", "navy", "orange", "oxblood",
+    "periwinkle", "poppy", "purple", "seafoam", "sky", "tan", "teal", "yellow",
+  ]
+
+  /// The CSS class of a theme: `theme-teal` (the stylesheet gives each its colours).
+  static func themeClass(_ theme: String) -> String {
+    let name = theme.lowercased()
+    return "theme-" + (themes.contains(name) ? name : "teal")
+  }
+
+  /// A whole page. `title` and `query` are text (escaped here); `content` is HTML.
+  static func page(
+    title: String, person: Person?, query: String = "", theme: String? = nil, script: Bool = false,
+    content: String
+  ) -> String {
+    var out = """
+      <!doctype html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <title>
+      """
+    HTML.append(title, to: &out)
+    out += " · SyncUps</title>\n<link rel=\"stylesheet\" href=\"\(Assets.stylesheetPath)\">\n"
+    if script { out += "<script src=\"\(Assets.scriptPath)\" defer></script>\n" }
+    out += "</head>\n<body class=\"\(themeClass(theme ?? "teal"))\">\n"
+    out += "<a class=\"skip\" href=\"#main\">Skip to content</a>\n"
+    out += "<header class=\"top\"><a class=\"brand\" href=\"/\">SyncUps</a>\n"
+    if let person {
+      out += "<form class=\"search\" role=\"search\" action=\"/search\" method=\"get\">"
+      out += "<label for=\"q\" class=\"visually-hidden\">Search every meeting</label>"
+      out += "<input id=\"q\" name=\"q\" type=\"search\" placeholder=\"Search meetings\" value=\""
+      HTML.append(query, to: &out)
+      out += "\" autocomplete=\"off\"><button type=\"submit\">Search</button></form>\n"
+      out += "<form class=\"account\" action=\"/sign-out\" method=\"post\"><span>"
+      HTML.append(person.name, to: &out)
+      out += "</span> <button type=\"submit\" class=\"link\">Sign out</button></form>\n"
+    }
+    out += "</header>\n<main id=\"main\" tabindex=\"-1\">\n"
+    out += content
+    out += "</main>\n</body>\n</html>\n"
+    return out
+  }
+
+  /// An error as a page: what went wrong, in words, and where to go from here.
+  static func error(_ status: HTTPResponse.Status, _ message: String, person: Person?) -> Response {
+    var content = "<h1>"
+    HTML.append(status.reasonPhrase, to: &content)
+    content += "</h1>\n<p class=\"problem\">"
+    HTML.append(Self.sentence(message), to: &content)
+    content += "</p>\n<p><a href=\"/\">Back to the sync-ups</a></p>\n"
+    return .html(page(title: status.reasonPhrase, person: person, content: content), status: status)
+  }
+
+  /// A message starting with a capital letter and ending with a full stop.
+  static func sentence(_ message: String) -> String {
+    guard let first = message.first else { return message }
+    let text = first.uppercased() + message.dropFirst()
+    return text.hasSuffix(".") ? text : text + "."
+  }
+}
+
+extension HTTPFields.Element.Name {
+  static let referrerPolicy = Self("Referrer-Policy")!
+  /// Set by a reverse proxy that terminates TLS (the session cookie is then `Secure`).
+  static let forwardedProto = Self("X-Forwarded-Proto")!
+  static let forwardedFor = Self("X-Forwarded-For")!
+}

@@ -1,0 +1,188 @@
+import AudioCore
+import Foundation
+import Hummingbird
+import NIOCore
+import SyncUpsWire
+
+/// A meeting: the audio player, downloads, and the transcript by speaker with times, every
+/// word an element with `data-start` and `data-end` (seconds) for the script that lights up
+/// the word being said. `?t=SECONDS` starts the audio there (a media fragment, so it works
+/// without JavaScript) and marks the segment being said then.
+public enum MeetingPage {
+  public static func render(
+    _ meeting: MeetingDocument, title: String, theme: String, person: Person, at time: Double?
+  ) -> String {
+    let id = meeting.id.uuidString.lowercased()
+    let here = time.flatMap { time in meeting.segments.lastIndex { $0.start <= time + 0.005 } }
+    var content = "<nav class=\"crumbs\" aria-label=\"Breadcrumb\"><a href=\"/\">Sync-ups</a>"
+    content += " › <a href=\"/sync-ups/\(meeting.syncUpID.uuidString.lowercased())\">"
+    HTML.append(title, to: &content)
+    content += "</a></nav>\n<h1 class=\"titled\">"
+    HTML.append(title, to: &content)
+    content += "</h1>\n<p class=\"meta\">" + HTML.time(meeting.date) + " · "
+    content += HTML.length(meeting.length) + "</p>\n"
+    if meeting.audio != nil {
+      let fragment = time.map { "#t=" + HTML.seconds($0) } ?? ""
+      content += "<div class=\"player\"><audio id=\"player\" controls preload=\"metadata\" "
+      content += "src=\"/audio/\(id)\(fragment)\" aria-label=\"Meeting audio\">"
+      content += "<track kind=\"captions\" src=\"/meetings/\(id)/transcript.vtt\" srclang=\"en\" "
+      content += "label=\"Transcript\" default>"
+      content += "<a href=\"/audio/\(id)\">Download the audio</a></audio></div>\n"
+    }
+    content += downloads(meeting, title: title)
+    content += "<p class=\"hint js-only\" id=\"keys\" hidden>Click a word to play from there; "
+    content += "<kbd>Space</kbd> plays and pauses.</p>\n"
+    if meeting.segments.isEmpty {
+      content += "<p class=\"hint\">Nothing was said in this meeting.</p>\n"
+    }
+    content += "<ol class=\"transcript\" aria-label=\"Transcript\">\n"
+    // About 60 bytes per word: reserve once, so a long meeting is written without copying.
+    content.reserveCapacity(
+      content.utf8.count + meeting.segments.reduce(0) { $0 + 200 + $1.words.count * 64 })
+    for (index, segment) in meeting.segments.enumerated() {
+      let start = HTML.seconds(segment.start)
+      content +=
+        index == here
+        ? "<li class=\"segment here\" id=\"s\(index)\">" : "<li class=\"segment\" id=\"s\(index)\">"
+      content += "<p class=\"who\"><strong>"
+      HTML.append(segment.speaker.isEmpty ? "Unknown" : segment.speaker, to: &content)
+      content += "</strong> <a class=\"at\" href=\"?t=\(start)#s\(index)\" data-start=\"\(start)\""
+      content += index == here ? " id=\"here\"" : ""
+      content += ">" + HTML.clock(segment.start) + "</a></p>\n<p class=\"said\">"
+      if segment.words.isEmpty {
+        HTML.append(segment.text, to: &content)
+      } else {
+        for (position, word) in segment.words.enumerated() {
+          if position > 0 { content += " " }
+          content += "<span data-start=\"" + HTML.seconds(word.start) + "\" data-end=\""
+          content += HTML.seconds(word.end) + "\">"
+          HTML.append(word.text, to: &content)
+          content += "</span>"
+        }
+      }
+      content += "</p></li>\n"
+    }
+    content += "</ol>\n"
+    return Pages.page(
+      title: title, person: person, theme: theme, script: true, content: content)
+  }
+
+  static func downloads(_ meeting: MeetingDocument, title: String) -> String {
+    let id = meeting.id.uuidString.lowercased()
+    var out = "<nav class=\"downloads\" aria-label=\"Downloads\"><span>Download:</span> "
+    for (format, name) in [("txt", "Text"), ("srt", "SRT"), ("vtt", "WebVTT"), ("json", "JSON")] {
+      out += "<a href=\"/meetings/\(id)/transcript.\(format)\">\(name)</a> "
+    }
+    if let audio = meeting.audio {
+      let file = fileName(title: title, date: meeting.date, type: audio.type)
+      out += "<a href=\"/audio/\(id)\" download=\"\(HTML.escape(file))\">Audio</a>"
+    }
+    return out + "</nav>\n"
+  }
+
+  /// `morning-sync-2026-11-21.flac`: letters, digits and dashes only.
+  static func fileName(title: String, date: Date, type: String) -> String {
+    let slug = title.lowercased().unicodeScalars.map {
+      ($0.isASCII && CharacterSet.alphanumerics.contains($0)) ? String($0) : "-"
+    }.joined().split(separator: "-").joined(separator: "-")
+    let day = HTML.time(date).dropFirst("<time datetime=\"".count).prefix(10)
+    let ext =
+      ["audio/flac": "flac", "audio/wav": "wav", "audio/x-wav": "wav", "audio/ogg": "ogg"][type]
+      ?? "audio"
+    return (slug.isEmpty ? "meeting" : slug) + "-" + day + "." + ext
+  }
+
+  /// The transcript as `syncups transcript --format` writes it: txt, srt, vtt or json.
+  static func transcript(_ meeting: MeetingDocument, title: String, format: String) -> String? {
+    let cues = meeting.segments.map {
+      TranscriptText.Cue(start: $0.start, end: $0.end, text: "\(label($0)): \($0.text)")
+    }
+    switch format {
+    case "txt":
+      return meeting.segments.map {
+        "[\(HTML.clock($0.start)) - \(HTML.clock($0.end))] \(label($0)): "
+          + $0.text.split(whereSeparator: \.isNewline).joined(separator: " ") + "\n"
+      }.joined()
+    case "srt": return TranscriptText.subtitles(cues, format: .srt)
+    case "vtt": return TranscriptText.subtitles(cues, format: .vtt)
+    case "json":
+      struct Segment: Encodable {
+        var speaker: String
+        var start, end: Double
+        var text: String
+      }
+      struct Transcript: Encodable {
+        var syncUp, meeting: String
+        var date: Date
+        var text: String
+        var segments: [Segment]
+      }
+      let document = Transcript(
+        syncUp: title, meeting: meeting.id.uuidString.lowercased(), date: meeting.date,
+        text: meeting.segments.map(\.text).joined(separator: " "),
+        segments: meeting.segments.map {
+          Segment(speaker: $0.speaker, start: $0.start, end: $0.end, text: $0.text)
+        })
+      return (try? WireJSON.encoder().encode(document)).map {
+        String(decoding: $0, as: UTF8.self) + "\n"
+      }
+    default: return nil
+    }
+  }
+
+  static func label(_ segment: MeetingDocument.Segment) -> String {
+    segment.speaker.isEmpty ? "Unknown" : segment.speaker
+  }
+}
+
+extension TeamServer {
+  /// The meeting, its sync-up's title and theme, or a 404 in words.
+  func meetingAndHeading(_ request: Request, context: TeamContext) async throws -> (
+    MeetingDocument, title: String, theme: String
+  ) {
+    let id = try request.uuid("id", in: context)
+    guard let meeting = try await store.meetingDocument(id), !meeting.deleted,
+      let heading = try await store.syncUpHeading(meeting.syncUpID)
+    else {
+      throw APIError(.notFound, "there is no meeting \(id) here")
+    }
+    return (meeting, heading.title, heading.theme)
+  }
+
+  func meetingPage(_ request: Request, context: TeamContext) async throws -> Response {
+    var time: Double?
+    if let text = request.uri.queryParameters["t"] {
+      guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+        throw APIError(.badRequest, "?t= takes seconds from the meeting's start, as in ?t=75.5")
+      }
+      time = seconds
+    }
+    let (meeting, title, theme) = try await meetingAndHeading(request, context: context)
+    return .html(
+      MeetingPage.render(
+        meeting, title: title, theme: theme, person: try context.requirePerson(), at: time))
+  }
+
+  func transcriptDownload(_ request: Request, context: TeamContext) async throws -> Response {
+    let file = context.parameters.get("file") ?? ""
+    let format = file.hasPrefix("transcript.") ? String(file.dropFirst("transcript.".count)) : ""
+    guard ["txt", "srt", "vtt", "json"].contains(format) else {
+      throw APIError(.notFound, "a transcript downloads as transcript.txt, .srt, .vtt or .json")
+    }
+    let (meeting, title, _) = try await meetingAndHeading(request, context: context)
+    let text = MeetingPage.transcript(meeting, title: title, format: format) ?? ""
+    let types = [
+      "txt": "text/plain", "srt": "application/x-subrip", "vtt": "text/vtt",
+      "json": "application/json",
+    ]
+    let name = MeetingPage.fileName(title: title, date: meeting.date, type: "")
+      .replacingOccurrences(of: ".audio", with: "." + format)
+    return Response(
+      status: .ok,
+      headers: [
+        .contentType: (types[format] ?? "text/plain") + "; charset=utf-8",
+        .contentDisposition: "attachment; filename=\"\(name)\"", .cacheControl: "no-store",
+        .xContentTypeOptions: "nosniff",
+      ], body: .init(byteBuffer: ByteBuffer(string: text)))
+  }
+}

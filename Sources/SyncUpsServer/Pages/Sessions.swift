@@ -1,0 +1,112 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdBcrypt
+import NIOPosix
+import PostgresNIO
+
+/// Web sessions in PostgreSQL: a random token in an HttpOnly cookie, only its SHA-256 kept.
+extension TeamStore {
+  /// How long a sign-in lasts (the cookie's Max-Age and the row's expiry).
+  static let sessionLifetime: Int = 14 * 24 * 3600
+
+  /// The person whose name and password these are, or nil (a wrong password, an unknown name,
+  /// nobody with a password: the same nil, after the same bcrypt work, off the event loop).
+  func person(name: String, password: String) async throws -> Person? {
+    let rows = try await client.query(
+      "SELECT id, name, role, password_hash FROM person WHERE lower(name) = lower(\(name))",
+      logger: logger)
+    var found: (Person, String?)?
+    for try await (id, name, role, hash) in rows.decode((Int64, String, String, String?).self) {
+      found = (Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader), hash)
+    }
+    let hash = found?.1
+    let matches = try await NIOThreadPool.singleton.runIfActive {
+      Bcrypt.verify(String(password.prefix(200)), hash: hash ?? Self.decoyHash)
+    }
+    guard let person = found?.0, hash != nil, matches else { return nil }
+    return person
+  }
+
+  /// What a name without a password is checked against, so it costs as much as a real one.
+  private static let decoyHash = Bcrypt.hash("no one has this password", cost: 10)
+
+  /// A new session for `person`; returns its token (for the cookie only).
+  func startSession(for person: Person) async throws -> String {
+    let token = Self.randomToken(prefix: "sus_")
+    let hash = Self.hash(token: token)
+    try await client.query(
+      """
+      INSERT INTO web_session (hash, person_id, expires_at)
+      VALUES (\(hash), \(person.id), now() + make_interval(secs => \(Self.sessionLifetime)))
+      """, logger: logger)
+    try await client.query("DELETE FROM web_session WHERE expires_at < now()", logger: logger)
+    return token
+  }
+
+  /// The person signed in with this session token, if it is ours and has not expired.
+  func person(session token: String) async throws -> Person? {
+    guard token.count <= 200 else { return nil }
+    let hash = Self.hash(token: token)
+    let rows = try await client.query(
+      """
+      SELECT person.id, person.name, person.role FROM web_session
+      JOIN person ON person.id = web_session.person_id
+      WHERE web_session.hash = \(hash) AND web_session.expires_at > now()
+      """, logger: logger)
+    for try await (id, name, role) in rows.decode((Int64, String, String).self) {
+      return Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader)
+    }
+    return nil
+  }
+
+  func endSession(_ token: String) async throws {
+    let hash = Self.hash(token: token)
+    try await client.query("DELETE FROM web_session WHERE hash = \(hash)", logger: logger)
+  }
+
+  static func randomToken(prefix: String) -> String {
+    var generator = SystemRandomNumberGenerator()
+    return prefix + (0..<32).map { _ in String(format: "%02x", generator.next() as UInt8) }.joined()
+  }
+}
+
+/// Who asks for a page or the audio: the bearer token of the API, else the session cookie.
+/// Signed out, pages redirect to the sign-in page and the audio is 401. Errors of the pages
+/// behind it become HTML pages (with the search box, as the person is known here).
+struct SessionMiddleware: RouterMiddleware {
+  enum SignedOut { case signIn, unauthorized }
+  static let cookie = "syncups_session"
+
+  let store: TeamStore
+  let signedOut: SignedOut
+  let logger: Logger
+
+  func handle(
+    _ request: Request, context: TeamContext,
+    next: (Request, TeamContext) async throws -> Response
+  ) async throws -> Response {
+    var context = context
+    if request.headers[.authorization] != nil {
+      context.person = try await TokenMiddleware.person(from: request, store: store)
+    } else if let token = request.cookies[Self.cookie]?.value {
+      context.person = try await store.person(session: token)
+    }
+    guard context.person != nil else {
+      switch signedOut {
+      case .unauthorized:
+        throw APIError(
+          .unauthorized, "sign in on the web page, or send Authorization: Bearer TOKEN")
+      case .signIn:
+        return .seeOther("/sign-in?next=" + HTML.queryValue(request.uri.description))
+      }
+    }
+    guard signedOut == .signIn else { return try await next(request, context) }
+    do {
+      return try await next(request, context)
+    } catch {
+      let (status, message) = ErrorMiddleware.answer(error, request: request, logger: logger)
+      return Pages.error(status, message, person: context.person)
+    }
+  }
+}
