@@ -118,6 +118,9 @@ let package = Package(
     ),
     .target(name: "AudioCore"),
     .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
+    // Voice profiles (Gaussian mixtures over a sentence's MFCC frames) and who said what.
+    .target(name: "VoiceProfiles", dependencies: ["AudioCore"]),
+    .testTarget(name: "VoiceProfilesTests", dependencies: ["VoiceProfiles", "AudioCore"]),
     // A thread of its own for blocking work, so the cooperative pool never waits on C or disk.
     .target(name: "WorkerThreads"),
     .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
@@ -230,7 +233,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "MeetingRecorder", "SpeechVocabulary",
-        "SharingGRDB", "WorkerThreads",
+        "SharingGRDB", "VoiceProfiles", "WorkerThreads",
         .product(name: "Tagged", package: "swift-tagged"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
@@ -244,6 +247,7 @@ let package = Package(
       name: "DatabaseTests",
       dependencies: [
         "SyncUpsFeatures", "SharingGRDB", "DatabaseProbe", "WorkerThreads", "TestSupport",
+        "VoiceProfiles",
       ] + pointfree + testSupport
     ),
     // `make bench-store`: the database at 10 and 250 meetings (a command, not a test).
@@ -264,7 +268,7 @@ let package = Package(
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
         "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive", "SyncUpsTestSupport",
-        "TestSupport",
+        "TestSupport", "WorkerThreads",
       ] + testSupport
     ),
     .target(
