@@ -51,8 +51,9 @@ enum VoiceAttribution {
     _ utterances: [Utterance], slots: [Int], attendees: [Attendee],
     known: [Attendee.ID: VoiceProfile]
   ) async throws -> (segments: [Meeting.Segment], learned: [Attendee.ID: VoiceProfile]) {
-    var profiles: [Int: VoiceProfile] = [:]
-    for (index, attendee) in attendees.enumerated() { profiles[index] = known[attendee.id] }
+    var byIndex: [Int: VoiceProfile] = [:]
+    for (index, attendee) in attendees.enumerated() { byIndex[index] = known[attendee.id] }
+    let profiles = byIndex
     let sentences = zip(utterances, slots).map { utterance, slot in
       SpeakerLabels.Sentence(
         voice: utterance.voice, slot: slot,

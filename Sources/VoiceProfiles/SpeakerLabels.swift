@@ -8,9 +8,10 @@ import Foundation
 /// the sentences currently given to them, which are at first those of their slot. Every
 /// sentence then goes to the voice that explains it best against the background (scored
 /// without that sentence in its own voice's model), the slot's owner winning when the voices
-/// are unsure; this repeats until nothing moves. In a first meeting that groups the voices and
-/// ties each group to the attendee whose slots it mostly fills. A sentence whose voice changes
-/// for long enough is split at the word nearest the change.
+/// are unsure; this repeats until nothing moves. In a first meeting that groups the voices by
+/// the slots they mostly fill, and the groups are then named in the order they first speak (the
+/// attendees' order), so turns that drifted out of their slots keep their names. A sentence
+/// whose voice changes for long enough is split at the word nearest the change.
 public enum SpeakerLabels {
   public struct Sentence: Sendable {
     public var voice: VoiceFrames?
@@ -56,7 +57,7 @@ public enum SpeakerLabels {
     public var slotPrior = 3.0
     /// A sentence that every attendee's voice explains worse than the meeting's background by
     /// more than this (nats a frame) is someone unknown: the slot's owner is kept.
-    public var unknownVoice = -1.0
+    public var unknownVoice = -2.0
     /// Log-odds a voice change within a sentence must win by.
     public var switchPenalty = 12.0
     /// The shortest part a sentence is split into.
@@ -161,7 +162,16 @@ private struct Meeting {
       }
       if !changed { break }
     }
-    return labels
+    return profiles.isEmpty ? inSpeakingOrder(labels) : labels
+  }
+
+  /// A first meeting's groups of voices, renamed so they first speak in the attendees' order
+  /// (the order of their slots): a turn that drifted by a slot still goes to the right name.
+  func inSpeakingOrder(_ labels: [Int]) -> [Int] {
+    var appearing: [Int] = []
+    for label in labels where !appearing.contains(label) { appearing.append(label) }
+    let names = Dictionary(uniqueKeysWithValues: zip(appearing, appearing.sorted()))
+    return labels.map { names[$0] ?? $0 }
   }
 
   /// Each attendee's model refined by the sentences given to them.
