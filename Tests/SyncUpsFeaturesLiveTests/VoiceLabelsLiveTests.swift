@@ -17,7 +17,7 @@ import WorkerThreads
 /// name the voice that said them, not the slot they fell in.
 @MainActor
 struct VoiceLabelsLiveTests {
-  static let script = [
+  nonisolated static let script = [
     ("rms", "Good morning, yesterday I finished the login page."),
     ("rms", "I also fixed two bugs in the report screen."),
     ("rms", "Today I will write tests for the search feature."),
