@@ -17,7 +17,7 @@ SERVER_BINARY = .build-server/release/syncups-server
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install demo test test-server server release-server serve postgres completions test-debug test-release bench bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install demo test test-server server release-server serve postgres completions test-debug test-release bench bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -113,11 +113,18 @@ test-release: release
 	  --filter '$(END_TO_END)'
 
 # Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench. Then the
-# lag of a 1 s timer while two decoders run (Sources/TimerLag), against in-run baselines.
+# lag of a 1 s timer while two decoders run (Sources/TimerLag), against in-run baselines; then
+# the speakers (bench-speakers).
 bench: release
 	.ci/bench .build-release/release/syncups
 	$(SWIFT) build -c release --scratch-path .build-release --product timer-lag
 	.build-release/release/timer-lag
+	.ci/bench-speakers $(RELEASE_BINARY)
+
+# Who said each word, by slot (as before voice profiles) and by voice, clean and noisy, after
+# no earlier meeting and after one, on development and held-out teams (see .ci/bench-speakers).
+bench-speakers: release
+	.ci/bench-speakers $(RELEASE_BINARY)
 
 # Latency from the end of each utterance to its final result, through a virtual microphone.
 latency: setup

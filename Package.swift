@@ -120,6 +120,9 @@ let package = Package(
     ),
     .target(name: "AudioCore"),
     .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
+    // Voice profiles (Gaussian mixtures over a sentence's MFCC frames) and who said what.
+    .target(name: "VoiceProfiles", dependencies: ["AudioCore"]),
+    .testTarget(name: "VoiceProfilesTests", dependencies: ["VoiceProfiles", "AudioCore"]),
     // A thread of its own for blocking work, so the cooperative pool never waits on C or disk.
     .target(name: "WorkerThreads"),
     .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
@@ -232,7 +235,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "MeetingRecorder", "SpeechVocabulary",
-        "SharingGRDB", "WorkerThreads", "SyncUpsWire",
+        "SharingGRDB", "VoiceProfiles", "WorkerThreads", "SyncUpsWire",
         .product(name: "Tagged", package: "swift-tagged"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
@@ -246,6 +249,7 @@ let package = Package(
       name: "DatabaseTests",
       dependencies: [
         "SyncUpsFeatures", "SharingGRDB", "DatabaseProbe", "WorkerThreads", "TestSupport",
+        "VoiceProfiles",
       ] + pointfree + testSupport
     ),
     // `make bench-store`: the database at 10 and 250 meetings (a command, not a test).
@@ -266,7 +270,7 @@ let package = Package(
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
         "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive", "SyncUpsTestSupport",
-        "TestSupport",
+        "TestSupport", "WorkerThreads",
       ] + testSupport
     ),
     .target(

@@ -22,12 +22,21 @@ public enum Transcription {
     public var end: Double
     public var text: String
     public var words: [Word]
+    /// How it sounded, for telling who said it (the second pass's sentences); never encoded.
+    public var voice: VoiceFrames?
 
-    public init(start: Double, end: Double, text: String, words: [Word]) {
+    public init(
+      start: Double, end: Double, text: String, words: [Word], voice: VoiceFrames? = nil
+    ) {
       self.start = start
       self.end = end
       self.text = text
       self.words = words
+      self.voice = voice
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case start, end, text, words
     }
   }
 }

@@ -37,7 +37,8 @@ public enum Listing {
 
   // MARK: show
 
-  public static func show(_ syncUp: SyncUp) -> String {
+  /// `voices`: how much of each attendee's voice is known; said only once one is.
+  public static func show(_ syncUp: SyncUp, voices: [Attendee.ID: VoiceSummary] = [:]) -> String {
     var lines = [
       "Title:        \(syncUp.title.visible)",
       "ID:           \(syncUp.id.full)",
@@ -49,8 +50,19 @@ public enum Listing {
         + (syncUp.vocabulary.isEmpty
           ? "attendees' names only (add words with --add-word)"
           : syncUp.vocabulary.map(\.visible).joined(separator: ", ")),
-      "Meetings:     \(syncUp.meetings.count)",
     ]
+    if !voices.isEmpty {
+      for (index, attendee) in syncUp.attendees.enumerated() {
+        let known = voices[attendee.id].map { voice in
+          "known from \(voice.meetings) \(voice.meetings == 1 ? "meeting" : "meetings"), "
+            + "\(Int(voice.seconds.rounded())) s of speech"
+        }
+        lines.append(
+          (index == 0 ? "Voices:       " : "              ")
+            + "\(attendee.name.visible): \(known ?? "not heard yet")")
+      }
+    }
+    lines.append("Meetings:     \(syncUp.meetings.count)")
     for (index, meeting) in syncUp.meetingsNewestFirst.enumerated() {
       lines.append("  \(index + 1). \(Format.date(meeting.date))  \(meeting.id.short)")
     }

@@ -59,7 +59,9 @@ extension RecordMeeting {
       }
       state.pendingSegments.removeFirst()
     }
-    guard state.savesWhenKept, state.pendingSegments.isEmpty else { return .none }
+    guard state.savesWhenKept, state.pendingSegments.isEmpty, !state.isTellingVoices else {
+      return .none
+    }
     state.savesWhenKept = false
     return save(&state)
   }

@@ -3,6 +3,7 @@ import AudioCore
 import Foundation
 import MeetingRecorder
 import Tagged
+import VoiceProfiles
 import WorkerThreads
 
 /// Records one meeting of a sync-up: times each attendee's slot, has the meeting recorder listen
@@ -34,6 +35,10 @@ public struct RecordMeeting: Reducer {
     /// The second pass's whole sentences, attributed to speakers: what the meeting saves
     /// instead of the live segments (nil: no second pass, or it failed).
     public var sentenceSegments: [Meeting.Segment]?
+    /// The sentences are being told apart by voice: the save waits for them.
+    public var isTellingVoices = false
+    /// What the meeting taught about its attendees' voices, kept once it is saved.
+    public var learnedVoices: [Attendee.ID: VoiceProfile] = [:]
     /// The second pass had not caught up when the meeting ended: it runs again from the kept
     /// audio once the meeting is saved (`SentencePass`).
     public var sentencesLate = false
@@ -105,6 +110,9 @@ public struct RecordMeeting: Reducer {
     /// with the meeting if that can be.
     case storeFailed(String, Meeting.Segment)
     case timerTick
+    /// The second pass's sentences told apart by voice (nil: they could not be), and what the
+    /// meeting taught about each voice.
+    case voicesTold([Meeting.Segment]?, learned: [Attendee.ID: VoiceProfile])
 
     @CasePathable
     public enum Alert: Equatable, Sendable {
@@ -201,6 +209,9 @@ public struct RecordMeeting: Reducer {
 
       case .timerTick:
         return tick(&state)
+
+      case .voicesTold(let segments, let learned):
+        return toldVoices(segments, learned: learned, &state)
       }
     }
     .ifLet(\.$alert, action: \.alert)
@@ -231,8 +242,7 @@ public struct RecordMeeting: Reducer {
       return .none
 
     case .sentences(let utterances):
-      state.sentenceSegments = utterances.map { state.segment($0) }
-      return .none
+      return heardSentences(utterances, &state)
 
     case .sentencesLate:
       state.sentencesLate = true
@@ -346,7 +356,7 @@ public struct RecordMeeting: Reducer {
   func save(_ state: inout State) -> Effect<Action> {
     guard state.status != .ended, let recording = state.recording else { return .none }
     state.alert = nil
-    guard state.pendingSegments.isEmpty else {
+    guard state.pendingSegments.isEmpty, !state.isTellingVoices else {
       state.status = .ending
       state.savesWhenKept = true
       return .cancel(id: CancelID.timer)
@@ -362,6 +372,7 @@ public struct RecordMeeting: Reducer {
     )
     state.$syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
     let sentencesLate = state.sentencesLate && recording.audioFile != nil
+    let learnedVoices = state.learnedVoices
     return .merge(
       stopEffects(),
       .run {
@@ -373,6 +384,8 @@ public struct RecordMeeting: Reducer {
           if sentencesLate { try await recordingStore.deferSentencePass(recording.meetingID) }
           try await WorkerThread.run(name: "syncups-save") { try syncUp.save() }
           try await recordingStore.finish(recording.meetingID, recording.audioFile)
+          // The meeting is saved; a voice that cannot be kept now is learned at the next one.
+          try? await recordingStore.learnVoices(learnedVoices)
           if sentencesLate { sentencePasses.startInBackground() }
         } catch {
           await send(

@@ -3,6 +3,7 @@ import ConcurrencyExtras
 import Dependencies
 import DependenciesMacros
 import Foundation
+import VoiceProfiles
 import WorkerThreads
 
 /// Where a meeting being recorded is kept durably, utterance by utterance, so that a recording
@@ -28,6 +29,12 @@ public struct RecordingStore: Sendable {
   /// Finishes, once each, the meetings whose recording died (never one that still runs), with
   /// what they committed; returns them.
   public var recoverUnfinished: @Sendable () async throws -> [UnfinishedMeeting]
+  /// What is known of the voices of a sync-up's attendees (none unless given).
+  public var voices: @Sendable (_ syncUpID: SyncUp.ID) async throws -> [Attendee.ID: VoiceProfile] =
+    { _ in [:] }
+  /// Keeps voices refined by a meeting (once it is saved); dropped unless given.
+  public var learnVoices: @Sendable (_ profiles: [Attendee.ID: VoiceProfile]) async throws -> Void =
+    { _ in }
 }
 
 /// What is known of a meeting from the moment its recording starts.
@@ -75,14 +82,17 @@ extension RecordingStore: DependencyKey {
       },
       deferSentencePass: { id in try await worker.run { try database.deferSentencePass(id) } },
       discard: { id in try await worker.run { _ = try database.discard(id) } },
-      recoverUnfinished: { try await worker.run { try database.recoverUnfinished() } }
+      recoverUnfinished: { try await worker.run { try database.recoverUnfinished() } },
+      voices: { id in try await worker.run { try database.voiceProfiles(id) } },
+      learnVoices: { profiles in try await worker.run { try database.learnVoices(profiles) } }
     )
   }
 
   /// Keeps recordings in memory: what feature tests use, and what they inspect. Recovery
   /// returns what is kept (as not running) and drops it.
   public static func inMemory(
-    _ recordings: LockIsolated<[Meeting.ID: UnfinishedMeeting]> = LockIsolated([:])
+    _ recordings: LockIsolated<[Meeting.ID: UnfinishedMeeting]> = LockIsolated([:]),
+    voices: LockIsolated<[Attendee.ID: VoiceProfile]> = LockIsolated([:])
   ) -> RecordingStore {
     RecordingStore(
       begin: { recording in
@@ -102,7 +112,9 @@ extension RecordingStore: DependencyKey {
           defer { kept = [:] }
           return kept.values.sorted { $0.date < $1.date }
         }
-      }
+      },
+      voices: { _ in voices.value },
+      learnVoices: { profiles in voices.withValue { $0.merge(profiles) { $1 } } }
     )
   }
 }

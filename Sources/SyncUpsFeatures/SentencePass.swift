@@ -4,6 +4,7 @@ import DependenciesMacros
 import Foundation
 import GRDB
 import MeetingRecorder
+import VoiceProfiles
 
 #if canImport(Glibc)
   import Glibc
@@ -35,18 +36,35 @@ public enum SentencePass {
     @Dependency(\.dataDirectory) var dataDirectory
     let name = "meeting \(meetingID.rawValue.lowercasedString.prefix(8))"
     do {
-      let found = try database.read { db in try meetingAndWords(meetingID, db) }
-      guard let (meeting, vocabulary) = found, let audioFile = meeting.audioFile
+      let found = try database.read { db in try meetingAndSyncUp(meetingID, db) }
+      guard let (meeting, syncUp) = found, let audioFile = meeting.audioFile
       else {
         try database.dropSentencePass(meetingID)
         return "\(name): its audio is gone; the live transcript stays"
       }
       let utterances = try await meetingRecorder.sentences(
-        dataDirectory.url.appendingPathComponent(audioFile), vocabulary)
-      let sentences = attribute(utterances, like: meeting.segments)
+        dataDirectory.url.appendingPathComponent(audioFile), syncUp.transcriptionVocabulary)
+      var sentences = attribute(utterances, like: meeting.segments)
+      // By voice, with the slot each sentence's live segment was given as the prior.
+      let attendees = Array(syncUp.attendees)
+      var learned: [Attendee.ID: VoiceProfile] = [:]
+      if !attendees.isEmpty, utterances.contains(where: { $0.voice != nil }) {
+        let slots = sentences.map { sentence in
+          attendees.firstIndex { $0.name == sentence.speaker } ?? 0
+        }
+        let known = (try? database.voiceProfiles(syncUp.id)) ?? [:]
+        if let told = try? await VoiceAttribution.tell(
+          utterances, slots: slots, attendees: attendees, known: known)
+        {
+          sentences = told.segments
+          learned = told.learned
+        }
+      }
       guard try database.finishSentencePass(meetingID, sentences: sentences) else {
         return "\(name): deleted meanwhile"
       }
+      // A voice that cannot be kept now is learned at the next meeting.
+      try? database.learnVoices(learned)
       return "\(name): the live transcript was replaced by \(sentences.count) whole sentences"
     } catch {
       try? database.dropSentencePass(meetingID)
@@ -70,15 +88,16 @@ public enum SentencePass {
   }
 }
 
-/// A finished meeting with its segments, and the words its sync-up's decoder expects.
-private func meetingAndWords(
+/// A finished meeting with its segments, and its sync-up (attendees, the words its decoder
+/// expects).
+private func meetingAndSyncUp(
   _ meetingID: Meeting.ID, _ db: Database
-) throws -> (Meeting, [String])? {
+) throws -> (Meeting, SyncUp)? {
   guard let meeting = try MeetingTranscriptRequest(meetingID: meetingID).fetch(db),
     let syncUpID = try MeetingRecord.fetchOne(db, id: meetingID)?.syncUpId,
     let syncUp = try SyncUpRequest(syncUpID: syncUpID).fetch(db)
   else { return nil }
-  return (meeting, syncUp.transcriptionVocabulary)
+  return (meeting, syncUp)
 }
 
 /// Starts the sentence passes still to do in a process of their own, in the background, so

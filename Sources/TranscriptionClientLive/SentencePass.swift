@@ -4,12 +4,16 @@ import TranscriptionClient
 import WorkerThreads
 
 /// The second pass over a meeting's audio: one decoder on a thread of its own, fed chunks as
-/// they come (so it runs behind the live pass and finishes soon after the audio ends). Word and
+/// they come (so it runs behind the live pass and finishes soon after the audio ends), with each
+/// sentence's voice features from the MFCC front end beside it. Word and
 /// utterance times are in the chunks' time base (the first chunk's `start` is where the decoder's
 /// stream begins).
 final class SentencePass: @unchecked Sendable {
   // Everything below is used on `worker` only.
   private let decoder: SpeechDecoder
+  /// Each sentence's voice features (nil: the front end could not start; sentences come
+  /// without them and are attributed by slot).
+  private let voices = VoiceFrontEnd()
   private var utterances: [Utterance] = []
   private var origin: Double?
   private let worker: WorkerThread
@@ -50,6 +54,7 @@ final class SentencePass: @unchecked Sendable {
 
   private func process(_ chunk: AudioChunk) {
     if origin == nil { origin = chunk.start }
+    voices?.process(chunk.samples)
     collect(decoder.process(chunk.samples))
   }
 
@@ -60,7 +65,8 @@ final class SentencePass: @unchecked Sendable {
 
   private func collect(_ events: [TranscriptionEvent]) {
     let shift = origin ?? 0
-    for case .final(let utterance) in events {
+    for case .final(var utterance) in events {
+      utterance.voice = voices?.take(from: utterance.start, to: utterance.end, origin: shift)
       utterances.append(utterance.shifted(by: shift))
     }
   }

@@ -15,7 +15,10 @@ struct ShowCommand: AsyncParsableCommand {
   var json = false
 
   @MainActor func run() async throws {
-    let syncUp = try await CommandDatabase.open().syncUp(ref)
-    try Console.out(json ? Listing.showJSON(syncUp) : Listing.show(syncUp))
+    let database = try await CommandDatabase.open()
+    let syncUp = try database.syncUp(ref)
+    guard !json else { return try Console.out(Listing.showJSON(syncUp)) }
+    let voices = try database.read(VoiceSummariesRequest(syncUpID: syncUp.id), "the voices known")
+    try Console.out(Listing.show(syncUp, voices: voices))
   }
 }

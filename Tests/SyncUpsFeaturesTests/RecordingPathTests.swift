@@ -23,7 +23,9 @@ private func loggingStore(_ log: LockIsolated<[String]>) -> RecordingStore {
     finish: { _, audio in log.withValue { $0.append("finish" + (audio.map { " " + $0 } ?? "")) } },
     deferSentencePass: { _ in log.withValue { $0.append("defer") } },
     discard: { _ in log.withValue { $0.append("discard") } },
-    recoverUnfinished: { [] }
+    recoverUnfinished: { [] },
+    voices: { _ in [:] },
+    learnVoices: { _ in }
   )
 }
 

@@ -177,7 +177,9 @@ struct SecondPassTests {
         finish: { _, _ in log.withValue { $0.append("finish") } },
         deferSentencePass: { _ in log.withValue { $0.append("defer") } },
         discard: { _ in log.withValue { $0.append("discard") } },
-        recoverUnfinished: { [] }
+        recoverUnfinished: { [] },
+        voices: { _ in [:] },
+        learnVoices: { _ in }
       )
     }
     await store.send(.onTask) {

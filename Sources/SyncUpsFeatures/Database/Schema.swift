@@ -33,6 +33,20 @@ enum Schema {
     }
     // The team sync's outbox, clocks and triggers (issue 19; `SyncSchema`).
     migrator.registerMigration("v5: sync outbox") { db in try SyncSchema.migrate(db) }
+    // Each attendee's voice (issue 21; `VoiceProfiles`): learned from the meetings they spoke
+    // in, gone with the attendee. `meetings` and `seconds` say how much of it is known without
+    // reading the model.
+    migrator.registerMigration("v6: voice profiles") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE voiceProfile (
+            attendeeId TEXT PRIMARY KEY NOT NULL REFERENCES attendee(id) ON DELETE CASCADE,
+            meetings INTEGER NOT NULL,
+            seconds DOUBLE NOT NULL,
+            model BLOB NOT NULL
+          )
+          """)
+    }
     return migrator
   }
 
