@@ -15,6 +15,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
     commandName: "syncups",
     abstract: "Stand-up meetings with real speech transcription.",
     discussion: "Run without arguments on a terminal for the interactive app.",
+    version: "0.1.0",
     subcommands: [
       ListCommand.self,
       ShowCommand.self,

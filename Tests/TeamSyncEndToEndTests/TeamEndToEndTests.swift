@@ -150,6 +150,22 @@ struct TeamEndToEndTests {
     #expect(b.value("SELECT count(*) FROM meeting") == 1)
   }
 
+  /// What `make install` takes from both programs: each answers `--version` and writes its
+  /// bash, zsh and fish completions.
+  @Test func bothProgramsAnswerVersionAndCompletions() async throws {
+    for program in [syncupsBinary, TeamFixture.serverBinary] {
+      let name = program.lastPathComponent
+      let version = try await TeamFixture.tool(program.path, ["--version"])
+      #expect(!version.isEmpty && version.split(separator: "\n").count == 1, "\(name): \(version)")
+      for shell in ["bash", "zsh", "fish"] {
+        let script = try await TeamFixture.tool(
+          program.path, ["--generate-completion-script", shell])
+        #expect(script.contains(name), "\(name) \(shell)")
+        #expect(script.count > 500, "\(name) \(shell): \(script.prefix(200))")
+      }
+    }
+  }
+
   /// A wrong token, then a revoked one: one line each, nothing lost.
   @Test func aWrongOrRevokedTokenIsOneLine() async throws {
     let team = try await TeamFixture.start()
