@@ -166,6 +166,32 @@ struct TeamEndToEndTests {
     }
   }
 
+  /// A reader's laptop pulls what others push; its own changes are refused (403), said in its
+  /// one line, and stay on the laptop, waiting; the server keeps nothing of them.
+  @Test func aReaderPullsButItsOwnChangesStayOnItsLaptop() async throws {
+    let team = try await TeamFixture.start()
+    defer { team.stop() }
+    try await team.serverCommand("user", "add", "ben", "--role", "reader")
+    let created = try await TeamFixture.tool(
+      TeamFixture.serverBinary.path, ["token", "create", "ben"],
+      environment: ["SYNCUPS_DATABASE_URL": team.databaseURL])
+    let readerToken = String(created.split(separator: "\n").last ?? "")
+    let a = try team.laptop()
+    let b = try team.laptop()
+    try await a.expect("team", "join", team.url, "--token", team.writerToken)
+    try await b.expect("team", "join", team.url, "--token", readerToken)
+    try await a.expect("add", "--title", "Retro", "--attendee", "Ana")
+    try await a.expect("sync")
+    try await b.expect("add", "--title", "Notes", "--attendee", "Ben")
+    let synced = try await b.run("sync")
+    #expect(synced.status == 0, "\(synced)")
+    #expect(synced.stdout.split(separator: "\n").count == 1, "\(synced)")
+    #expect(synced.stdout.hasPrefix("pulled 1 sync-up; "), "\(synced)")
+    #expect(synced.stdout.contains("ben may read but not push"), "\(synced)")
+    #expect(try await team.psql("SELECT count(*) FROM sync_up") == "1")
+    #expect(try await b.expect("team", "status").stdout.contains("changes waiting: 1"))
+  }
+
   /// A wrong token, then a revoked one: one line each, nothing lost.
   @Test func aWrongOrRevokedTokenIsOneLine() async throws {
     let team = try await TeamFixture.start()
