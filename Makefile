@@ -17,7 +17,7 @@ SERVER_BINARY = .build-server/release/syncups-server
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install demo test test-server server release-server serve postgres completions test-debug test-release bench bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server completions test-debug test-release bench bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -53,6 +53,21 @@ serve: server
 
 postgres: setup
 	@.ci/postgres >/dev/null
+
+# The team server end to end with the release binaries (see .ci/team-demo): the private
+# PostgreSQL, `syncups-server` left running in the background, a writer and a reader, two
+# laptops; A records the sample, B syncs and prints it, then the web page's address and a sign-in.
+team-demo: release release-server
+	@.ci/team-demo $(RELEASE_BINARY) $(SERVER_BINARY)
+
+team-demo-stop:
+	@.ci/team-demo stop
+
+# The server under load (a command, not a test; see .ci/bench-server): p50/p99 of search,
+# meeting and list requests from wrk at 10 and 1,000 synced meetings and their ratios, pushes
+# per second from ten laptops, seconds from a save on laptop A to laptop B's interactive app.
+bench-server: release release-server bench-pages
+	@.ci/bench-server $(RELEASE_BINARY) $(SERVER_BINARY)
 
 # Shell completions and man pages of both programs, from swift-argument-parser (the completions
 # from the programs themselves, the man pages from its generate-manual plugin), in .build-docs.

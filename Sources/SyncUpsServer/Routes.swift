@@ -44,6 +44,7 @@ public struct TeamServer: Sendable {
     router.middlewares.add(ErrorMiddleware(logger: logger))
     let tokens = TokenMiddleware(store: store)
     let api = router.group("api/v1").add(middleware: tokens)
+    addMe(to: api)
     api.get("sync-ups") { _, _ -> Response in Response.json(try await store.syncUps()) }
     api.get("sync-ups/:id/meetings") { request, context -> Response in
       let id = try request.uuid("id", in: context)

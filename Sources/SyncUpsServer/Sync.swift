@@ -11,7 +11,7 @@ extension TeamStore {
   public func save(_ push: Push, by person: Person) async throws -> PushReceipt {
     try check(push)
     let encoder = WireJSON.encoder()
-    return try await client.withTransaction(logger: logger) { connection in
+    return try await client.inTransaction(logger: logger) { connection in
       try await connection.query("SELECT pg_advisory_xact_lock(\(Schema.pushLock))", logger: logger)
       let previous = try await connection.query(
         "SELECT receipt FROM push_receipt WHERE device = \(push.device) AND push_id = \(push.pushID)",

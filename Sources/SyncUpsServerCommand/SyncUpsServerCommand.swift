@@ -76,6 +76,12 @@ struct Serve: AsyncParsableCommand {
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     var logger = Logger(label: "syncups-server")
     logger.logLevel = .info
+    // SYNCUPS_SERVER_LOG=debug (or trace) says more, down to each query.
+    if let level = ProcessInfo.processInfo.environment["SYNCUPS_SERVER_LOG"].flatMap(
+      Logger.Level.init(rawValue:))
+    {
+      logger.logLevel = level
+    }
     let client = PostgresClientFactory.make(url, logger: logger)
     let server = try TeamServer(
       client: client, data: URL(fileURLWithPath: data, isDirectory: true), logger: logger)

@@ -34,6 +34,8 @@ public struct TeamSync: Sendable {
     public var pulledSyncUps = 0
     public var pulledMeetings = 0
     public var downloadedAudio = 0
+    /// Why this laptop's changes were not pushed (a reader's token): they stay here, waiting.
+    public var notPushed: String?
     public init() {}
 
     /// `pushed 1 sync-up and 2 meetings (1 audio file, 3.1 MB); pulled 1 meeting`.
@@ -51,6 +53,11 @@ public struct TeamSync: Sendable {
         var pulled = "pulled " + Self.things(pulledSyncUps, pulledMeetings)
         if downloadedAudio > 0 { pulled += " (\(Self.count(downloadedAudio, "audio file")))" }
         parts.append(pulled)
+      }
+      if let notPushed {
+        parts.append(
+          "this laptop's changes stay here, not pushed: the team server refused (\(notPushed))")
+        if parts.count == 1 { parts.insert("nothing to pull", at: 0) }
       }
       return parts.isEmpty ? "up to date: nothing to push or pull" : parts.joined(separator: "; ")
     }
@@ -88,7 +95,12 @@ public struct TeamSync: Sendable {
       : try SyncLock(directory: directory, waiting: false)
     defer { lock.release() }
     var report = Report()
-    try await push(&report)
+    do {
+      try await push(&report)
+    } catch SyncFailure.forbidden(let message) {
+      // A reader's token: what changed here cannot go, but others' changes still come.
+      report.notPushed = message
+    }
     try await pull(&report, wait: wait)
     try await database.writer.write { db in
       try Pull.setState("lastSync", Date().timeIntervalSince1970, db)

@@ -15,6 +15,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
     commandName: "syncups",
     abstract: "Stand-up meetings with real speech transcription.",
     discussion: "Run without arguments on a terminal for the interactive app.",
+    version: "0.1.0",
     subcommands: [
       ListCommand.self,
       ShowCommand.self,
@@ -69,7 +70,11 @@ struct SyncUpsCommand: AsyncParsableCommand {
 
   @MainActor
   private static func runInteractiveApp() async throws {
-    try await InteractiveApp().run()
+    let app = try InteractiveApp()
+    // Others' meetings arrive while it runs (when this laptop joined a team): see AppSync.
+    let sync = AppSync.start()
+    defer { sync?.cancel() }
+    try await app.run()
   }
 
   /// Help and --version go to stdout with status 0; errors are one line on stderr.

@@ -115,6 +115,9 @@ final class Started: @unchecked Sendable {
     return server
   }
 
+  /// What the servers wrote on stderr, for a failing test's message.
+  var logs: String { lock.withLock { servers.map(\.child.stderr).joined(separator: "\n") } }
+
   func killAll() {
     for server in lock.withLock({ servers }) where server.child.isRunning {
       server.child.signal(SIGKILL)

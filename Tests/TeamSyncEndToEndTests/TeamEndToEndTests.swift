@@ -106,6 +106,92 @@ struct TeamEndToEndTests {
     #expect(try await a.expect("team", "status").stdout.contains("changes waiting: 0"))
   }
 
+  /// `team join` and `team status` name the token's person, as `GET /api/v1/me` says.
+  @Test func joinAndStatusNameThePerson() async throws {
+    let team = try await TeamFixture.start()
+    defer { team.stop() }
+    let a = try team.laptop()
+    let joined = try await a.expect("team", "join", team.url, "--token", team.writerToken)
+    #expect(joined.stdout.hasPrefix("Joined \(team.url) as ana (writer);"), "\(joined)")
+    let status = try await a.expect("team", "status")
+    #expect(status.stdout.contains("person: ana (writer)\n"), "\(status)")
+    #expect(!status.stdout.contains(team.writerToken))
+  }
+
+  /// B's interactive app, left on its list, shows a sync-up and meeting saved on A: it syncs in
+  /// the background and redraws when their rows arrive. Then it quits as ever.
+  @Test func bsInteractiveAppShowsWhatASaved() async throws {
+    let team = try await TeamFixture.start()
+    defer { team.stop() }
+    let a = try team.laptop()
+    let b = try team.laptop()
+    try await a.expect("team", "join", team.url, "--token", team.writerToken)
+    try await b.expect("team", "join", team.url, "--token", team.writerToken)
+    let terminal = Tmux(prefix: "syncups-team")
+    let variables = ["SYNCUPS_HOME", "XDG_CONFIG_HOME", "SYNCUPS_SYNC_TIMEOUT", "TZ"]
+      .map { "\($0)='\(b.environment[$0] ?? "")'" }.joined(separator: " ")
+    try terminal.start(
+      "\(variables) '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60", columns: 100, rows: 30)
+    defer { terminal.kill() }
+    #expect(
+      try await terminal.waitForScreen { $0.contains("a add") }, "\((try? terminal.screen()) ?? "")"
+    )
+
+    try await a.expect("add", "--title", "Planning", "--attendee", "Ana")
+    let sample = repositoryRoot.appendingPathComponent("Samples/hello.wav").path
+    try await a.expect("record", "Planning", "--input", sample, "--fast")
+    #expect(
+      try await terminal.waitForScreen { $0.contains("Planning") && $0.contains("1 meeting") },
+      "\((try? terminal.screen()) ?? "")")
+    try terminal.keys("q")
+    #expect(
+      try await terminal.waitForScreen { $0.contains("EXIT=0") },
+      "\((try? terminal.screen()) ?? "")")
+    #expect(b.value("SELECT count(*) FROM meeting") == 1)
+  }
+
+  /// What `make install` takes from both programs: each answers `--version` and writes its
+  /// bash, zsh and fish completions.
+  @Test func bothProgramsAnswerVersionAndCompletions() async throws {
+    for program in [syncupsBinary, TeamFixture.serverBinary] {
+      let name = program.lastPathComponent
+      let version = try await TeamFixture.tool(program.path, ["--version"])
+      #expect(!version.isEmpty && version.split(separator: "\n").count == 1, "\(name): \(version)")
+      for shell in ["bash", "zsh", "fish"] {
+        let script = try await TeamFixture.tool(
+          program.path, ["--generate-completion-script", shell])
+        #expect(script.contains(name), "\(name) \(shell)")
+        #expect(script.count > 500, "\(name) \(shell): \(script.prefix(200))")
+      }
+    }
+  }
+
+  /// A reader's laptop pulls what others push; its own changes are refused (403), said in its
+  /// one line, and stay on the laptop, waiting; the server keeps nothing of them.
+  @Test func aReaderPullsButItsOwnChangesStayOnItsLaptop() async throws {
+    let team = try await TeamFixture.start()
+    defer { team.stop() }
+    try await team.serverCommand("user", "add", "ben", "--role", "reader")
+    let created = try await TeamFixture.tool(
+      TeamFixture.serverBinary.path, ["token", "create", "ben"],
+      environment: ["SYNCUPS_DATABASE_URL": team.databaseURL])
+    let readerToken = String(created.split(separator: "\n").last ?? "")
+    let a = try team.laptop()
+    let b = try team.laptop()
+    try await a.expect("team", "join", team.url, "--token", team.writerToken)
+    try await b.expect("team", "join", team.url, "--token", readerToken)
+    try await a.expect("add", "--title", "Retro", "--attendee", "Ana")
+    try await a.expect("sync")
+    try await b.expect("add", "--title", "Notes", "--attendee", "Ben")
+    let synced = try await b.run("sync")
+    #expect(synced.status == 0, "\(synced)")
+    #expect(synced.stdout.split(separator: "\n").count == 1, "\(synced)")
+    #expect(synced.stdout.hasPrefix("pulled 1 sync-up; "), "\(synced)")
+    #expect(synced.stdout.contains("ben may read but not push"), "\(synced)")
+    #expect(try await team.psql("SELECT count(*) FROM sync_up") == "1")
+    #expect(try await b.expect("team", "status").stdout.contains("changes waiting: 1"))
+  }
+
   /// A wrong token, then a revoked one: one line each, nothing lost.
   @Test func aWrongOrRevokedTokenIsOneLine() async throws {
     let team = try await TeamFixture.start()

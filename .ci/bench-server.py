@@ -1,0 +1,159 @@
+#!/usr/bin/python3
+"""Helpers of .ci/bench-server (Python's standard library only).
+
+  bench-server.py seed URL TOKEN COUNT OUT.lua   pushes COUNT meetings (five sync-ups), written
+                                                 from the words of Samples/*.txt, then writes
+                                                 wrk's Lua scripts OUT-search.lua, OUT-meeting.lua
+                                                 and OUT-list.lua with paths over what it pushed
+  bench-server.py pushes URL TOKEN LAPTOPS EACH  LAPTOPS pushers at once (a device id each),
+                                                 EACH pushes of one meeting apiece: prints
+                                                 pushes per second
+"""
+import json
+import random
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+
+SAMPLES = Path(__file__).resolve().parent.parent / "Samples"
+SENTENCES = [
+    line.strip()
+    for name in ("standup.txt", "hello.txt", "vocabulary.txt", "standup.sentences.txt")
+    if (SAMPLES / name).exists()
+    for line in (SAMPLES / name).read_text().lower().replace(".", "\n").replace(",", " ").splitlines()
+    if len(line.split()) >= 3
+]
+WORDS = sorted({w.strip("?!;:'\"") for s in SENTENCES for w in s.split() if w.isascii()} - {""})
+SPEAKERS = ["Ana", "Ben", "Cleo", "Dev"]
+QUERIES = ["build server", "database", "migr*", '"release notes"', "monday", "search feature",
+           "pull request", "bugs", "staging", "tests"]
+
+
+def clock(ms, device="bench"):
+    return f"{ms:016d}-0000-{device}"
+
+
+def stamped(value, ms):
+    return {"value": value, "clock": clock(ms)}
+
+
+def sync_up(ms):
+    return {
+        "id": str(uuid.uuid4()),
+        "title": stamped(f"Team {random.choice(['Morning', 'Design', 'Infra', 'Mobile', 'Web'])} Sync", ms),
+        "theme": stamped("teal", ms),
+        "duration": stamped(900.0, ms),
+        "attendees": stamped([{"id": str(uuid.uuid4()), "name": n} for n in SPEAKERS], ms),
+        "vocabulary": stamped(["staging server"], ms),
+        "deleted": stamped(False, ms),
+    }
+
+
+def meeting(sync_up_id, day, ms, segments=24):
+    start = 0.0
+    parts = []
+    for _ in range(segments):
+        # A sentence from the samples, now and then with a few of their words shuffled in.
+        words = random.choice(SENTENCES).split()
+        if random.random() < 0.5:
+            words += random.sample(WORDS, 4)
+        timed = []
+        t = start
+        for w in words:
+            timed.append({"text": w, "start": round(t, 2), "end": round(t + 0.3, 2)})
+            t += 0.35
+        parts.append({"speaker": random.choice(SPEAKERS), "start": round(start, 2),
+                      "end": round(t, 2), "text": " ".join(words), "words": timed})
+        start = t + 0.5
+    date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_700_000_000 + day * 86_400))
+    return {"id": str(uuid.uuid4()), "syncUpID": sync_up_id, "date": date,
+            "length": round(start, 2), "segments": parts, "deleted": False, "clock": clock(ms)}
+
+
+def post(url, token, document):
+    request = urllib.request.Request(
+        url + "/api/v1/sync/push", data=json.dumps(document).encode(), method="POST",
+        headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=120) as response:
+        if response.status != 200:
+            raise SystemExit(f"push answered {response.status}")
+        response.read()
+
+
+def lua(path, token, paths):
+    quoted = ",\n  ".join(json.dumps(p) for p in paths)
+    Path(path).write_text(
+        "local paths = {\n  " + quoted + "\n}\n"
+        "math.randomseed(42)\n"
+        "request = function()\n"
+        "  return wrk.format('GET', paths[math.random(#paths)], "
+        "{['Authorization'] = 'Bearer " + token + "'})\n"
+        "end\n")
+
+
+def seed(url, token, count, out):
+    random.seed(count)
+    ms = int(time.time() * 1000)
+    device = str(uuid.uuid4())
+    ups = [sync_up(ms) for _ in range(5)]
+    post(url, token, {"device": device, "pushID": str(uuid.uuid4()), "syncUps": ups, "meetings": []})
+    ids = []
+    batch = []
+    for n in range(count):
+        document = meeting(ups[n % 5]["id"], n, ms + 1)
+        ids.append(document["id"])
+        batch.append(document)
+        if len(batch) == 50 or n == count - 1:
+            post(url, token, {"device": device, "pushID": str(uuid.uuid4()), "syncUps": [],
+                              "meetings": batch})
+            batch = []
+    lua(out + "-search.lua", token,
+        ["/api/v1/search?q=" + urllib.parse.quote(q, safe="") for q in QUERIES])
+    lua(out + "-meeting.lua", token, ["/api/v1/meetings/" + i for i in random.sample(ids, min(200, len(ids)))])
+    lua(out + "-list.lua", token,
+        ["/api/v1/sync-ups"] + ["/api/v1/sync-ups/" + u["id"] + "/meetings" for u in ups])
+
+
+def pushes(url, token, laptops, each):
+    ms = int(time.time() * 1000)
+    up = sync_up(ms)
+    post(url, token, {"device": str(uuid.uuid4()), "pushID": str(uuid.uuid4()), "syncUps": [up],
+                      "meetings": []})
+    documents = [[{"device": None, "pushID": str(uuid.uuid4()), "syncUps": [],
+                   "meetings": [meeting(up["id"], i, ms + 1)]} for i in range(each)]
+                 for _ in range(laptops)]
+    failures = []
+
+    def laptop(k):
+        device = str(uuid.uuid4())
+        try:
+            for document in documents[k]:
+                document["device"] = device
+                post(url, token, document)
+        except Exception as error:  # counted, and the figure is refused
+            failures.append(str(error))
+
+    threads = [threading.Thread(target=laptop, args=(k,)) for k in range(laptops)]
+    begun = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - begun
+    if failures:
+        raise SystemExit(f"{len(failures)} laptops failed: {failures[0]}")
+    print(f"{laptops * each / elapsed:.1f}")
+
+
+if __name__ == "__main__":
+    command, url, token = sys.argv[1], sys.argv[2], sys.argv[3]
+    if command == "seed":
+        seed(url, token, int(sys.argv[4]), sys.argv[5])
+    elif command == "pushes":
+        pushes(url, token, int(sys.argv[4]), int(sys.argv[5]))
+    else:
+        raise SystemExit(__doc__)

@@ -1,0 +1,206 @@
+import Foundation
+import SyncUpsServer
+import SyncUpsWire
+import TestSupport
+import Testing
+
+/// PostgreSQL restarted or killed under a running `syncups-server`, each on a cluster of the
+/// test's own: the server carries on by itself, and a push is kept once.
+@Suite(
+  .enabled(
+    if: TestPostgres.available
+      && FileManager.default.isExecutableFile(
+        atPath: PrivateCluster.bin + "/pg_ctl"),
+    "skipped: no PostgreSQL 15 for the server's tests"))
+struct RestartTests {
+  /// `pg_ctl restart -m fast` while readers keep asking: answers are 200, or a 5xx in words
+  /// while it restarts; afterwards every request succeeds without restarting the server, and a
+  /// long-polling pull is woken by a push again (its LISTEN connection came back).
+  @Test func theServerReconnectsWhenPostgreSQLRestarts() async throws {
+    let cluster = try await PrivateCluster.start()
+    let started = Started()
+    do {
+      let server = try await TestServer.make(on: try cluster.url)
+      let running = try await started.add(ServerProcess.start(server))
+      try await restartUnderLoad(cluster, server, running)
+    } catch {
+      print("server's log:", started.logs)
+      started.killAll()
+      await cluster.remove()
+      throw error
+    }
+    started.killAll()
+    await cluster.remove()
+  }
+
+  private func restartUnderLoad(
+    _ cluster: PrivateCluster, _ server: TestServer, _ running: ServerProcess
+  ) async throws {
+    let token = server.readerToken
+    #expect(try await running.send("GET", "/api/v1/sync-ups", token: token).status == 200)
+    // Four readers keep asking, from before the restart until after it.
+    let load = Task {
+      try await withThrowingTaskGroup(of: [(Int, String)].self) { group -> [[(Int, String)]] in
+        for _ in 0..<4 {
+          group.addTask {
+            var answers: [(Int, String)] = []
+            while !Task.isCancelled {
+              do {
+                let answer = try await running.send("GET", "/api/v1/sync-ups", token: token)
+                answers.append((answer.status, String(decoding: answer.body, as: UTF8.self)))
+              } catch {
+                // Cancelled at the end; any other failure (no answer at all) is counted as 0.
+                if !Task.isCancelled { answers.append((0, "\(error)")) }
+              }
+              try? await Task.sleep(for: .milliseconds(10))
+            }
+            return answers
+          }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    try await cluster.restart()
+    // Back without restarting the server: the next requests succeed (the pool opens new
+    // connections; the loop is a safety net far above the few tries it takes).
+    var status = 0
+    _ = await eventually {
+      status = (try? await running.send("GET", "/api/v1/sync-ups", token: token).status) ?? 0
+      return status == 200
+    }
+    #expect(status == 200)
+    try await Task.sleep(for: .milliseconds(300))
+    load.cancel()
+    let readers = try await load.value
+    let answers = readers.flatMap { $0 }
+    #expect(answers.count > 8)
+    // Every answer was a 200 or a 5xx in words (never a hang, a 4xx or a body not JSON) ...
+    for (status, body) in answers where status != 200 {
+      #expect((500..<600).contains(status), "\(status) \(body)")
+      #expect(body.contains("\"error\""), "\(body)")
+    }
+    // ... and each reader's last answer, after the restart, was a 200.
+    #expect(readers.allSatisfy { $0.last?.0 == 200 }, "\(readers.map { $0.map(\.0) })")
+    #expect(running.child.isRunning)
+
+    // A pull waiting on the server is woken by a push: the listener is back.
+    let begun = ContinuousClock.now
+    async let pulled = running.send(
+      "GET", "/api/v1/sync/changes?since=0&wait=30", token: token)
+    try await Task.sleep(for: .milliseconds(500))
+    let syncUp = Fixture.syncUp()
+    let push = try WireJSON.encoder().encode(
+      Push(device: UUID(), pushID: UUID(), syncUps: [syncUp]))
+    let pushed = try await running.send(
+      "POST", "/api/v1/sync/push", token: server.writerToken, body: push)
+    #expect(pushed.status == 200, "\(String(decoding: pushed.body, as: UTF8.self))")
+    let page = try WireJSON.decoder().decode(ChangesPage.self, from: try await pulled.body)
+    #expect(page.syncUps.map(\.id) == [syncUp.id])
+    // Woken by the NOTIFY, not by the 30 s timeout.
+    #expect(ContinuousClock.now - begun < .seconds(20))
+  }
+
+  /// PostgreSQL killed while a push is inside its transaction (its rows written, its receipt
+  /// waiting on a lock): the push fails in words and nothing of it is kept; the same bytes sent
+  /// again once PostgreSQL is back save one copy, and a third time nothing more.
+  @Test func postgreSQLKilledMidPushThenARetrySavesOnce() async throws {
+    let cluster = try await PrivateCluster.start()
+    let started = Started()
+    var blocker: ChildProcess?
+    do {
+      let server = try await TestServer.make(on: try cluster.url)
+      let running = try await started.add(ServerProcess.start(server))
+      try await killMidPush(cluster, server, running, blocker: &blocker)
+    } catch {
+      print("server's log:", started.logs)
+      blocker?.signal(SIGKILL)
+      started.killAll()
+      await cluster.remove()
+      throw error
+    }
+    blocker?.signal(SIGKILL)
+    started.killAll()
+    await cluster.remove()
+  }
+
+  private func killMidPush(
+    _ cluster: PrivateCluster, _ server: TestServer, _ running: ServerProcess,
+    blocker: inout ChildProcess?
+  ) async throws {
+    let syncUp = Fixture.syncUp()
+    let device = UUID()
+    let pushID = UUID()
+    let said = (0..<200).map { ("Ana", "part \($0) of the stand-up about the staging server") }
+    let body = try WireJSON.encoder().encode(
+      Push(
+        device: device, pushID: pushID, syncUps: [syncUp],
+        meetings: [Fixture.meeting(in: syncUp.id, said: said)]))
+    // Another session holds the push's receipt key in an open transaction, so the push waits
+    // on it at its very end, with everything else written.
+    blocker = try ChildProcess(
+      URL(fileURLWithPath: PrivateCluster.bin + "/psql"),
+      [
+        server.urlText, "-qAt", "-c",
+        "BEGIN; INSERT INTO push_receipt (device, push_id, receipt) VALUES "
+          + "('\(device.uuidString.lowercased())', '\(pushID.uuidString.lowercased())', 'held'); "
+          + "SELECT pg_sleep(600);",
+      ])
+    async let answer = running.send(
+      "POST", "/api/v1/sync/push", token: server.writerToken, body: body)
+    let waiting = await eventually {
+      let count = try? await server.store { store in
+        var count = 0
+        for try await value in try await store.client.query(
+          """
+          SELECT count(*) FROM pg_stat_activity
+          WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO push_receipt%'
+          """
+        ).decode(Int.self) {
+          count = value
+        }
+        return count
+      }
+      return count == 1
+    }
+    try #require(waiting, "the push never reached its receipt")
+    try await cluster.crash()
+    let failed = try await answer
+    #expect((500..<600).contains(failed.status), "\(failed.status)")
+    #expect(String(decoding: failed.body, as: UTF8.self).contains("\"error\""))
+    blocker?.signal(SIGKILL)
+    try await cluster.start()
+
+    #expect(try await server.count("meeting") == 0)
+    #expect(try await server.count("segment") == 0)
+    #expect(try await server.count("push_receipt") == 0)
+    // The laptop sends the same bytes again (the server was not restarted).
+    var retried = (status: 0, body: Data())
+    _ = await eventually {
+      retried =
+        (try? await running.send(
+          "POST", "/api/v1/sync/push", token: server.writerToken, body: body)) ?? (0, Data())
+      return retried.status == 200
+    }
+    #expect(retried.status == 200, "\(String(decoding: retried.body, as: UTF8.self))")
+    let again = try await running.send(
+      "POST", "/api/v1/sync/push", token: server.writerToken, body: body)
+    #expect(again.status == 200)
+    #expect(
+      try WireJSON.decoder().decode(PushReceipt.self, from: again.body)
+        == WireJSON.decoder().decode(PushReceipt.self, from: retried.body))
+    #expect(try await server.count("meeting") == 1)
+    #expect(try await server.count("segment") == 200)
+    #expect(try await server.count("push_receipt") == 1)
+  }
+}
+
+/// Asks `condition` every 100 ms until it holds; false after `safetyNet` (far above a normal run).
+private func eventually(_ condition: () async -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + safetyNet
+  while ContinuousClock.now < deadline {
+    if await condition() { return true }
+    try? await Task.sleep(for: .milliseconds(100))
+  }
+  return await condition()
+}
