@@ -5,7 +5,8 @@ import SyncUpsFeatures
 
 /// `syncups sentences`: runs the whole-sentence passes that recordings left to do (their
 /// meetings were saved with the live transcript), each replacing its meeting's transcript.
-/// Other commands start it in the background; run by hand, it says what it did.
+/// Other commands start it in the background; run by hand, it says what it did. What it
+/// replaced is then synced in the background, as after `record`.
 struct SentencesCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sentences",
@@ -16,6 +17,10 @@ struct SentencesCommand: AsyncParsableCommand {
   @MainActor func run() async throws {
     let data = try CommandDatabase.openWithoutRecovery()
     guard !data.database.isReadOnly else { return }
-    for line in await SentencePass.runPending(in: data.database) { Console.error(line) }
+    let done = await SentencePass.runPending(in: data.database)
+    for line in done { Console.error(line) }
+    // A replaced transcript is a change like any other: it goes to the team server too
+    // (`record`'s own sync ran before these sentences were ready).
+    if !done.isEmpty { BackgroundSync.start() }
   }
 }

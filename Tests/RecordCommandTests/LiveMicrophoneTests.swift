@@ -49,14 +49,13 @@ struct LiveMicrophoneTests {
     let text = try #require(json["text"] as? String)
     // The second pass over the kept audio, the attendees' names as vocabulary.
     #expect(text == (try committedRecording("standup")))
-    // Each utterance is attributed to the attendee whose 2-minute slot it started in (long
-    // slots: a loaded machine may hear the 32 s sample late, never past the meeting's end).
+    // Each sentence is named by its voice (issue 21), though all of them fall in Ana's 2-minute
+    // slot: in a first meeting the voices are named in the order they first speak, and the
+    // sample's are slt, rms, awb, slt, rms, awb, slt (Samples/standup.script).
     let segments = try #require(json["segments"] as? [[String: Any]])
-    let attendees = ["Ana", "Ben", "Cleo"]
-    for segment in segments {
-      let start = try #require(segment["start"] as? Double)
-      #expect(segment["speaker"] as? String == attendees[min(2, Int(start / 120))])
-    }
+    #expect(
+      segments.map { $0["speaker"] as? String }
+        == ["Ana", "Ben", "Cleo", "Ana", "Ben", "Cleo", "Ana"])
     #expect(try savedMeetings(home, title: "Live Sync").count == 1)
 
     // The file path (`--input … --fast`) gives the same transcript within 2% word error rate.
