@@ -91,26 +91,10 @@ struct PrivateCluster: Sendable {
   /// no signal blocked (the test's threads block some, and a server would inherit that), and
   /// returns its exit status once a thread of its own has reaped it.
   private static func spawnAndWait(_ arguments: [String], output: String) async throws -> Int32 {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = arguments.map { strdup($0) } + [nil]
-    defer { for argument in argv { free(argument) } }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ) == 0 else {
+    guard
+      let pid = CleanSpawn.start(
+        arguments, output: CleanSpawn.Output(path: output, append: true, stderr: nil))
+    else {
       throw TestPostgresProblem(reason: "cannot run \(arguments[0])")
     }
     let child = pid

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A real pseudo-terminal for driving a screen from a test: tmux on a server of the test's own,
 /// with one session of the same name.
@@ -31,28 +32,13 @@ public struct Tmux: Sendable {
     let output = FileManager.default.temporaryDirectory
       .appendingPathComponent("\(server)-\(UUID().uuidString.prefix(8)).out")
     defer { try? FileManager.default.removeItem(at: output) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = (["/usr/bin/env", "tmux", "-L", server] + arguments).map { strdup($0) } + [nil]
-    defer { for argument in argv { free(argument) } }
     // The test's threads block signals; tmux and the programs in its pane must not inherit
     // that, or they would outlive `kill-server` (SIGHUP).
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, environ) == 0 else {
+    guard
+      let pid = CleanSpawn.start(
+        ["/usr/bin/env", "tmux", "-L", server] + arguments,
+        output: CleanSpawn.Output(path: output.path, append: false, stderr: "/dev/null"))
+    else {
       throw FixtureError("cannot run tmux \(arguments.joined(separator: " "))")
     }
     var status: Int32 = 0
