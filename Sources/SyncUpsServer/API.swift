@@ -102,7 +102,7 @@ struct ErrorMiddleware: RouterMiddleware {
         return (error.status, "\(request.uri.path) does not take \(request.method)")
       default: return (error.status, error.body ?? error.status.reasonPhrase)
       }
-    case let error as PSQLError where isUnreachable(error):
+    case let error where isUnreachable(error):
       logger.error("database unreachable: \(String(reflecting: error))")
       return (
         .serviceUnavailable, "the server cannot reach its database just now; try again in a moment"
@@ -117,7 +117,9 @@ struct ErrorMiddleware: RouterMiddleware {
 extension ErrorMiddleware {
   /// The database went away (stopped, restarting, unreachable) rather than refused the query:
   /// a connection failure, or a server error of class 08 (connection) or 57P (shutdown).
-  static func isUnreachable(_ error: PSQLError) -> Bool {
+  static func isUnreachable(_ error: any Error) -> Bool {
+    if error is ConnectionClosed { return true }
+    guard let error = error as? PSQLError else { return false }
     guard error.code == .server else { return error.code != .tooManyParameters }
     let state = error.serverInfo?[.sqlState] ?? ""
     return state.hasPrefix("08") || state.hasPrefix("57P")

@@ -39,29 +39,29 @@ extension TeamStore {
     if try await person(named: name) != nil {
       throw ServerError.failed("'\(name)' is already a person here; see `user list`")
     }
-    let rows = try await client.query(
+    let rows = try await run(
       "INSERT INTO person (name, role) VALUES (\(name), \(role.rawValue)) RETURNING id",
       logger: logger)
-    for try await id in rows.decode(Int64.self) {
+    for id in try rows.decode(Int64.self) {
       return Person(id: id, name: name, role: role)
     }
     throw ServerError.failed("'\(name)' was not added")
   }
 
   public func person(named name: String) async throws -> Person? {
-    let rows = try await client.query(
+    let rows = try await run(
       "SELECT id, name, role FROM person WHERE lower(name) = lower(\(name))", logger: logger)
-    for try await (id, name, role) in rows.decode((Int64, String, String).self) {
+    for (id, name, role) in try rows.decode((Int64, String, String).self) {
       return Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader)
     }
     return nil
   }
 
   public func people() async throws -> [Person] {
-    let rows = try await client.query(
+    let rows = try await run(
       "SELECT id, name, role FROM person ORDER BY lower(name)", logger: logger)
     var people: [Person] = []
-    for try await (id, name, role) in rows.decode((Int64, String, String).self) {
+    for (id, name, role) in try rows.decode((Int64, String, String).self) {
       people.append(Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader))
     }
     return people
@@ -76,7 +76,7 @@ extension TeamStore {
       throw ServerError.failed("nobody is called '\(name)' here; see `user list`")
     }
     let hash = Bcrypt.hash(password, cost: 10)
-    try await client.query(
+    try await run(
       "UPDATE person SET password_hash = \(hash) WHERE id = \(person.id)", logger: logger)
   }
 
@@ -90,10 +90,10 @@ extension TeamStore {
     for index in bytes.indices { bytes[index] = generator.next() }
     let token = "sut_" + bytes.map { String(format: "%02x", $0) }.joined()
     let hash = Self.hash(token: token)
-    let rows = try await client.query(
+    let rows = try await run(
       "INSERT INTO token (person_id, hash) VALUES (\(person.id), \(hash)) RETURNING id",
       logger: logger)
-    for try await id in rows.decode(Int64.self) {
+    for id in try rows.decode(Int64.self) {
       return (id, token)
     }
     throw ServerError.failed("the token was not saved")
@@ -101,22 +101,22 @@ extension TeamStore {
 
   /// Revokes a token: the next request that shows it is refused.
   public func revokeToken(id: Int64) async throws {
-    let rows = try await client.query(
+    let rows = try await run(
       "UPDATE token SET revoked_at = coalesce(revoked_at, now()) WHERE id = \(id) RETURNING id",
       logger: logger)
     var found = false
-    for try await _ in rows { found = true }
+    for _ in rows { found = true }
     guard found else { throw ServerError.failed("there is no token \(id); see `token list`") }
   }
 
   public func tokens() async throws -> [TokenInfo] {
-    let rows = try await client.query(
+    let rows = try await run(
       """
       SELECT token.id, person.name, token.created_at, token.revoked_at
       FROM token JOIN person ON person.id = token.person_id ORDER BY token.id
       """, logger: logger)
     var tokens: [TokenInfo] = []
-    for try await (id, name, created, revoked) in rows.decode((Int64, String, Date, Date?).self) {
+    for (id, name, created, revoked) in try rows.decode((Int64, String, Date, Date?).self) {
       tokens.append(TokenInfo(id: id, person: name, created: created, revoked: revoked))
     }
     return tokens
@@ -125,13 +125,13 @@ extension TeamStore {
   /// The person a token belongs to, if it is one of ours and not revoked.
   public func person(token: String) async throws -> Person? {
     let hash = Self.hash(token: token)
-    let rows = try await client.query(
+    let rows = try await run(
       """
       SELECT person.id, person.name, person.role FROM token
       JOIN person ON person.id = token.person_id
       WHERE token.hash = \(hash) AND token.revoked_at IS NULL
       """, logger: logger)
-    for try await (id, name, role) in rows.decode((Int64, String, String).self) {
+    for (id, name, role) in try rows.decode((Int64, String, String).self) {
       return Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader)
     }
     return nil

@@ -27,7 +27,7 @@ public struct TeamSearch: Sendable {
 extension TeamStore {
   /// Every sync-up that is not deleted, by title, as `syncups list --json` shows them.
   public func syncUps() async throws -> [SyncUpSummary] {
-    let rows = try await client.query(
+    let rows = try await run(
       """
       SELECT s.id, s.title, s.theme, s.duration,
         coalesce((SELECT array_agg(a.name ORDER BY a.position) FROM attendee a
@@ -36,7 +36,7 @@ extension TeamStore {
       FROM sync_up s WHERE NOT s.deleted ORDER BY lower(s.title), s.id
       """, logger: logger)
     var summaries: [SyncUpSummary] = []
-    for try await (id, title, theme, duration, attendees, meetings) in rows.decode(
+    for (id, title, theme, duration, attendees, meetings) in try rows.decode(
       (UUID, String, String, Double, [String], Int).self)
     {
       summaries.append(
@@ -48,9 +48,9 @@ extension TeamStore {
   }
 
   public func syncUpExists(_ id: UUID) async throws -> Bool {
-    try await !client.query(
+    try await !run(
       "SELECT 1 FROM sync_up WHERE id = \(id) AND NOT deleted", logger: logger
-    ).all(Int.self).isEmpty
+    ).isEmpty
   }
 
   /// A sync-up's meetings, newest first, `limit` at a time; `before` is the previous page's
@@ -60,7 +60,7 @@ extension TeamStore {
   {
     let cursorDate = before?.date ?? Date.distantFuture
     let cursorID = before?.id ?? UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")!
-    let rows = try await client.query(
+    let rows = try await run(
       """
       SELECT m.id, m.date, m.length,
         (SELECT count(*) FROM segment s WHERE s.meeting_id = m.id),
@@ -71,7 +71,7 @@ extension TeamStore {
       ORDER BY m.date DESC, m.id DESC LIMIT \(limit + 1)
       """, logger: logger)
     var meetings: [MeetingSummary] = []
-    for try await (id, date, length, segments, first) in rows.decode(
+    for (id, date, length, segments, first) in try rows.decode(
       (UUID, Date, Double, Int, String).self)
     {
       let words = first.split(separator: " ").prefix(8).joined(separator: " ")
@@ -88,7 +88,7 @@ extension TeamStore {
   /// A meeting with its segments and word times (nil when there is none; deleted ones too,
   /// so a pull learns of the deletion).
   public func meetingDocument(_ id: UUID) async throws -> MeetingDocument? {
-    let rows = try await client.query(
+    let rows = try await run(
       """
       SELECT m.sync_up_id, m.date, m.length, m.audio_sha256, m.audio_type,
         (SELECT size FROM audio WHERE sha256 = m.audio_sha256), m.deleted, m.clock,
@@ -97,7 +97,7 @@ extension TeamStore {
           ORDER BY s.ordinal) FROM segment s WHERE s.meeting_id = m.id), '[]')::text
       FROM meeting m WHERE m.id = \(id)
       """, logger: logger)
-    for try await (syncUp, date, length, sha, type, size, deleted, clock, segments) in rows.decode(
+    for (syncUp, date, length, sha, type, size, deleted, clock, segments) in try rows.decode(
       (UUID, Date, Double, String?, String?, Int64?, Bool, String, String).self)
     {
       let audio = sha.map {
@@ -131,7 +131,7 @@ extension TeamStore {
       LIMIT \(search.limit)
       """
     var hits: [SearchHit] = []
-    for try await (title, meeting, date, speaker, start, end, text) in try await client.query(
+    for (title, meeting, date, speaker, start, end, text) in try await run(
       sql, logger: logger
     ).decode((String, UUID, Date, String, Double, Double, String).self) {
       hits.append(

@@ -234,7 +234,7 @@ public struct TeamServer: Sendable {
 extension TeamStore {
   /// Records that the audio with this hash is on disk.
   func keepAudio(sha256: String, size: Int64) async throws {
-    try await client.query(
+    try await run(
       "INSERT INTO audio (sha256, size) VALUES (\(sha256), \(size)) ON CONFLICT DO NOTHING",
       logger: logger)
   }

@@ -111,16 +111,16 @@ enum Schema {
   /// Applies the migrations this database has not had yet; returns how many ran.
   @discardableResult
   static func migrate(_ client: PostgresClient, logger: Logger) async throws -> Int {
-    try await client.withTransaction(logger: logger) { connection in
-      try await connection.query(
+    try await client.inTransaction(logger: logger) { connection in
+      try await connection.run(
         "SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
-      try await connection.query(
+      try await connection.run(
         """
         CREATE TABLE IF NOT EXISTS schema_migration (
           version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
         """, logger: logger)
       var applied = 0
-      for try await row in try await connection.query(
+      for try await row in try await connection.run(
         "SELECT coalesce(max(version), 0) FROM schema_migration", logger: logger)
       {
         applied = try row.decode(Int.self)
@@ -130,9 +130,9 @@ enum Schema {
         // One statement at a time (the extended protocol takes one); none holds ";\n" inside.
         for statement in sql.components(separatedBy: ";\n")
         where !statement.allSatisfy(\.isWhitespace) {
-          try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+          try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
-        try await connection.query(
+        try await connection.run(
           "INSERT INTO schema_migration (version) VALUES (\(index + 1))", logger: logger)
         ran += 1
       }

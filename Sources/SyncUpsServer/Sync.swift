@@ -12,8 +12,8 @@ extension TeamStore {
     try check(push)
     let encoder = WireJSON.encoder()
     return try await client.inTransaction(logger: logger) { connection in
-      try await connection.query("SELECT pg_advisory_xact_lock(\(Schema.pushLock))", logger: logger)
-      let previous = try await connection.query(
+      try await connection.run("SELECT pg_advisory_xact_lock(\(Schema.pushLock))", logger: logger)
+      let previous = try await connection.run(
         "SELECT receipt FROM push_receipt WHERE device = \(push.device) AND push_id = \(push.pushID)",
         logger: logger
       ).all(String.self)
@@ -37,12 +37,12 @@ extension TeamStore {
             "meeting \(document.id) is in sync-up \(document.syncUpID), which this server does "
               + "not have; push the sync-up with its meeting")
         }
-        let current = try await connection.query(
+        let current = try await connection.run(
           "SELECT clock FROM meeting WHERE id = \(document.id) FOR UPDATE", logger: logger
         ).all(String.self)
         if let current = current.first, current >= document.clock.description { continue }
         if let audio = document.audio {
-          let known = try await connection.query(
+          let known = try await connection.run(
             "SELECT 1 FROM audio WHERE sha256 = \(audio.sha256)", logger: logger
           ).all(Int.self)
           guard !known.isEmpty else {
@@ -66,7 +66,7 @@ extension TeamStore {
         meetings += 1
       }
       if version == 0 {
-        for try await current in try await connection.query(
+        for try await current in try await connection.run(
           """
           SELECT greatest((SELECT coalesce(max(version), 0) FROM sync_up),
             (SELECT coalesce(max(version), 0) FROM meeting))
@@ -75,13 +75,13 @@ extension TeamStore {
           version = current
         }
       } else {
-        try await connection.query(
+        try await connection.run(
           "SELECT pg_notify(\(Schema.changesChannel), \(String(version)))", logger: logger)
       }
       let receipt = PushReceipt(
         pushID: push.pushID, version: version, syncUps: syncUps, meetings: meetings)
       let text = String(decoding: try encoder.encode(receipt), as: UTF8.self)
-      try await connection.query(
+      try await connection.run(
         """
         INSERT INTO push_receipt (device, push_id, person_id, receipt)
         VALUES (\(push.device), \(push.pushID), \(person.id), \(text))
@@ -92,7 +92,7 @@ extension TeamStore {
 
   /// What changed after `since`, oldest first, at most `limit` documents.
   public func changes(since: Int64, limit: Int = 100) async throws -> ChangesPage {
-    let rows = try await client.query(
+    let rows = try await run(
       """
       SELECT kind, id, version FROM (
         SELECT 's' AS kind, id, version FROM sync_up WHERE version > \(since)
@@ -100,14 +100,14 @@ extension TeamStore {
       ) AS changed ORDER BY version LIMIT \(limit + 1)
       """, logger: logger)
     var changed: [(String, UUID, Int64)] = []
-    for try await row in rows.decode((String, UUID, Int64).self) { changed.append(row) }
+    for row in try rows.decode((String, UUID, Int64).self) { changed.append(row) }
     let more = changed.count > limit
     changed = Array(changed.prefix(limit))
     var page = ChangesPage(
       version: changed.last?.2 ?? since, more: more, syncUps: [], meetings: [])
     for (kind, id, _) in changed {
       if kind == "s" {
-        if let document = try await client.withConnection({ try await syncUpDocument(id, on: $0) })
+        if let document = try await client.withOpenConnection({ try await syncUpDocument(id, on: $0) })
         {
           page.syncUps.append(document)
         }
@@ -121,7 +121,7 @@ extension TeamStore {
   func syncUpDocument(_ id: UUID, on connection: PostgresConnection) async throws
     -> SyncUpDocument?
   {
-    let rows = try await connection.query(
+    let rows = try await connection.run(
       "SELECT document::text FROM sync_up WHERE id = \(id)", logger: logger
     ).all(String.self)
     guard let text = rows.first else { return nil }
@@ -134,7 +134,7 @@ extension TeamStore {
   ) async throws -> Int64 {
     let text = String(decoding: try encoder.encode(document), as: UTF8.self)
     var version: Int64 = 0
-    for try await value in try await connection.query(
+    for try await value in try await connection.run(
       """
       INSERT INTO sync_up (id, title, theme, duration, deleted, document, version)
       VALUES (\(document.id), \(document.title.value), \(document.theme.value),
@@ -148,13 +148,13 @@ extension TeamStore {
     ).decode(Int64.self) {
       version = value
     }
-    try await connection.query(
+    try await connection.run(
       "DELETE FROM attendee WHERE sync_up_id = \(document.id)", logger: logger)
-    try await connection.query(
+    try await connection.run(
       "DELETE FROM vocabulary_word WHERE sync_up_id = \(document.id)", logger: logger)
     let attendees = document.attendees.value
     if !attendees.isEmpty {
-      try await connection.query(
+      try await connection.run(
         """
         INSERT INTO attendee (sync_up_id, position, id, name)
         SELECT \(document.id), row.position, row.id, row.name
@@ -164,7 +164,7 @@ extension TeamStore {
     }
     let words = document.vocabulary.value
     if !words.isEmpty {
-      try await connection.query(
+      try await connection.run(
         """
         INSERT INTO vocabulary_word (sync_up_id, position, word)
         SELECT \(document.id), row.position, row.word
@@ -179,7 +179,7 @@ extension TeamStore {
     -> Int64
   {
     var version: Int64 = 0
-    for try await value in try await connection.query(
+    for try await value in try await connection.run(
       """
       INSERT INTO meeting (id, sync_up_id, date, length, audio_sha256, audio_type, deleted, clock,
         version)
@@ -195,13 +195,13 @@ extension TeamStore {
     ).decode(Int64.self) {
       version = value
     }
-    try await connection.query(
+    try await connection.run(
       "DELETE FROM segment WHERE meeting_id = \(document.id)", logger: logger)
     let segments = document.deleted ? [] : document.segments
     if !segments.isEmpty {
       let encoder = WireJSON.encoder()
       let words = try segments.map { String(decoding: try encoder.encode($0.words), as: UTF8.self) }
-      try await connection.query(
+      try await connection.run(
         """
         INSERT INTO segment (meeting_id, ordinal, speaker, start_time, end_time, text, words)
         SELECT \(document.id), row.ordinal, row.speaker, row.start_time, row.end_time, row.text,

@@ -44,12 +44,12 @@ public struct TeamStore: Sendable {
 
   /// The newest version given to a change (0 when nothing was ever pushed).
   public func currentVersion() async throws -> Int64 {
-    let rows = try await client.query(
+    let rows = try await run(
       """
       SELECT greatest((SELECT coalesce(max(version), 0) FROM sync_up),
         (SELECT coalesce(max(version), 0) FROM meeting))
       """, logger: logger)
-    for try await version in rows.decode(Int64.self) { return version }
+    for version in try rows.decode(Int64.self) { return version }
     return 0
   }
 }

@@ -1,17 +1,45 @@
 import Logging
 import PostgresNIO
 
+/// PostgresNIO 1.33 writes a query to a connection whose socket has already closed without ever
+/// failing it, so the caller waits forever. That happens when PostgreSQL stops or restarts: the
+/// pool can lend a connection in the instant between its socket closing and the pool hearing of
+/// it (found by `RestartTests`). Every query here goes through `run`, which refuses a closed
+/// connection before writing anything, so nothing was sent and trying again is always safe.
+struct ConnectionClosed: Error {}
+
+extension PostgresConnection {
+  /// `query`, refused at once on a connection that has closed.
+  @discardableResult
+  func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+    guard !isClosed else { throw ConnectionClosed() }
+    return try await self.query(query, logger: logger)
+  }
+}
+
 extension PostgresClient {
+  /// `body` on a connection of the pool, lent again (up to three times) when the pool lent one
+  /// that had just closed.
+  func withOpenConnection<Result: Sendable>(
+    _ body: (PostgresConnection) async throws -> Result
+  ) async throws -> Result {
+    var tries = 0
+    while true {
+      do {
+        return try await withConnection(body)
+      } catch is ConnectionClosed where tries < 3 {
+        tries += 1
+      }
+    }
+  }
+
   /// `body` in one transaction on one connection: committed when it returns, rolled back when
-  /// it throws. Unlike PostgresNIO's `withTransaction`, it sends no ROLLBACK on a connection that
-  /// has closed (PostgreSQL stopped or crashed mid-transaction, which rolls it back anyway):
-  /// PostgresNIO 1.33 writes a query to a closed connection without ever failing it, so that
-  /// ROLLBACK never returned and the request hung (found by `RestartTests`).
+  /// it throws (no ROLLBACK on a connection that has closed: PostgreSQL rolled it back).
   func inTransaction<Result: Sendable>(
     logger: Logger, _ body: (PostgresConnection) async throws -> Result
   ) async throws -> Result {
-    try await withConnection { connection in
-      try await connection.query("BEGIN", logger: logger)
+    try await withOpenConnection { connection in
+      try await connection.run("BEGIN", logger: logger)
       let value: Result
       do {
         value = try await body(connection)
@@ -19,8 +47,32 @@ extension PostgresClient {
         if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
         throw error
       }
-      try await connection.query("COMMIT", logger: logger)
+      try await connection.run("COMMIT", logger: logger)
       return value
     }
+  }
+}
+
+extension TeamStore {
+  /// One statement on a connection of the pool; its rows, all read.
+  @discardableResult
+  func run(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+    try await client.withOpenConnection { connection in
+      try await connection.run(query, logger: logger).collect()
+    }
+  }
+}
+
+extension [PostgresRow] {
+  /// Every row's columns, decoded.
+  func decode<each Column: PostgresDecodable>(
+    _ columns: (repeat each Column).Type
+  ) throws -> [(repeat each Column)] {
+    try map { try $0.decode(columns) }
+  }
+
+  /// Every row's only column, decoded.
+  func all<T: PostgresDecodable>(_ type: T.Type) throws -> [T] {
+    try map { try $0.decode(T.self) }
   }
 }

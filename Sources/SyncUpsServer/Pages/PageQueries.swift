@@ -6,16 +6,16 @@ import SyncUpsWire
 extension TeamStore {
   /// One sync-up's title and theme (nil when there is none, or it was deleted).
   func syncUpHeading(_ id: UUID) async throws -> (title: String, theme: String)? {
-    let rows = try await client.query(
+    let rows = try await run(
       "SELECT title, theme FROM sync_up WHERE id = \(id) AND NOT deleted", logger: logger)
-    for try await (title, theme) in rows.decode((String, String).self) { return (title, theme) }
+    for (title, theme) in try rows.decode((String, String).self) { return (title, theme) }
     return nil
   }
 
   /// Who spoke in each of these meetings, in the order they first spoke.
   func speakers(of meetings: [UUID]) async throws -> [UUID: [String]] {
     guard !meetings.isEmpty else { return [:] }
-    let rows = try await client.query(
+    let rows = try await run(
       """
       SELECT meeting_id, array_agg(speaker ORDER BY first) FROM (
         SELECT meeting_id, speaker, min(ordinal) AS first FROM segment
@@ -23,7 +23,7 @@ extension TeamStore {
       ) spoke GROUP BY meeting_id
       """, logger: logger)
     var speakers: [UUID: [String]] = [:]
-    for try await (id, names) in rows.decode((UUID, [String]).self) { speakers[id] = names }
+    for (id, names) in try rows.decode((UUID, [String]).self) { speakers[id] = names }
     return speakers
   }
 
@@ -33,12 +33,12 @@ extension TeamStore {
     guard let tsquery = query.tsquery, !texts.isEmpty else { return texts }
     let clean = texts.map { $0.filter { $0 != "\u{1}" && $0 != "\u{2}" } }
     let options = "HighlightAll=true, StartSel=\u{1}, StopSel=\u{2}"
-    let rows = try await client.query(
+    let rows = try await run(
       """
       SELECT ts_headline('syncups', t.text, to_tsquery('syncups', \(tsquery)), \(options))
       FROM unnest(\(clean)::text[]) WITH ORDINALITY AS t(text, n) ORDER BY t.n
       """, logger: logger)
-    let marked = try await rows.all(String.self)
+    let marked = try rows.all(String.self)
     return marked.count == texts.count ? marked : clean
   }
 }

@@ -13,11 +13,11 @@ extension TeamStore {
   /// The person whose name and password these are, or nil (a wrong password, an unknown name,
   /// nobody with a password: the same nil, after the same bcrypt work, off the event loop).
   func person(name: String, password: String) async throws -> Person? {
-    let rows = try await client.query(
+    let rows = try await run(
       "SELECT id, name, role, password_hash FROM person WHERE lower(name) = lower(\(name))",
       logger: logger)
     var found: (Person, String?)?
-    for try await (id, name, role, hash) in rows.decode((Int64, String, String, String?).self) {
+    for (id, name, role, hash) in try rows.decode((Int64, String, String, String?).self) {
       found = (Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader), hash)
     }
     let hash = found?.1
@@ -35,12 +35,12 @@ extension TeamStore {
   func startSession(for person: Person) async throws -> String {
     let token = Self.randomToken(prefix: "sus_")
     let hash = Self.hash(token: token)
-    try await client.query(
+    try await run(
       """
       INSERT INTO web_session (hash, person_id, expires_at)
       VALUES (\(hash), \(person.id), now() + make_interval(secs => \(Self.sessionLifetime)))
       """, logger: logger)
-    try await client.query("DELETE FROM web_session WHERE expires_at < now()", logger: logger)
+    try await run("DELETE FROM web_session WHERE expires_at < now()", logger: logger)
     return token
   }
 
@@ -48,13 +48,13 @@ extension TeamStore {
   func person(session token: String) async throws -> Person? {
     guard token.count <= 200 else { return nil }
     let hash = Self.hash(token: token)
-    let rows = try await client.query(
+    let rows = try await run(
       """
       SELECT person.id, person.name, person.role FROM web_session
       JOIN person ON person.id = web_session.person_id
       WHERE web_session.hash = \(hash) AND web_session.expires_at > now()
       """, logger: logger)
-    for try await (id, name, role) in rows.decode((Int64, String, String).self) {
+    for (id, name, role) in try rows.decode((Int64, String, String).self) {
       return Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader)
     }
     return nil
@@ -62,7 +62,7 @@ extension TeamStore {
 
   func endSession(_ token: String) async throws {
     let hash = Self.hash(token: token)
-    try await client.query("DELETE FROM web_session WHERE hash = \(hash)", logger: logger)
+    try await run("DELETE FROM web_session WHERE hash = \(hash)", logger: logger)
   }
 
   static func randomToken(prefix: String) -> String {
