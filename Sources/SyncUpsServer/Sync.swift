@@ -107,8 +107,9 @@ extension TeamStore {
       version: changed.last?.2 ?? since, more: more, syncUps: [], meetings: [])
     for (kind, id, _) in changed {
       if kind == "s" {
-        if let document = try await client.withOpenConnection({ try await syncUpDocument(id, on: $0) })
-        {
+        if let document = try await client.withOpenConnection({
+          try await syncUpDocument(id, on: $0)
+        }) {
           page.syncUps.append(document)
         }
       } else if let document = try await meetingDocument(id) {
