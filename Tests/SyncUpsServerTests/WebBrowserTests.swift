@@ -92,6 +92,31 @@ struct WebBrowserTests {
     #expect(moment.time >= clicked.start - 0.001 && moment.time < clicked.end + 0.5)
     #expect(moment.lit.count <= 1)
 
+    // The space bar plays, and pressed again pauses (outside the search box).
+    func playing(_ wanted: Bool) async throws -> Bool {
+      try await browser.wait(
+        Bool.self,
+        """
+        const audio = document.getElementById('player');
+        const check = () => audio.paused === \(!wanted) ? done('true') : setTimeout(check, 20);
+        check();
+        """)
+    }
+    _ = try await browser.run(Bool.self, "document.activeElement.blur(); return 'true';")
+    try await browser.press(" ")
+    #expect(try await playing(true))
+    try await browser.press(" ")
+    #expect(try await playing(false))
+    // In the search box the space bar types a space instead.
+    try await browser.type("a", into: "#q")
+    try await browser.press(" ")
+    #expect(
+      try await browser.run(
+        Bool.self,
+        "return JSON.stringify(document.getElementById('player').paused && "
+          + "document.getElementById('q').value === 'a ')"))
+    _ = try await browser.run(Bool.self, "document.getElementById('q').value = ''; return 'true';")
+
     // Search from the box, follow the result: the audio is at that moment.
     try await browser.type("speech", into: "#q")
     try await browser.click("form.search button")

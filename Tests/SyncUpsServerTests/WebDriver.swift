@@ -102,6 +102,14 @@ final class Browser: Sendable {
     _ = try await Self.call(session, "POST", "element/\(element)/value", ["text": text])
   }
 
+  /// Presses and releases one key (`" "` is the space bar) on the focused element.
+  func press(_ key: String) async throws {
+    let strokes = [["type": "keyDown", "value": key], ["type": "keyUp", "value": key]]
+    _ = try await Self.call(
+      session, "POST", "actions",
+      ["actions": [["type": "key", "id": "keyboard", "actions": strokes]]])
+  }
+
   /// Runs `script` (a function body) in the page; it returns JSON text, decoded as `T`.
   func run<T: Decodable>(_ type: T.Type, _ script: String) async throws -> T {
     let text = try await Self.call(session, "POST", "execute/sync", ["script": script, "args": []])
