@@ -106,6 +106,10 @@ enum Schema {
     );
     CREATE INDEX web_session_expires ON web_session (expires_at);
     """,
+    // 3: the newest meetings first, for search's window (`TeamStore.search`).
+    """
+    CREATE INDEX meeting_date ON meeting (date DESC, id DESC);
+    """,
   ]
 
   /// Applies the migrations this database has not had yet; returns how many ran.
