@@ -106,6 +106,11 @@ enum Schema {
     );
     CREATE INDEX web_session_expires ON web_session (expires_at);
     """,
+    // 3: corrections (issue 21): what the recogniser gave, beside a corrected segment whose
+    // own columns (searched, shown) hold the correction; NULL when never corrected.
+    """
+    ALTER TABLE segment ADD COLUMN original jsonb;
+    """,
   ]
 
   /// Applies the migrations this database has not had yet; returns how many ran.

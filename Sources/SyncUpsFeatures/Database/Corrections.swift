@@ -24,7 +24,7 @@ public enum CorrectionProblem: Error, Equatable, CustomStringConvertible {
       count == 0
         ? "the meeting has no segments to correct"
         : "there is no segment \(number): the meeting's segments are numbered 1 to \(count) "
-          + "('syncups transcript' shows the numbers)"
+          + "('syncups transcript --numbers' shows them)"
     }
   }
 }
