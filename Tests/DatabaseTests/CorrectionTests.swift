@@ -32,9 +32,13 @@ struct CorrectionTests {
 
     #expect(try database.search(TranscriptSearch("grafana")).map(\.segment) == [2])
     #expect(try database.search(TranscriptSearch("staging")).isEmpty)
-    let export = String(decoding: try database.export(), as: UTF8.self)
-    #expect(export.contains("\"text\":\"the Grafana server is down\""))
-    #expect(export.contains("\"original\":{"))
+    // The export holds the correction, and what was recognised beside it.
+    let file = try JSONSerialization.jsonObject(with: try database.export()) as? [String: Any]
+    let syncUps = file?["syncUps"] as? [[String: Any]]
+    let meetings = syncUps?.first?["meetings"] as? [[String: Any]]
+    let exported = try #require((meetings?.first?["segments"] as? [[String: Any]])?[2])
+    #expect(exported["text"] as? String == "the Grafana server is down")
+    #expect((exported["original"] as? [String: Any])?["text"] as? String == recognised.text)
 
     // Undone: the recognition again, nothing kept beside it, and search follows.
     let restored = try database.restoreRecognition(meeting.id, number: 3)

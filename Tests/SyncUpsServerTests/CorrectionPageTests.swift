@@ -18,14 +18,15 @@ struct CorrectionPageTests {
     let syncUp = Fixture.syncUp()
     let heard = Fixture.meeting(
       in: syncUp.id, said: [("Ana", "the staging server is down"), ("Ben", "thanks everyone")])
-    var corrected = heard
-    corrected.clock = Fixture.clock(3)
+    var edited = heard
+    edited.clock = Fixture.clock(3)
     let original = heard.segments[0]
-    corrected.segments[0].speaker = "Ben"
-    corrected.segments[0].text = "the grafana server is down"
-    corrected.segments[0].words[1].text = "grafana"
-    corrected.segments[0].original = MeetingDocument.Original(
+    edited.segments[0].speaker = "Ben"
+    edited.segments[0].text = "the grafana server is down"
+    edited.segments[0].words[1].text = "grafana"
+    edited.segments[0].original = MeetingDocument.Original(
       speaker: original.speaker, text: original.text, words: original.words)
+    let corrected = edited
     try await server.test { http, _ in
       for (index, meeting) in [heard, corrected].enumerated() {
         let push = Push(

@@ -38,7 +38,7 @@ struct CorrectionSyncTests {
     let pulled = try await b.sync(server)
     #expect(pulled.pulledMeetings == 1)
     let onB = try #require(
-      try b.database.writer.read { try MeetingTranscriptRequest(meetingID: id).fetch($0) })
+      try await b.database.writer.read { try MeetingTranscriptRequest(meetingID: id).fetch($0) })
     #expect(onB.segments[0] == corrected)
     #expect(onB.segments[0].recognised == heard)
     #expect(try b.database.search(TranscriptSearch("grafana")).map(\.meetingID) == [id])
@@ -51,7 +51,7 @@ struct CorrectionSyncTests {
     _ = try await b.sync(server)
     _ = try await a.sync(server)
     let onA = try #require(
-      try a.database.writer.read { try MeetingTranscriptRequest(meetingID: id).fetch($0) })
+      try await a.database.writer.read { try MeetingTranscriptRequest(meetingID: id).fetch($0) })
     #expect(onA.segments[0] == heard)
   }
 }
