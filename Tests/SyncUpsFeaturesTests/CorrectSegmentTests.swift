@@ -117,4 +117,41 @@ struct CorrectSegmentTests {
     }
     await store.receive(\.delegate.finished)
   }
+
+  @Test func theMeetingScreenPicksASegmentAndClosesItsCorrectionOnceSaved() async {
+    let second = Meeting.Segment(speaker: "Ana", start: 10, end: 12, text: "thanks everyone")
+    let shown = Meeting(
+      id: Meeting.ID(UUID(9)), date: Date(timeIntervalSince1970: 0), transcript: "",
+      segments: [segment, second])
+    let corrected = second.corrected(SegmentChange(speaker: "Ben"))
+    let store = TestStore(initialState: MeetingFeature.State(meeting: shown, syncUp: syncUp)) {
+      MeetingFeature()
+    } withDependencies: {
+      $0.corrections.correct = { _, number, change in
+        #expect(number == 2 && change == SegmentChange(speaker: "Ben"))
+        return corrected
+      }
+    }
+    await store.send(.segmentSelectionMoved(by: 0)) { $0.selectedSegment = 0 }
+    await store.send(.segmentSelectionMoved(by: 1)) { $0.selectedSegment = 1 }
+    await store.send(.segmentSelectionMoved(by: 1))
+    await store.send(.correctTapped) {
+      $0.correction = CorrectSegment.State(
+        syncUp: self.syncUp, meeting: shown, number: 2, segment: second)
+    }
+    await store.send(.correction(.presented(.speakerStepped(by: 1)))) {
+      $0.correction?.speaker = "Ben"
+    }
+    await store.send(.correction(.presented(.saveTapped))) { $0.correction?.isSaving = true }
+    await store.receive(\.correction.presented.saved) {
+      $0.correction?.isSaving = false
+      $0.correction?.segment = corrected
+    }
+    // No audio was kept: nothing to teach, said so.
+    await store.receive(\.correction.presented.voiceTaught) {
+      $0.correction?.voice = .noAudio(name: "Ben")
+    }
+    await store.receive(\.correction.presented.delegate.finished) { $0.correction = nil }
+    await store.send(.segmentSelectionEnded) { $0.selectedSegment = nil }
+  }
 }
