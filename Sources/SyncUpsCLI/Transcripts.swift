@@ -38,7 +38,8 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
       let width = String(meeting.segments.count).count
       return meeting.segments.enumerated().map { index, segment in
         let number = String(index + 1)
-        let prefix = numbered ? String(repeating: " ", count: width - number.count) + number + " " : ""
+        let prefix =
+          numbered ? String(repeating: " ", count: width - number.count) + number + " " : ""
         return "\(prefix)[\(times(segment))] \(segment.label): \(segment.oneLine)\n"
       }.joined()
 

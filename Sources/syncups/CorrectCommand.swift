@@ -1,5 +1,5 @@
-import ArgumentParser
 import Architecture
+import ArgumentParser
 import Foundation
 import SyncUpsCLI
 import SyncUpsFeatures

@@ -15,8 +15,9 @@ struct CorrectionTests {
   }
 
   func segments() throws -> [Meeting.Segment] {
-    try database.writer.read { db in try MeetingTranscriptRequest(meetingID: meeting.id).fetch(db) }?
-      .segments ?? []
+    try database.writer.read { db in try MeetingTranscriptRequest(meetingID: meeting.id).fetch(db)
+    }?
+    .segments ?? []
   }
 
   @Test func theOriginalIsKeptAndSearchAndExportsSeeTheCorrection() throws {

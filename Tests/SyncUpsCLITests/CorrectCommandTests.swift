@@ -35,7 +35,9 @@ struct CorrectCommandTests {
     let srt = try await home.run("transcript", "morning", "--format", "srt")
     #expect(srt.stdout.contains("Ben: the Grafana server is down again"))
     let json = try await home.run("transcript", "morning", "--format", "json")
-    #expect(json.stdout.contains(#""speaker":"Ben","start":5,"end":9,"text":"the Grafana server is down again""#))
+    #expect(
+      json.stdout.contains(
+        #""speaker":"Ben","start":5,"end":9,"text":"the Grafana server is down again""#))
 
     let found = try await home.run("search", "grafana")
     #expect(found.stdout.contains("Ben: the [Grafana] server is down again"), "\(found)")
@@ -56,7 +58,10 @@ struct CorrectCommandTests {
     let home = try await SearchExportImportTests.seeded()
     let before = try await home.run("export")
     let cases: [([String], [String])] = [
-      (["correct", "morning", "2", "--speaker", "Zed"], ["'Zed' is not an attendee", "'Ana', 'Ben'"]),
+      (
+        ["correct", "morning", "2", "--speaker", "Zed"],
+        ["'Zed' is not an attendee", "'Ana', 'Ben'"]
+      ),
       (["correct", "morning", "2", "--text", "   "], ["the text is empty"]),
       (["correct", "morning", "9", "--text", "x"], ["no segment 9", "numbered 1 to 3"]),
       (["correct", "morning", "two", "--text", "x"], ["'two' is not a segment number"]),
