@@ -24,6 +24,10 @@ public struct MeetingRecorder: Sendable {
   /// sentences, in seconds from the start of the file.
   public var sentences:
     @Sendable (_ audioFile: URL, _ vocabulary: [String]) async throws -> [Utterance]
+  /// The voice features of a kept meeting's audio between two times (seconds from its start),
+  /// as the second pass hands them over with each sentence: what a corrected speaker teaches.
+  public var voice:
+    @Sendable (_ audioFile: URL, _ from: Double, _ to: Double) async throws -> VoiceFrames
 }
 
 /// What to record and what to keep of it.

@@ -43,6 +43,10 @@ extension MeetingRecorder: DependencyKey {
         @Dependency(\.transcription) var transcription
         return try await transcription.transcribeSentences(
           try await audioFiles.read(audioFile), TranscriptionOptions(vocabulary: vocabulary))
+      },
+      voice: { audioFile, from, to in
+        @Dependency(\.transcription) var transcription
+        return try await transcription.voiceFrames(audioFile, from, to)
       }
     )
   }

@@ -19,14 +19,28 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
 
   /// The whole output. Every segment is labelled with its speaker; srt and vtt have one cue per
   /// segment with the speaker's name at the start of the cue text.
-  public func render(_ meeting: Meeting, of syncUp: SyncUp) -> String {
+  ///
+  /// `numbered`: each txt line starts with its segment's number (what `syncups correct`
+  /// takes); `original`: the segments as recognised, without their corrections.
+  public func render(
+    _ meeting: Meeting, of syncUp: SyncUp, numbered: Bool = false, original: Bool = false
+  ) -> String {
+    var meeting = meeting
+    if original {
+      meeting.segments = meeting.segments.map(\.recognised)
+      meeting.transcript = meeting.segments.map(\.text).joined(separator: " ")
+    }
     switch self {
     case .txt:
       if meeting.segments.isEmpty {
         return meeting.transcript.isEmpty ? "" : meeting.transcript.oneLine + "\n"
       }
-      return meeting.segments.map { segment in
-        "[\(times(segment))] \(segment.label): \(segment.oneLine)\n"
+      let width = String(meeting.segments.count).count
+      return meeting.segments.enumerated().map { index, segment in
+        let number = String(index + 1)
+        let prefix =
+          numbered ? String(repeating: " ", count: width - number.count) + number + " " : ""
+        return "\(prefix)[\(times(segment))] \(segment.label): \(segment.oneLine)\n"
       }.joined()
 
     case .md:
@@ -75,6 +89,11 @@ public enum MeetingTranscriptFormat: String, CaseIterable, Sendable {
 }
 
 extension Meeting.Segment {
+  /// The segment as `syncups transcript --numbers` prints it: number, times, speaker, text.
+  public func line(number: Int) -> String {
+    "\(number) [\(Format.clock(start)) - \(Format.clock(end))] \(label): \(oneLine)"
+  }
+
   /// The speaker (`visible`), or "Unknown" when the segment was not attributed.
   var label: String {
     let name = speaker.trimmingCharacters(in: .whitespaces)

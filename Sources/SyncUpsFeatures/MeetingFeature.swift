@@ -1,4 +1,5 @@
 import Architecture
+import CasePaths
 import Foundation
 
 /// Shows a past meeting: its date, the attendees and the transcript by speaker. The list holds
@@ -13,6 +14,10 @@ public struct MeetingFeature: Reducer {
     public var highlightedSegment: Int?
     /// The meeting with its segments; nil when it is not in the database (deleted meanwhile).
     @SharedReader public var transcript: Meeting?
+    /// The segment picked for a correction (shown as a turn of its own, marked).
+    public var selectedSegment: Int?
+    /// The correction being written.
+    @Presents public var correction: CorrectSegment.State?
 
     public init(meeting: Meeting, syncUp: SyncUp, highlightedSegment: Int? = nil) {
       self.meeting = meeting
@@ -30,7 +35,7 @@ public struct MeetingFeature: Reducer {
     public var turns: [Turn] {
       var turns: [Turn] = []
       for (index, segment) in segments.enumerated() {
-        let isHighlighted = index == highlightedSegment
+        let isHighlighted = index == (selectedSegment ?? highlightedSegment)
         if let last = turns.last, last.speaker == segment.speaker, !last.isHighlighted,
           !isHighlighted
         {
@@ -56,9 +61,49 @@ public struct MeetingFeature: Reducer {
     public var isHighlighted = false
   }
 
-  public enum Action: Equatable, Sendable {}
+  @CasePathable
+  public enum Action: Equatable, Sendable {
+    case correction(PresentationAction<CorrectSegment.Action>)
+    /// Correct the selected segment.
+    case correctTapped
+    /// Picks a segment to correct (nil: none), moving by `by` from the one picked.
+    case segmentSelectionMoved(by: Int)
+    case segmentSelectionEnded
+  }
 
   public init() {}
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {}
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .correction(.presented(.delegate(.finished))):
+        state.correction = nil
+        return .none
+
+      case .correction:
+        return .none
+
+      case .correctTapped:
+        guard let index = state.selectedSegment, state.segments.indices.contains(index) else {
+          return .none
+        }
+        state.correction = CorrectSegment.State(
+          syncUp: state.syncUp, meeting: state.transcript ?? state.meeting, number: index + 1,
+          segment: state.segments[index])
+        return .none
+
+      case .segmentSelectionMoved(let offset):
+        guard !state.segments.isEmpty else { return .none }
+        let current = state.selectedSegment ?? state.highlightedSegment ?? 0
+        let moved = state.selectedSegment == nil ? current : current + offset
+        state.selectedSegment = min(max(moved, 0), state.segments.count - 1)
+        return .none
+
+      case .segmentSelectionEnded:
+        state.selectedSegment = nil
+        return .none
+      }
+    }
+    .ifLet(\.$correction, action: \.correction) { CorrectSegment() }
+  }
 }

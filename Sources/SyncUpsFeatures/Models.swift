@@ -109,13 +109,41 @@ public struct Meeting: Codable, Equatable, Hashable, Identifiable, Sendable {
     public var end: Double
     public var text: String
     public var words: [Word]
+    /// What the recogniser gave, kept once someone corrects the segment (nil: never corrected);
+    /// `speaker`, `text` and `words` are then the correction.
+    public var original: Recognition?
 
-    public init(speaker: String, start: Double, end: Double, text: String, words: [Word] = []) {
+    public init(
+      speaker: String, start: Double, end: Double, text: String, words: [Word] = [],
+      original: Recognition? = nil
+    ) {
       self.speaker = speaker
       self.start = start
       self.end = end
       self.text = text
       self.words = words
+      self.original = original
+    }
+
+    /// A segment's speaker, text and words as recognised.
+    public struct Recognition: Codable, Equatable, Hashable, Sendable {
+      public var speaker: String
+      public var text: String
+      public var words: [Word]
+
+      public init(speaker: String, text: String, words: [Word]) {
+        self.speaker = speaker
+        self.text = text
+        self.words = words
+      }
+    }
+
+    /// The segment as recognised (itself when never corrected).
+    public var recognised: Segment {
+      guard let original else { return self }
+      return Segment(
+        speaker: original.speaker, start: start, end: end, text: original.text,
+        words: original.words)
     }
   }
 

@@ -93,7 +93,8 @@ extension TeamStore {
       SELECT m.sync_up_id, m.date, m.length, m.audio_sha256, m.audio_type,
         (SELECT size FROM audio WHERE sha256 = m.audio_sha256), m.deleted, m.clock,
         coalesce((SELECT json_agg(json_build_object('speaker', s.speaker,
-          'start', s.start_time, 'end', s.end_time, 'text', s.text, 'words', s.words)
+          'start', s.start_time, 'end', s.end_time, 'text', s.text, 'words', s.words,
+          'original', s.original)
           ORDER BY s.ordinal) FROM segment s WHERE s.meeting_id = m.id), '[]')::text
       FROM meeting m WHERE m.id = \(id)
       """, logger: logger)

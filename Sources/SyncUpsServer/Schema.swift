@@ -106,7 +106,12 @@ enum Schema {
     );
     CREATE INDEX web_session_expires ON web_session (expires_at);
     """,
-    // 3: the newest meetings first, for search's window (`TeamStore.search`).
+    // 3: corrections (issue 21): what the recogniser gave, beside a corrected segment whose
+    // own columns (searched, shown) hold the correction; NULL when never corrected.
+    """
+    ALTER TABLE segment ADD COLUMN original jsonb;
+    """,
+    // 4: the newest meetings first, for search's window (`TeamStore.search`).
     """
     CREATE INDEX meeting_date ON meeting (date DESC, id DESC);
     """,

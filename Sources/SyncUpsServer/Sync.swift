@@ -202,14 +202,20 @@ extension TeamStore {
     if !segments.isEmpty {
       let encoder = WireJSON.encoder()
       let words = try segments.map { String(decoding: try encoder.encode($0.words), as: UTF8.self) }
+      // What was recognised, for corrected segments ('null': never corrected).
+      let originals = try segments.map {
+        String(decoding: try encoder.encode($0.original), as: UTF8.self)
+      }
       try await connection.run(
         """
-        INSERT INTO segment (meeting_id, ordinal, speaker, start_time, end_time, text, words)
+        INSERT INTO segment (meeting_id, ordinal, speaker, start_time, end_time, text, words,
+          original)
         SELECT \(document.id), row.ordinal, row.speaker, row.start_time, row.end_time, row.text,
-          row.words::jsonb
+          row.words::jsonb, nullif(row.original::jsonb, 'null'::jsonb)
         FROM unnest(\(Array(segments.indices)), \(segments.map(\.speaker)),
-          \(segments.map(\.start)), \(segments.map(\.end)), \(segments.map(\.text)), \(words))
-          AS row(ordinal, speaker, start_time, end_time, text, words)
+          \(segments.map(\.start)), \(segments.map(\.end)), \(segments.map(\.text)), \(words),
+          \(originals))
+          AS row(ordinal, speaker, start_time, end_time, text, words, original)
         """, logger: logger)
     }
     return version

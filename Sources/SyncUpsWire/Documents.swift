@@ -79,10 +79,29 @@ public struct MeetingDocument: Codable, Sendable, Equatable, Identifiable {
     public var end: Double
     public var text: String
     public var words: [Word]
-    public init(speaker: String, start: Double, end: Double, text: String, words: [Word] = []) {
+    /// What the recogniser gave, when someone corrected the segment (`speaker`, `text` and
+    /// `words` are then the correction). Optional: documents without it still read.
+    public var original: Original?
+    public init(
+      speaker: String, start: Double, end: Double, text: String, words: [Word] = [],
+      original: Original? = nil
+    ) {
       self.speaker = speaker
       self.start = start
       self.end = end
+      self.text = text
+      self.words = words
+      self.original = original
+    }
+  }
+
+  /// A corrected segment's speaker, text and words as recognised.
+  public struct Original: Codable, Sendable, Equatable {
+    public var speaker: String
+    public var text: String
+    public var words: [Word]
+    public init(speaker: String, text: String, words: [Word]) {
+      self.speaker = speaker
       self.text = text
       self.words = words
     }

@@ -83,18 +83,27 @@ enum StoredDocuments {
       for segment in try Row.fetchAll(
         db,
         sql: """
-          SELECT speaker, startTime, endTime, text, words FROM segment WHERE meetingId = ?
-          ORDER BY ordinal
+          SELECT speaker, startTime, endTime, text, words, originalSpeaker, originalText,
+            originalWords
+          FROM segment WHERE meetingId = ? ORDER BY ordinal
           """, arguments: [id])
       {
-        let words = try JSONDecoder().decode([Transcription.Word].self, from: segment["words"])
+        func wire(_ data: Data) throws -> [MeetingDocument.Word] {
+          try JSONDecoder().decode([Transcription.Word].self, from: data).map {
+            .init(text: $0.word, start: $0.start, end: $0.end, confidence: $0.confidence)
+          }
+        }
+        var original: MeetingDocument.Original?
+        if let speaker = segment["originalSpeaker"] as String?,
+          let text = segment["originalText"] as String?
+        {
+          let words = try (segment["originalWords"] as Data?).map(wire) ?? []
+          original = MeetingDocument.Original(speaker: speaker, text: text, words: words)
+        }
         segments.append(
           MeetingDocument.Segment(
             speaker: segment["speaker"], start: segment["startTime"], end: segment["endTime"],
-            text: segment["text"],
-            words: words.map {
-              .init(text: $0.word, start: $0.start, end: $0.end, confidence: $0.confidence)
-            }))
+            text: segment["text"], words: try wire(segment["words"]), original: original))
       }
       return MeetingDocument(
         id: UUID(stored: id), syncUpID: UUID(stored: row["syncUpId"]),

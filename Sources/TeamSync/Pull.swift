@@ -194,19 +194,25 @@ enum Pull {
       ])
     try db.execute(sql: "DELETE FROM segment WHERE meetingId = ?", arguments: [id])
     let encoder = JSONEncoder()
+    func storedWords(_ words: [MeetingDocument.Word]) throws -> Data {
+      try encoder.encode(
+        words.map {
+          Transcription.Word(
+            word: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence ?? 1)
+        })
+    }
     for (ordinal, segment) in remote.segments.enumerated() {
-      let words = segment.words.map {
-        Transcription.Word(
-          word: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence ?? 1)
-      }
+      // A corrected segment brings what was recognised with it.
       try db.execute(
         sql: """
-          INSERT INTO segment (meetingId, ordinal, speaker, startTime, endTime, text, words)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
+          INSERT INTO segment (meetingId, ordinal, speaker, startTime, endTime, text, words,
+            originalSpeaker, originalText, originalWords)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
         arguments: [
           id, ordinal, segment.speaker, segment.start, segment.end, segment.text,
-          try encoder.encode(words),
+          try storedWords(segment.words), segment.original?.speaker, segment.original?.text,
+          try segment.original.map { try storedWords($0.words) },
         ])
     }
     try StoredDocuments.setClock(id, "meeting", remote.clock, db)

@@ -32,6 +32,10 @@ public struct TranscriptionClient: Sendable {
     @Sendable (
       _ chunks: AsyncThrowingStream<AudioChunk, any Error>, _ options: TranscriptionOptions
     ) async throws -> [Utterance]
+  /// The voice features (the front end's frames, as the second pass hands them over) of an
+  /// audio file between two times, in seconds: what a corrected speaker's profile learns from.
+  public var voiceFrames:
+    @Sendable (_ url: URL, _ from: Double, _ to: Double) async throws -> VoiceFrames
 }
 
 extension TranscriptionClient: TestDependencyKey {

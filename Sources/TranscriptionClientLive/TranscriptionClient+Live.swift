@@ -59,6 +59,11 @@ extension TranscriptionClient: DependencyKey {
       },
       transcribeSentences: { chunks, request in
         try await SentencePass.run(chunks, options: options.sentencePass(request))
+      },
+      voiceFrames: { url, from, to in
+        try await WorkerThread.run(name: "syncups.voice-frames") {
+          try VoiceFrontEnd.frames(of: url, from: from, to: to)
+        }
       }
     )
   }

@@ -73,3 +73,28 @@ extension FrameSet {
     FrameSet(dimension: dimension, values: sets.flatMap(\.values), start: 0)
   }
 }
+
+extension VoiceProfile {
+  /// `profile` (nil: a voice never heard) taught by speech a person said is this voice's (a
+  /// corrected speaker): refined toward its frames as a meeting refines it, or, for a voice
+  /// never heard, learned from them. Nil when it holds less than a second of speech, which
+  /// says too little to keep.
+  public static func taught(
+    _ profile: VoiceProfile?, by voice: VoiceFrames,
+    settings: SpeakerLabels.Settings = SpeakerLabels.Settings()
+  ) -> VoiceProfile? {
+    let speech = SpeechFrames(voice).frames
+    guard speech.count >= 100 else { return nil }
+    let seconds = Double(speech.count) / VoiceFrames.framesPerSecond
+    if let profile, profile.model.dimension == speech.dimension {
+      let model = profile.model.adapted(
+        to: profile.model.statistics(of: speech), maximumCount: settings.maximumProfileFrames)
+      return VoiceProfile(
+        model: model, meetings: profile.meetings, seconds: profile.seconds + seconds)
+    }
+    guard let model = GaussianMixture.trained(on: speech, components: settings.components) else {
+      return nil
+    }
+    return VoiceProfile(model: model, meetings: 1, seconds: seconds)
+  }
+}

@@ -24,6 +24,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
       DeleteCommand.self,
       MeetingsCommand.self,
       TranscriptCommand.self,
+      CorrectCommand.self,
       RecordCommand.self,
       SourcesCommand.self,
       TranscribeCommand.self,

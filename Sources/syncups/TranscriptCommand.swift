@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import SyncUpsCLI
 import SyncUpsFeatures
 
@@ -21,6 +22,15 @@ struct TranscriptCommand: AsyncParsableCommand {
   @Option(help: "txt, md, json ({syncUp, meeting, date, text, segments}), srt or vtt.")
   var format = "txt"
 
+  @Flag(
+    help:
+      "Start each line with its segment's number, as 'syncups correct' takes it (the default on a terminal)."
+  )
+  var numbers = false
+
+  @Flag(help: "The segments as recognised, without the corrections made to them.")
+  var original = false
+
   @MainActor func run() async throws {
     let format = try MeetingTranscriptFormat.named(format)
     let data = try await CommandDatabase.open()
@@ -32,6 +42,8 @@ struct TranscriptCommand: AsyncParsableCommand {
     guard let transcript else {
       throw CLIError("meeting \(summary.id.short) of \(syncUp.label) was deleted meanwhile")
     }
-    try Console.out(format.render(transcript, of: syncUp))
+    let numbered = numbers || isatty(STDOUT_FILENO) == 1
+    try Console.out(
+      format.render(transcript, of: syncUp, numbered: numbered, original: original))
   }
 }

@@ -84,7 +84,7 @@ struct Spoken: Sendable {
 
 /// The script spoken by flite, sentence after sentence with 0.6 s between them, as one 16 kHz
 /// WAV file; where each sentence is in it.
-private func speak(_ script: [(String, String)], in folder: URL) throws -> (URL, [Spoken]) {
+func speak(_ script: [(String, String)], in folder: URL) throws -> (URL, [Spoken]) {
   var parts: [String] = []
   var spoken: [Spoken] = []
   let pause = folder.appendingPathComponent("pause.wav").path
@@ -106,7 +106,7 @@ private func speak(_ script: [(String, String)], in folder: URL) throws -> (URL,
   return (file, spoken)
 }
 
-private func tool(_ name: String, _ arguments: [String]) throws {
+func tool(_ name: String, _ arguments: [String]) throws {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = [name] + arguments

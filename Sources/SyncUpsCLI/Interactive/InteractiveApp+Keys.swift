@@ -177,7 +177,32 @@ extension InteractiveApp {
   private func handleMeeting(_ key: Key, _ meeting: MeetingFeature.State, id: StackElementID) {
     let (width, height) = Terminal.size
     let screen = MeetingScreen(state: meeting, width: width, height: height)
+    let send = { (action: MeetingFeature.Action) -> Void in
+      _ = self.store.send(.path(.element(id: id, action: .meeting(action))))
+    }
+    if let correction = meeting.correction {
+      return handleCorrection(key, correction) { send(.correction($0)) }
+    }
+    if meeting.selectedSegment != nil {
+      switch key {
+      case .up, .character("k"): send(.segmentSelectionMoved(by: -1))
+      case .down, .character("j"): send(.segmentSelectionMoved(by: 1))
+      case .enter, .character("c"): send(.correctTapped)
+      case .escape, .character("b"): send(.segmentSelectionEnded)
+      default: break
+      }
+      // The picked segment stays in view.
+      if case .meeting(let moved)? = store.state.path.last, moved.selectedSegment != nil {
+        meetingOffset = MeetingScreen(state: moved, width: width, height: height).highlightOffset
+      }
+      return
+    }
     switch key {
+    case .character("c"):
+      send(.segmentSelectionMoved(by: 0))
+      if case .meeting(let picked)? = store.state.path.last {
+        meetingOffset = MeetingScreen(state: picked, width: width, height: height).highlightOffset
+      }
     case .up, .character("k"): meetingOffset = max(meetingOffset - 1, 0)
     case .down, .character("j"): meetingOffset = min(meetingOffset + 1, screen.maxOffset)
     case .pageUp: meetingOffset = max(meetingOffset - screen.transcriptRows, 0)
@@ -185,6 +210,24 @@ extension InteractiveApp {
     case .home: meetingOffset = 0
     case .end: meetingOffset = screen.maxOffset
     case .character("b"), .escape: store.send(.path(.popFrom(id: id)))
+    default: break
+    }
+  }
+
+  /// Writing a correction: typing edits the text, ←/→ picks the speaker among the attendees.
+  private func handleCorrection(
+    _ key: Key, _ correction: CorrectSegment.State,
+    send: (PresentationAction<CorrectSegment.Action>) -> Void
+  ) {
+    switch key {
+    case .escape: send(.dismiss)
+    case .enter: send(.presented(.saveTapped))
+    case .left: send(.presented(.speakerStepped(by: -1)))
+    case .right: send(.presented(.speakerStepped(by: 1)))
+    case .control("u"): send(.presented(.undoTapped))
+    case .backspace: send(.presented(.textChanged(String(correction.text.dropLast()))))
+    case .character(let character):
+      send(.presented(.textChanged(correction.text + String(character))))
     default: break
     }
   }

@@ -21,16 +21,38 @@ public struct MeetingScreen {
     var lines = [
       Text.header(state.syncUp.title.visible, right: date, theme: state.syncUp.theme, width: width),
       " Attendees: " + state.syncUp.attendees.map(\.name.visible).joined(separator: ", "),
-      Text.hint("↑↓ scroll · b back", width: width),
+      Text.hint(hint, width: width),
       "",
     ]
     let start = min(max(offset, 0), maxOffset)
     lines += Array(transcript.dropFirst(start).prefix(transcriptRows))
+    if let correction = state.correction {
+      lines += Array(repeating: "", count: max(transcriptRows - lines.count + 4, 0))
+      lines += panel(correction)
+    }
     return Text.frame(lines, columns: width, rows: height)
   }
 
-  /// Rows below the four header lines.
-  var transcriptRows: Int { max(height - 4, 1) }
+  private var hint: String {
+    if state.correction != nil {
+      return "type the text · ←→ speaker · enter save · ctrl-u back to what was heard · esc cancel"
+    }
+    if state.selectedSegment != nil { return "↑↓ pick a segment · enter correct it · esc done" }
+    return "↑↓ scroll · c correct · b back"
+  }
+
+  /// The correction being written: the segment's number, its speaker and text.
+  private func panel(_ correction: CorrectSegment.State) -> [String] {
+    [
+      ANSI.bold + " Segment \(correction.number) · Speaker: ‹\(correction.speaker.visible)›"
+        + (correction.isSaving ? " · saving…" : "") + ANSI.reset,
+      " Text: " + correction.text.oneLine + "▏",
+      correction.problem.map { " " + $0.visible } ?? "",
+    ]
+  }
+
+  /// Rows below the four header lines (and above the correction being written).
+  var transcriptRows: Int { max(height - 4 - (state.correction == nil ? 0 : 3), 1) }
 
   /// The furthest scroll that still fills the screen.
   public var maxOffset: Int { max(transcript.count - transcriptRows, 0) }

@@ -167,6 +167,10 @@ struct SegmentRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
   var text: String
   /// JSON array of `Meeting.Word`.
   var words: Data
+  /// What the recogniser gave, when the segment was corrected (all three, or none).
+  var originalSpeaker: String?
+  var originalText: String?
+  var originalWords: Data?
 
   enum Columns {
     static let meetingId = Column(CodingKeys.meetingId)
@@ -182,12 +186,22 @@ struct SegmentRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
     endTime = segment.end
     text = segment.text
     words = try JSONEncoder().encode(segment.words)
+    originalSpeaker = segment.original?.speaker
+    originalText = segment.original?.text
+    originalWords = try segment.original.map { try JSONEncoder().encode($0.words) }
   }
 
   func segment() throws -> Meeting.Segment {
-    Meeting.Segment(
+    var original: Meeting.Segment.Recognition?
+    if let originalSpeaker, let originalText {
+      original = Meeting.Segment.Recognition(
+        speaker: originalSpeaker, text: originalText,
+        words: try originalWords.map { try JSONDecoder().decode([Meeting.Word].self, from: $0) }
+          ?? [])
+    }
+    return Meeting.Segment(
       speaker: speaker, start: startTime, end: endTime, text: text,
-      words: try JSONDecoder().decode([Meeting.Word].self, from: words)
+      words: try JSONDecoder().decode([Meeting.Word].self, from: words), original: original
     )
   }
 

@@ -47,6 +47,17 @@ enum Schema {
           )
           """)
     }
+    // Corrections (issue 21): what the recogniser gave, kept beside a corrected segment, whose
+    // own columns (and so the search index, exports and sync) hold the correction. NULL: never
+    // corrected.
+    migrator.registerMigration("v7: corrections") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE segment ADD COLUMN originalSpeaker TEXT;
+          ALTER TABLE segment ADD COLUMN originalText TEXT;
+          ALTER TABLE segment ADD COLUMN originalWords BLOB;
+          """)
+    }
     return migrator
   }
 

@@ -209,6 +209,8 @@ public final class SyncUpsDatabase: Sendable {
       throw error
     } catch let error as SyncUpBeingRecorded {
       throw error
+    } catch let error as CorrectionProblem {
+      throw error
     } catch {
       throw SyncUpsDatabaseError(error, url: directory?.databaseFile)
     }

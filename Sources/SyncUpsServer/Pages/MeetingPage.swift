@@ -48,7 +48,15 @@ public enum MeetingPage {
       HTML.append(segment.speaker.isEmpty ? "Unknown" : segment.speaker, to: &content)
       content += "</strong> <a class=\"at\" href=\"?t=\(start)#s\(index)\" data-start=\"\(start)\""
       content += index == here ? " id=\"here\"" : ""
-      content += ">" + HTML.clock(segment.start) + "</a></p>\n<p class=\"said\">"
+      content += ">" + HTML.clock(segment.start) + "</a>"
+      if let original = segment.original {
+        content += " <span class=\"corrected\" title=\"Recognised as: "
+        HTML.append(
+          (original.speaker.isEmpty ? "Unknown" : original.speaker) + ": " + original.text,
+          to: &content)
+        content += "\">corrected</span>"
+      }
+      content += "</p>\n<p class=\"said\">"
       if segment.words.isEmpty {
         HTML.append(segment.text, to: &content)
       } else {

@@ -60,6 +60,7 @@ extension Assets {
     .who { margin: 0; }
     .who strong { margin-right: .4rem; }
     .at { font-variant-numeric: tabular-nums; color: var(--muted); }
+    .corrected { margin-left: .4rem; font-size: .8rem; color: var(--muted); font-style: italic; }
     .said { margin: .2rem 0 0; font-size: 1.08rem; line-height: 1.7; }
     .said [data-start] { cursor: pointer; border-radius: 4px; padding: .05em 0; }
     .said [data-start]:hover { text-decoration: underline; }
