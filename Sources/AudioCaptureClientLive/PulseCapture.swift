@@ -11,6 +11,8 @@ final class PulseCapture: @unchecked Sendable {
   static let fragmentBytes = 1_600
 
   private let simple: OpaquePointer
+  /// The source's name, for saying it went away (nil: the server's default).
+  private let source: String?
   private let continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation
   private let lock = NSLock()
   private var stopRequested = false
@@ -23,7 +25,7 @@ final class PulseCapture: @unchecked Sendable {
   {
     let simple = try connect(server: server, source: source)
     let (stream, continuation) = AsyncThrowingStream<AudioChunk, any Error>.makeStream()
-    let capture = PulseCapture(simple: simple, continuation: continuation)
+    let capture = PulseCapture(simple: simple, source: source, continuation: continuation)
     continuation.onTermination = { _ in
       capture.stop()
       onEnd(capture)
@@ -62,9 +64,11 @@ final class PulseCapture: @unchecked Sendable {
   static func free(_ simple: OpaquePointer) { pa_simple_free(simple) }
 
   private init(
-    simple: OpaquePointer, continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation
+    simple: OpaquePointer, source: String?,
+    continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation
   ) {
     self.simple = simple
+    self.source = source
     self.continuation = continuation
   }
 
@@ -88,13 +92,20 @@ final class PulseCapture: @unchecked Sendable {
       }
       if isStopped { break }
       if status < 0 {
-        continuation.finish(
-          throwing: AudioCaptureError.connectionLost(reason: String(cString: pa_strerror(error))))
+        continuation.finish(throwing: lost(error))
         return
       }
       continuation.yield(AudioChunk(samples: buffer, startSample: position))
       position += buffer.count
     }
     continuation.finish()
+  }
+
+  /// Why a read failed: the source was removed (its stream killed), or the server went away.
+  private func lost(_ error: Int32) -> AudioCaptureError {
+    if error == Int32(PA_ERR_KILLED.rawValue) || error == Int32(PA_ERR_NOENTITY.rawValue) {
+      return .sourceGone(name: source ?? "(default)")
+    }
+    return .connectionLost(reason: String(cString: pa_strerror(error)))
   }
 }
