@@ -16,6 +16,8 @@ final class PulseCapture: @unchecked Sendable {
   private let continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation
   private let lock = NSLock()
   private var stopRequested = false
+  /// Signalled on stop, so the watcher does not wait out its interval.
+  private let stopped = DispatchSemaphore(value: 0)
 
   /// Connects (throwing a clear error when it cannot) and starts the reading thread.
   static func start(
@@ -33,6 +35,11 @@ final class PulseCapture: @unchecked Sendable {
     let thread = Thread { capture.readLoop() }
     thread.name = "syncups.pulse-capture"
     thread.start()
+    if let source {
+      let watcher = Thread { capture.watch(source, server: server) }
+      watcher.name = "syncups.pulse-watch"
+      watcher.start()
+    }
     return (capture, stream)
   }
 
@@ -76,7 +83,26 @@ final class PulseCapture: @unchecked Sendable {
   /// current read returns (at most a fragment later while the source delivers audio).
   func stop() {
     lock.withLock { stopRequested = true }
+    stopped.signal()
     continuation.finish()
+  }
+
+  /// How often the watcher looks for the source.
+  static let watchInterval: Double = 0.5
+
+  /// A named source that goes away (unplugged, its module unloaded) ends the stream with
+  /// `sourceGone`: PulseAudio itself would quietly move the recording to another source, which
+  /// may be one that is already recorded. Looks every `watchInterval`, on a thread of its own.
+  private func watch(_ source: String, server: String?) {
+    while stopped.wait(timeout: .now() + Self.watchInterval) == .timedOut, !isStopped {
+      // A server that cannot be asked is the reading thread's to report.
+      guard let sources = try? PulseSources.list(server: server),
+        !sources.contains(where: { $0.name == source })
+      else { continue }
+      lock.withLock { stopRequested = true }
+      continuation.finish(throwing: AudioCaptureError.sourceGone(name: source))
+      return
+    }
   }
 
   private var isStopped: Bool { lock.withLock { stopRequested } }
