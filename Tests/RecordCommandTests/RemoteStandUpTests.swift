@@ -22,6 +22,14 @@ struct RemoteStandUpTests {
     return (room, [Int16](repeating: 0, count: room.count + 16_000) + call)
   }
 
+  /// The room's and the call's virtual microphones on the private daemon, and a data folder
+  /// with a sync-up of five minutes.
+  static func twoMicrophones() throws -> (
+    room: VirtualMicrophone, call: VirtualMicrophone, home: URL
+  ) {
+    (try VirtualMicrophone(), try VirtualMicrophone(), try dataDirectory(seconds: 300))
+  }
+
   /// Words of each clip's script (Samples/hello.txt, Samples/vocabulary.txt) that the decoder
   /// hears on its own.
   static let roomWords = "hello world"
@@ -31,13 +39,11 @@ struct RemoteStandUpTests {
   /// plays, and the saved meeting holds the words of both.
   @Test func twoSourcesAreMixedIntoOneMeetingWithALevelEach() async throws {
     let pulse = try PrivatePulse.environment()
-    let room = try VirtualMicrophone()
-    let call = try VirtualMicrophone()
+    let (room, call, home) = try Self.twoMicrophones()
     defer {
       room.remove()
       call.remove()
     }
-    let home = try dataDirectory(seconds: 300)
     try terminal.start(
       "PULSE_SERVER='\(pulse["PULSE_SERVER"] ?? "")' SYNCUPS_HOME='\(home.path)' "
         + "'\(syncupsBinary.path)' record 'Morning Sync' --source \(room.name) "
@@ -119,14 +125,11 @@ struct RemoteStandUpTests {
   /// A source that goes away mid-meeting: one line says which and that the meeting was saved
   /// with what was heard, the exit is non-zero, and what was heard is in the meeting.
   @Test func aSourceThatGoesAwayEndsTheMeetingSavedWithWhatWasHeard() async throws {
-    try PrivatePulse.start()
-    let room = try VirtualMicrophone()
-    let call = try VirtualMicrophone()
+    let (room, call, home) = try Self.twoMicrophones()
     defer {
       room.remove()
       call.remove()
     }
-    let home = try dataDirectory(seconds: 300)
     let record = try RunningSyncups(
       ["record", "Morning Sync", "--source", room.name, "--source", call.name], home: home)
     #expect(await record.wait { $0.stdout.contains("Recording ") }, "\(record.stderr)")

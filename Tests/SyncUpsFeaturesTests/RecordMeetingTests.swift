@@ -569,35 +569,16 @@ struct RecordMeetingTests {
   /// A remote stand-up: several sources mixed by the recorder, each one's level shown. A source
   /// that goes away ends the meeting: it is saved with what was heard, and the failure is said.
   @Test func aRemoteStandUpShowsEachLevelAndALostSourceEndsItSaved() async {
-    let recorder = ScriptedRecorder()
-    let store = TestStore(
-      initialState: RecordMeeting.State(
-        meetingID: meetingID, syncUp: Shared(value: .mock),
-        input: .mix(["mic", "speakers.monitor"], keeping: .transcript))
-    ) {
-      RecordMeeting()
-    } withDependencies: {
-      $0.continuousClock = TestClock()
-      $0.date.now = now
-      recorder.install(&$0)
-    }
-    await store.send(.onTask) {
-      $0.recording = started()
-      $0.status = .recording
-    }
+    let (store, recorder) = await remoteStandUp(["mic", "speakers.monitor"])
     let levels = [
       AudioLevel(source: "mic", loudness: 0.7, silentFor: 0),
       AudioLevel(source: "speakers.monitor", loudness: 0.1, silentFor: 4),
     ]
     recorder.send(.levels(levels))
     await store.receive(\.recorder.levels) { $0.levels = levels }
-    recorder.send(.utterance(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
-    let hello = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")
-    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(hello)] }
-    await store.receive(\.segmentKept) {
-      $0.pendingSegments = []
-      $0.segments = [hello]
-    }
+    let hello = await store.hears(
+      Utterance(start: 0.2, end: 0.9, text: "hello", words: []), from: recorder,
+      as: Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello"))
     let gone = "PulseAudio's source speakers.monitor went away while recording"
     recorder.end(.failed(gone, keptAudio: false))
     await store.receive(\.recorder.failed) {
@@ -623,11 +604,26 @@ struct RecordMeetingTests {
   /// A source of a remote stand-up that cannot be recorded is a failure, as a named microphone
   /// is: nothing is saved.
   @Test func aRemoteStandUpWhoseSourceIsMissingFails() async {
+    let (store, recorder) = await remoteStandUp(["mic", "nope"])
+    recorder.end(.inputUnavailable("PulseAudio has no source named nope"))
+    await store.receive(\.recorder.inputUnavailable) {
+      $0.failure = "PulseAudio has no source named nope"
+      $0.status = .ended
+    }
+    await store.finish()
+    #expect(store.isDismissed)
+    #expect(store.state.syncUp.meetings.isEmpty)
+  }
+
+  /// A remote stand-up of `sources`, started: recording, nothing heard yet.
+  private func remoteStandUp(
+    _ sources: [String]
+  ) async -> (TestStore<RecordMeeting.State, RecordMeeting.Action>, ScriptedRecorder) {
     let recorder = ScriptedRecorder()
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock),
-        input: .mix(["mic", "nope"], keeping: .transcript))
+        input: .mix(sources, keeping: .transcript))
     ) {
       RecordMeeting()
     } withDependencies: {
@@ -639,13 +635,6 @@ struct RecordMeetingTests {
       $0.recording = started()
       $0.status = .recording
     }
-    recorder.end(.inputUnavailable("PulseAudio has no source named nope"))
-    await store.receive(\.recorder.inputUnavailable) {
-      $0.failure = "PulseAudio has no source named nope"
-      $0.status = .ended
-    }
-    await store.finish()
-    #expect(store.isDismissed)
-    #expect(store.state.syncUp.meetings.isEmpty)
+    return (store, recorder)
   }
 }
