@@ -173,4 +173,28 @@ struct RemoteStandUpTests {
         + "`pactl list short sources`)\n")
     #expect(try savedMeetings(home).isEmpty)
   }
+
+  /// `--call` on a daemon with a microphone but no output: one line says what is missing and
+  /// what to do, and nothing is recorded.
+  @Test func callWithoutADefaultOutputIsOneLine() async throws {
+    let pulse = DisposablePulse()
+    try pulse.start()
+    defer { pulse.remove() }
+    let room = try VirtualMicrophone(environment: pulse.environment)
+    defer { room.remove() }
+    try SyncUpsTestSupport.run(
+      "pactl", ["set-default-source", room.name], environment: pulse.environment)
+    try SyncUpsTestSupport.run(
+      "pactl", ["unload-module", "module-null-sink"], environment: pulse.environment)
+    let home = try dataDirectory()
+    let run = try await syncups(
+      ["record", "Morning Sync", "--call"], home: home, environment: pulse.environment)
+    #expect(run.status == 1)
+    #expect(
+      run.stderr
+        == "syncups: --call: PulseAudio has no default output to hear the call from; choose the "
+        + "one the call plays through with 'pactl set-default-sink NAME', or name the sources "
+        + "with --source ('syncups sources' lists them)\n")
+    #expect(try savedMeetings(home).isEmpty)
+  }
 }
