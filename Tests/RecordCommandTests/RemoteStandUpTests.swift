@@ -104,6 +104,12 @@ struct RemoteStandUpTests {
     let record = try RunningSyncups(
       ["record", "Morning Sync", "--call"], home: home, environment: pulse.environment)
     #expect(await record.wait { $0.stdout.contains("Recording ") }, "\(record.stderr)")
+    // The default microphone, then the monitor of the default output.
+    #expect(
+      await record.wait {
+        $0.stdoutLines.contains("Sources, mixed: \(room.name), syncups_out.monitor")
+      },
+      "\(record.stdout)")
     let done = Flag()
     let player = Task { try await room.play(roomClip) { done.isSet } }
     defer { done.set() }
