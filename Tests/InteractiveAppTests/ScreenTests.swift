@@ -270,6 +270,11 @@ struct ScreenTests {
     #expect(
       one.contains(" Mic " + String(repeating: "█", count: 15) + String(repeating: "░", count: 15)),
       "\(one)")
+    // One source silent for 10 s: the warning, as always.
+    recording.levels = [AudioLevel(source: "alsa_input.usb-mic", loudness: 0, silentFor: 11)]
+    #expect(
+      plain(RecordScreen(state: recording, width: 100).lines).contains(
+        " ⚠ The microphone has been silent for 11 s: is it muted or the wrong source?"))
     recording.levels = [
       AudioLevel(source: "alsa_input.usb-mic", loudness: 1, silentFor: 0),
       AudioLevel(source: "speakers.monitor", loudness: 0, silentFor: 12.5),
