@@ -30,6 +30,17 @@ struct RemoteStandUpTests {
     (try VirtualMicrophone(), try VirtualMicrophone(), try dataDirectory(seconds: 300))
   }
 
+  /// A daemon of its own (its default output a null sink, `syncups_out`) with a virtual
+  /// microphone as its default source.
+  static func daemonWithAMicrophone() throws -> (DisposablePulse, VirtualMicrophone) {
+    let pulse = DisposablePulse()
+    try pulse.start()
+    let room = try VirtualMicrophone(environment: pulse.environment)
+    try SyncUpsTestSupport.run(
+      "pactl", ["set-default-source", room.name], environment: pulse.environment)
+    return (pulse, room)
+  }
+
   /// Words of each clip's script (Samples/hello.txt, Samples/vocabulary.txt) that the decoder
   /// hears on its own.
   static let roomWords = "hello world"
@@ -85,14 +96,11 @@ struct RemoteStandUpTests {
   /// `--call` on a daemon of its own: its default source is a (virtual) microphone, its default
   /// output a null sink the call plays through; the meeting holds the words of both.
   @Test func callRecordsTheDefaultMicrophoneAndWhatTheDefaultOutputPlays() async throws {
-    let pulse = DisposablePulse()
-    try pulse.start()
-    defer { pulse.remove() }
-    let room = try VirtualMicrophone(environment: pulse.environment)
-    defer { room.remove() }
-    // A microphone that appears becomes the default source (a monitor never outranks it).
-    try SyncUpsTestSupport.run(
-      "pactl", ["set-default-source", room.name], environment: pulse.environment)
+    let (pulse, room) = try Self.daemonWithAMicrophone()
+    defer {
+      room.remove()
+      pulse.remove()
+    }
     let callFile = try TemporaryDirectory().url.appendingPathComponent("call.wav")
     let (roomClip, _) = try Self.clips()
     try await sox([
@@ -183,13 +191,11 @@ struct RemoteStandUpTests {
   /// `--call` on a daemon with a microphone but no output: one line says what is missing and
   /// what to do, and nothing is recorded.
   @Test func callWithoutADefaultOutputIsOneLine() async throws {
-    let pulse = DisposablePulse()
-    try pulse.start()
-    defer { pulse.remove() }
-    let room = try VirtualMicrophone(environment: pulse.environment)
-    defer { room.remove() }
-    try SyncUpsTestSupport.run(
-      "pactl", ["set-default-source", room.name], environment: pulse.environment)
+    let (pulse, room) = try Self.daemonWithAMicrophone()
+    defer {
+      room.remove()
+      pulse.remove()
+    }
     try SyncUpsTestSupport.run(
       "pactl", ["unload-module", "module-null-sink"], environment: pulse.environment)
     let home = try dataDirectory()
