@@ -319,6 +319,7 @@ let package = Package(
       name: "InteractiveAppTests",
       dependencies: [
         "SyncUpsTestSupport", "TestSupport", "syncups", "SyncUpsCLI", "SyncUpsFeatures",
+        "MeetingRecorder",
       ]
     ),
     // Runs the built `syncups` binary with a temporary SYNCUPS_HOME.

@@ -6,10 +6,20 @@ public struct AudioSource: Sendable, Equatable, Hashable, Codable {
   public var description: String
   /// Whether it is the server's default source.
   public var isDefault: Bool
+  /// The output (sink) it is the monitor of: what plays through it, a call say; nil for a
+  /// microphone.
+  public var monitorOf: String?
+  /// Whether it is the monitor of the server's default output.
+  public var monitorsDefaultOutput: Bool
 
-  public init(name: String, description: String, isDefault: Bool) {
+  public init(
+    name: String, description: String, isDefault: Bool, monitorOf: String? = nil,
+    monitorsDefaultOutput: Bool = false
+  ) {
     self.name = name
     self.description = description
     self.isDefault = isDefault
+    self.monitorOf = monitorOf
+    self.monitorsDefaultOutput = monitorsDefaultOutput
   }
 }

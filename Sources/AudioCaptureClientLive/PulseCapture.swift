@@ -11,9 +11,13 @@ final class PulseCapture: @unchecked Sendable {
   static let fragmentBytes = 1_600
 
   private let simple: OpaquePointer
+  /// The source's name, for saying it went away (nil: the server's default).
+  private let source: String?
   private let continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation
   private let lock = NSLock()
   private var stopRequested = false
+  /// Signalled on stop, so the watcher does not wait out its interval.
+  private let stopped = DispatchSemaphore(value: 0)
 
   /// Connects (throwing a clear error when it cannot) and starts the reading thread.
   static func start(
@@ -23,7 +27,7 @@ final class PulseCapture: @unchecked Sendable {
   {
     let simple = try connect(server: server, source: source)
     let (stream, continuation) = AsyncThrowingStream<AudioChunk, any Error>.makeStream()
-    let capture = PulseCapture(simple: simple, continuation: continuation)
+    let capture = PulseCapture(simple: simple, source: source, continuation: continuation)
     continuation.onTermination = { _ in
       capture.stop()
       onEnd(capture)
@@ -31,6 +35,11 @@ final class PulseCapture: @unchecked Sendable {
     let thread = Thread { capture.readLoop() }
     thread.name = "syncups.pulse-capture"
     thread.start()
+    if let source {
+      let watcher = Thread { capture.watch(source, server: server) }
+      watcher.name = "syncups.pulse-watch"
+      watcher.start()
+    }
     return (capture, stream)
   }
 
@@ -62,9 +71,11 @@ final class PulseCapture: @unchecked Sendable {
   static func free(_ simple: OpaquePointer) { pa_simple_free(simple) }
 
   private init(
-    simple: OpaquePointer, continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation
+    simple: OpaquePointer, source: String?,
+    continuation: AsyncThrowingStream<AudioChunk, any Error>.Continuation
   ) {
     self.simple = simple
+    self.source = source
     self.continuation = continuation
   }
 
@@ -72,7 +83,26 @@ final class PulseCapture: @unchecked Sendable {
   /// current read returns (at most a fragment later while the source delivers audio).
   func stop() {
     lock.withLock { stopRequested = true }
+    stopped.signal()
     continuation.finish()
+  }
+
+  /// How often the watcher looks for the source.
+  static let watchInterval: Double = 0.5
+
+  /// A named source that goes away (unplugged, its module unloaded) ends the stream with
+  /// `sourceGone`: PulseAudio itself would quietly move the recording to another source, which
+  /// may be one that is already recorded. Looks every `watchInterval`, on a thread of its own.
+  private func watch(_ source: String, server: String?) {
+    while stopped.wait(timeout: .now() + Self.watchInterval) == .timedOut, !isStopped {
+      // A server that cannot be asked is the reading thread's to report.
+      guard let sources = try? PulseSources.list(server: server),
+        !sources.contains(where: { $0.name == source })
+      else { continue }
+      lock.withLock { stopRequested = true }
+      continuation.finish(throwing: AudioCaptureError.sourceGone(name: source))
+      return
+    }
   }
 
   private var isStopped: Bool { lock.withLock { stopRequested } }
@@ -88,13 +118,20 @@ final class PulseCapture: @unchecked Sendable {
       }
       if isStopped { break }
       if status < 0 {
-        continuation.finish(
-          throwing: AudioCaptureError.connectionLost(reason: String(cString: pa_strerror(error))))
+        continuation.finish(throwing: lost(error))
         return
       }
       continuation.yield(AudioChunk(samples: buffer, startSample: position))
       position += buffer.count
     }
     continuation.finish()
+  }
+
+  /// Why a read failed: the source was removed (its stream killed), or the server went away.
+  private func lost(_ error: Int32) -> AudioCaptureError {
+    if error == Int32(PA_ERR_KILLED.rawValue) || error == Int32(PA_ERR_NOENTITY.rawValue) {
+      return .sourceGone(name: source ?? "(default)")
+    }
+    return .connectionLost(reason: String(cString: pa_strerror(error)))
   }
 }

@@ -5,8 +5,9 @@ import Foundation
 /// Lists the server's sources with the asynchronous API (the simple API cannot).
 enum PulseSources {
   private final class Collected {
-    var sources: [(name: String, description: String)] = []
+    var sources: [(name: String, description: String, monitorOf: String?)] = []
     var defaultSource: String?
+    var defaultSink: String?
     var pending = 2
   }
 
@@ -46,7 +47,8 @@ enum PulseSources {
           collected.sources.append(
             (
               String(cString: info.pointee.name),
-              info.pointee.description.map { String(cString: $0) } ?? ""
+              info.pointee.description.map { String(cString: $0) } ?? "",
+              info.pointee.monitor_of_sink_name.map { String(cString: $0) }
             ))
         }
       }, box.toOpaque())
@@ -55,6 +57,7 @@ enum PulseSources {
       { _, info, userdata in
         let collected = Unmanaged<Collected>.fromOpaque(userdata!).takeUnretainedValue()
         collected.defaultSource = info?.pointee.default_source_name.map { String(cString: $0) }
+        collected.defaultSink = info?.pointee.default_sink_name.map { String(cString: $0) }
         collected.pending -= 1
       }, box.toOpaque())
     defer {
@@ -68,7 +71,9 @@ enum PulseSources {
     }
     return collected.sources.map {
       AudioSource(
-        name: $0.name, description: $0.description, isDefault: $0.name == collected.defaultSource)
+        name: $0.name, description: $0.description, isDefault: $0.name == collected.defaultSource,
+        monitorOf: $0.monitorOf,
+        monitorsDefaultOutput: $0.monitorOf != nil && $0.monitorOf == collected.defaultSink)
     }
   }
 }

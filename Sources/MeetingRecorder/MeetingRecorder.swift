@@ -62,6 +62,10 @@ public struct RecordingRequest: Equatable, Sendable {
 public enum RecordingInput: Equatable, Sendable {
   /// A PulseAudio source (nil: the server's default).
   case microphone(String?)
+  /// Several PulseAudio sources recorded at once and mixed into one stream (the microphone and
+  /// the monitor of the output a call plays through). Each must exist; if one goes away, the
+  /// recording ends with what was heard (`.failed`).
+  case mix([String])
   /// An audio file used as the microphone.
   case file(URL, pace: RecordingPace)
 }
@@ -74,14 +78,17 @@ public enum RecordingPace: Equatable, Sendable {
   case fast
 }
 
-/// How loud the input is, for a level meter.
+/// How loud one source of the input is, for a level meter.
 public struct AudioLevel: Equatable, Sendable {
+  /// The source's name (a PulseAudio source, or the file's name).
+  public var source: String
   /// 0…1: the last chunk's loudness on a −60…0 dBFS scale.
   public var loudness: Double
   /// Seconds of audio since anything louder than a whisper was heard (since the start if never).
   public var silentFor: Double
 
-  public init(loudness: Double, silentFor: Double) {
+  public init(source: String, loudness: Double, silentFor: Double) {
+    self.source = source
     self.loudness = loudness
     self.silentFor = silentFor
   }
@@ -95,8 +102,8 @@ public enum RecordingEvent: Equatable, Sendable {
   case inputUnavailable(String)
   /// The recording could not start for another reason (no speech model), in one line.
   case startFailed(String)
-  /// The input's level, for each chunk.
-  case level(AudioLevel)
+  /// Each source's level (in the input's order), for each chunk.
+  case levels([AudioLevel])
   /// Another whole second of audio was recorded: sent before what was said in it.
   case recorded(seconds: Int)
   /// The live pass's guess at what is being said.

@@ -4,12 +4,12 @@ import Foundation
 import MeetingRecorder
 
 /// The chunks the live pass pulls, one at a time: so the decoder never falls behind a buffer, and
-/// stopping takes effect at the next chunk. On its way each chunk is measured (`.level`), counted
-/// (`.recorded` at each whole second), written to the meeting's audio if it is kept (a write
-/// error deletes the audio, says so once, and the recording goes on without it) and handed to the
-/// second pass. Used by one consumer at a time (the live pass, then the recording after it).
+/// stopping takes effect at the next chunk. On its way each chunk's levels are said (`.levels`,
+/// one per source), it is counted (`.recorded` at each whole second), written to the meeting's
+/// audio if it is kept (a write error deletes the audio, says so once, and the recording goes on
+/// without it) and handed to the second pass. Used by one consumer at a time (the live pass, then the recording after it).
 final class ChunkFeed: @unchecked Sendable {
-  private var iterator: AsyncThrowingStream<AudioChunk, any Error>.AsyncIterator
+  private var iterator: AsyncThrowingStream<HeardChunk, any Error>.AsyncIterator
   private let request: RecordingRequest
   private let stop: StopRequest
   private let audioFiles: AudioFilesClient
@@ -21,10 +21,9 @@ final class ChunkFeed: @unchecked Sendable {
   private var wroteAudio = false
   private let started = ContinuousClock.now
   private var seconds = 0
-  private var meter = LevelMeter()
 
   init(
-    _ chunks: AsyncThrowingStream<AudioChunk, any Error>, request: RecordingRequest,
+    _ chunks: AsyncThrowingStream<HeardChunk, any Error>, request: RecordingRequest,
     stop: StopRequest, audioFiles: AudioFilesClient, clock: any Clock<Duration>,
     emit: @escaping @Sendable (RecordingEvent) -> Void,
     sentences: AsyncThrowingStream<AudioChunk, any Error>.Continuation?
@@ -55,9 +54,10 @@ final class ChunkFeed: @unchecked Sendable {
   }
 
   private func pull() async throws -> AudioChunk? {
-    guard !stop.isStopped, let chunk = try await iterator.next(), !stop.isStopped else {
+    guard !stop.isStopped, let heard = try await iterator.next(), !stop.isStopped else {
       return nil
     }
+    let chunk = heard.chunk
     if let endsAt = request.endsAt, chunk.start >= endsAt { return nil }
     if case .file(_, .realTime) = request.input {
       let wait = started + .seconds(chunk.end) - ContinuousClock.now
@@ -76,7 +76,7 @@ final class ChunkFeed: @unchecked Sendable {
         emit(.audioDropped(describe(error)))
       }
     }
-    if let level = meter.measure(chunk) { emit(.level(level)) }
+    if !heard.levels.isEmpty { emit(.levels(heard.levels)) }
     while Double(seconds + 1) <= chunk.end {
       seconds += 1
       emit(.recorded(seconds: seconds))
@@ -107,23 +107,5 @@ final class ChunkFeed: @unchecked Sendable {
     // Even a first write that failed may have left a file behind.
     try? await audioFiles.delete(url)
     wroteAudio = false
-  }
-}
-
-/// The loudness of each chunk, and how long the input has been silent, in audio time.
-struct LevelMeter {
-  private var lastSound: Double?
-  private var start: Double?
-
-  mutating func measure(_ chunk: AudioChunk) -> AudioLevel? {
-    guard !chunk.samples.isEmpty else { return nil }
-    let sum = chunk.samples.reduce(0.0) { $0 + Double($1) * Double($1) }
-    let rms = (sum / Double(chunk.samples.count)).squareRoot() / 32768
-    let decibels = 20 * log10(max(rms, 1e-6))
-    if start == nil { start = chunk.start }
-    if decibels > -45 { lastSound = chunk.end }
-    return AudioLevel(
-      loudness: min(1, max(0, (decibels + 60) / 60)),
-      silentFor: chunk.end - (lastSound ?? start ?? 0))
   }
 }

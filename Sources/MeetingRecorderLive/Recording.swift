@@ -34,7 +34,7 @@ struct Recording: Sendable {
         return emit(.startFailed("\(error)"))
       }
     }
-    let chunks: AsyncThrowingStream<AudioChunk, any Error>
+    let chunks: AsyncThrowingStream<HeardChunk, any Error>
     do {
       chunks = try await open()
     } catch {
@@ -82,16 +82,21 @@ struct Recording: Sendable {
     emit(failure.map { .failed($0, keptAudio: kept) } ?? .finished(keptAudio: kept))
   }
 
-  /// The input's chunks; a microphone stops capturing when the recording is stopped.
-  private func open() async throws -> AsyncThrowingStream<AudioChunk, any Error> {
+  /// The input's chunks with their levels; a microphone (or several, mixed) stops capturing
+  /// when the recording is stopped.
+  private func open() async throws -> AsyncThrowingStream<HeardChunk, any Error> {
+    let sources: [String?]
     switch request.input {
     case .microphone(let source):
-      let chunks = try await audioCapture.start(source)
-      stop.onStop { [audioCapture] in Task { await audioCapture.stop() } }
-      return chunks
+      sources = [source]
+    case .mix(let names):
+      sources = names
     case .file(let url, _):
-      return try await audioFiles.read(url)
+      return LevelMeter.measuring(try await audioFiles.read(url), as: url.lastPathComponent)
     }
+    let chunks = try await SourceMix.start(sources, capture: audioCapture)
+    stop.onStop { [audioCapture] in Task { await audioCapture.stop() } }
+    return chunks
   }
 
   /// The second pass's sentences once its input has ended; why if it fails; `.sentencesLate`

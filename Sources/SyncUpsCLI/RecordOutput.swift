@@ -10,7 +10,8 @@ protocol RecordOutput {
   func finish()
 }
 
-/// For scripts and CI: one line when the meeting starts, on each change of speaker and for each
+/// For scripts and CI: one line when the meeting starts (and one naming the sources when several
+/// are mixed), on each change of speaker and for each
 /// final utterance (shown once the recording store has it), written (unbuffered) as it happens.
 @MainActor
 final class LineOutput: RecordOutput {
@@ -24,6 +25,10 @@ final class LineOutput: RecordOutput {
       "Recording \(syncUp.label): \(Format.count(syncUp.attendees.count, "attendee")), "
         + "\(Format.clock(syncUp.duration.seconds)); Ctrl-C ends and saves the meeting."
     )
+    // Several sources (a remote stand-up, `--call`'s picks): which, since no meter shows them.
+    if case .mix(let sources, _) = state.input {
+      write("Sources, mixed: " + sources.map(\.visible).joined(separator: ", "))
+    }
   }
 
   func update(_ state: RecordMeeting.State) {

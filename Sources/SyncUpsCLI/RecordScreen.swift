@@ -2,24 +2,15 @@ import Foundation
 import MeetingRecorder
 import SyncUpsFeatures
 
-/// What the live recording screen shows for a `RecordMeeting` state (with its microphone level):
+/// What the live recording screen shows for a `RecordMeeting` state (with each source's level):
 /// a pure function of the state, so it is tested without a terminal.
 public struct RecordScreen {
   public var state: RecordMeeting.State
-  /// The input level, 0…1 (RMS of the last chunk, scaled); the state's unless given.
-  public var level: Double
-  /// Seconds since the microphone last heard anything; the state's unless given.
-  public var silentFor: Double?
   public var width: Int
   public var height: Int
 
-  public init(
-    state: RecordMeeting.State, level: Double? = nil, silentFor: Double? = nil, width: Int = 80,
-    height: Int = 24
-  ) {
+  public init(state: RecordMeeting.State, width: Int = 80, height: Int = 24) {
     self.state = state
-    self.level = level ?? state.level?.loudness ?? 0
-    self.silentFor = silentFor ?? state.level?.silentFor
     self.width = max(width, 1)
     self.height = max(height, 1)
   }
@@ -36,8 +27,8 @@ public struct RecordScreen {
         + "   \(Format.clock(max(0, state.durationRemaining.seconds))) remaining",
       " " + progressBar(width: width - 2),
       " " + ANSI.bold + speakerLine + ANSI.reset,
-      " " + meterLine,
     ]
+    lines += meterLines.map { " " + $0 }
     if let notice = state.notice {
       lines.append(ANSI.yellow + " ⚠ " + notice.visible + ANSI.reset)
     }
@@ -59,20 +50,36 @@ public struct RecordScreen {
     return "Speaker \(index + 1) of \(attendees.count): \(name)"
   }
 
-  var meterLine: String {
+  /// The level meter: one bar for one source (a warning instead when it has been silent for
+  /// 10 s), one named bar per source for several (each saying how long it has been silent).
+  var meterLines: [String] {
     guard state.isRecording else {
-      return ANSI.dim + "Microphone off: the meeting is timed but not transcribed" + ANSI.reset
+      return [ANSI.dim + "Microphone off: the meeting is timed but not transcribed" + ANSI.reset]
     }
-    if let silentFor, silentFor >= Self.silenceWarning {
-      return ANSI.yellow
-        + "⚠ The microphone has been silent for \(Int(silentFor)) s: "
-        + "is it muted or the wrong source?"
-        + ANSI.reset
+    let levels = state.levels
+    guard levels.count > 1 else {
+      if let silentFor = levels.first?.silentFor, silentFor >= Self.silenceWarning {
+        return [
+          ANSI.yellow + "⚠ The microphone has been silent for \(Int(silentFor)) s: "
+            + "is it muted or the wrong source?" + ANSI.reset
+        ]
+      }
+      return ["Mic " + bar(levels.first?.loudness ?? 0, cells: max(min(30, width - 6), 0))]
     }
-    let cells = max(min(30, width - 6), 0)
-    let filled = Int((min(max(level, 0), 1) * Double(cells)).rounded())
-    return "Mic " + String(repeating: "█", count: filled)
-      + String(repeating: "░", count: cells - filled)
+    let nameWidth = min(levels.map { $0.source.visible.columns }.max() ?? 0, max(width / 3, 4))
+    return levels.map { level in
+      let silent =
+        level.silentFor >= Self.silenceWarning
+        ? ANSI.yellow + " silent for \(Int(level.silentFor)) s" + ANSI.reset : ""
+      return Text.pad(level.source.visible, to: nameWidth) + " "
+        + bar(level.loudness, cells: max(min(30, width - nameWidth - 22), 0)) + silent
+    }
+  }
+
+  /// `cells` cells filled in proportion to `loudness` (0…1).
+  private func bar(_ loudness: Double, cells: Int) -> String {
+    let filled = Int((min(max(loudness, 0), 1) * Double(cells)).rounded())
+    return String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
   }
 
   var transcriptLines: [String] {

@@ -8,17 +8,22 @@ import SyncUpsFeatures
 @MainActor
 public final class RecordSession {
   public struct Configuration: Sendable {
-    public var source: String?
+    /// The PulseAudio sources to record, mixed when there are several (none: the server's
+    /// default, or those last given).
+    public var sources: [String]
+    /// A remote stand-up: the default microphone and the monitor of the default output.
+    public var call: Bool
     public var input: URL?
     public var fast = false
     public var transcribes = true
     public var keepsAudio = true
 
     public init(
-      source: String? = nil, input: URL? = nil, fast: Bool = false, transcribes: Bool = true,
-      keepsAudio: Bool = true
+      sources: [String] = [], call: Bool = false, input: URL? = nil, fast: Bool = false,
+      transcribes: Bool = true, keepsAudio: Bool = true
     ) {
-      self.source = source
+      self.sources = sources
+      self.call = call
       self.input = input
       self.fast = fast
       self.transcribes = transcribes
@@ -33,7 +38,8 @@ public final class RecordSession {
       if let input {
         return .file(input, pace: fast ? .fast : .realTime, keeping: keeping)
       }
-      return .microphone(source, keeping: keeping)
+      return sources.count > 1
+        ? .mix(sources, keeping: keeping) : .microphone(sources.first, keeping: keeping)
     }
   }
 
@@ -41,8 +47,8 @@ public final class RecordSession {
   private let syncUp: Shared<SyncUp>
   private let output: any RecordOutput
   private var reportedNotice: String?
-  /// The `--source` given, remembered once it recorded (a source that failed is not).
-  private let givenSource: String?
+  /// The `--source`s given, remembered once they recorded (sources that failed are not).
+  private let givenSources: [String]
 
   /// Prepares a recording of the sync-up `reference` names; fails with one line when it cannot.
   public init(reference: String, configuration: Configuration) async throws(CLIError) {
@@ -51,45 +57,66 @@ public final class RecordSession {
     try syncUps.checkWritable()
     var configuration = configuration
     if configuration.input == nil {
-      configuration.source = await Self.microphone(configuration.source)
+      configuration.sources =
+        configuration.call
+        ? try await Self.callSources() : await Self.microphones(configuration.sources)
     }
     @Dependency(\.uuid) var uuid
     let state = RecordMeeting.State(
       meetingID: Meeting.ID(uuid()), syncUp: syncUp, input: configuration.recordingInput
     )
     self.syncUp = syncUp
-    self.givenSource = configuration.input == nil ? configuration.source : nil
+    self.givenSources =
+      configuration.input == nil && !configuration.call ? configuration.sources : []
     self.store = Store(initialState: state) { RecordMeeting() }
     // `RecordMeeting` shows an utterance only once the recording store has it, so what a
     // script saw survives a SIGKILL.
     self.output = Terminal.isInteractive ? ScreenOutput() : LineOutput()
   }
 
-  /// The microphone to record: the one given (remembered once it recorded, see `remember`),
-  /// else the one last given if it still exists (said in one line), else the server's default
-  /// (nil).
-  static func microphone(_ given: String?) async -> String? {
+  /// The sources to record: those given (remembered once they recorded, see `remember`), else
+  /// those last given if they all still exist (said in one line), else the server's default
+  /// (none).
+  static func microphones(_ given: [String]) async -> [String] {
     @Shared(.appStorage("record.source")) var remembered = ""
-    if let given { return given }
-    guard !remembered.isEmpty else { return nil }
+    guard given.isEmpty else { return given }
+    let last = remembered.split(separator: "\n").map(String.init)
+    guard !last.isEmpty else { return [] }
+    let names = last.map(\.visible).joined(separator: ", ")
     @Dependency(\.audioCapture) var audioCapture
     guard let sources = try? await audioCapture.sources(),
-      !sources.contains(where: { $0.name == remembered })
+      !last.allSatisfy({ name in sources.contains { $0.name == name } })
     else {
-      Console.error("using microphone \(remembered.visible) (last used; --source to change)")
-      return remembered
+      let what = last.count == 1 ? "microphone" : "sources"
+      Console.error("using \(what) \(names) (last used; --source to change)")
+      return last
     }
+    let what =
+      last.count == 1
+      ? "the microphone last used, \(names), is" : "of the sources last used, \(names), some are"
     Console.error(
-      "the microphone last used, \(remembered.visible), is gone; using the default "
-        + "(--source to choose one; 'syncups sources' lists them)")
-    return nil
+      "\(what) gone; using the default (--source to choose one; 'syncups sources' lists them)")
+    return []
   }
 
-  /// The microphone for the next `record` without `--source`.
-  private static func remember(_ source: String) {
+  /// `--call`: the server's default microphone and the monitor of its default output.
+  static func callSources() async throws(CLIError) -> [String] {
+    @Dependency(\.audioCapture) var audioCapture
+    do {
+      return try CallSources.pick(from: try await audioCapture.sources())
+    } catch let error as CLIError {
+      throw error
+    } catch {
+      throw CLIError("\(error)")
+    }
+  }
+
+  /// The sources for the next `record` without `--source`.
+  private static func remember(_ sources: [String]) {
     @Shared(.appStorage("record.source")) var remembered = ""
-    guard source != remembered else { return }
-    $remembered.withLock { $0 = source }
+    let joined = sources.joined(separator: "\n")
+    guard !sources.isEmpty, joined != remembered else { return }
+    $remembered.withLock { $0 = joined }
     try? $remembered.save()
   }
 
@@ -118,7 +145,7 @@ public final class RecordSession {
     if output.wantsKeys, let notice = reportedNotice { Console.error(notice) }
 
     if let failure = store.state.failure { throw CLIError(failure) }
-    if let givenSource { Self.remember(givenSource) }
+    Self.remember(givenSources)
     guard var meeting = syncUp.wrappedValue.meetings[id: store.state.meetingID] else { return nil }
     // The list may hold it as a summary (after another process's change): its segments are these.
     meeting.segments = store.state.savedSegments

@@ -12,6 +12,10 @@ extension RecordMeeting {
     /// A PulseAudio source (nil: the server's default). Without a server, the default source
     /// means "continue without recording"; a named one is an error.
     case microphone(String?, keeping: Keep = .all)
+    /// Several PulseAudio sources at once, mixed into one meeting (a remote stand-up: the
+    /// microphone and the monitor of the output the call plays through). Each must exist, and
+    /// one that goes away ends the meeting, saved with what was heard, as a failure.
+    case mix([String], keeping: Keep = .all)
     /// An audio file used as the microphone, in real time or as fast as it decodes (the meeting
     /// clock then follows the audio's time).
     case file(URL, pace: Pace, keeping: Keep = .all)
@@ -19,7 +23,7 @@ extension RecordMeeting {
     public var keeps: Keep {
       switch self {
       case .none: []
-      case .microphone(_, let keeping), .file(_, _, let keeping): keeping
+      case .microphone(_, let keeping), .mix(_, let keeping), .file(_, _, let keeping): keeping
       }
     }
 
@@ -34,6 +38,7 @@ extension RecordMeeting {
       switch self {
       case .none: nil
       case .microphone(let source, _): .microphone(source)
+      case .mix(let sources, _): .mix(sources)
       case .file(let url, let pace, _): .file(url, pace: pace)
       }
     }

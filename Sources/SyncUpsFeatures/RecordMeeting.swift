@@ -51,8 +51,8 @@ public struct RecordMeeting: Reducer {
     }
     /// What the current speaker is saying, not final yet.
     public var partial = ""
-    /// How loud the input is (nil until it is heard).
-    public var level: AudioLevel?
+    /// How loud each source of the input is, in the input's order (empty until it is heard).
+    public var levels: [AudioLevel] = []
     public var status = Status.timing
     /// The meeting as it is kept while it runs (set when it starts).
     public var recording: MeetingRecording?
@@ -222,8 +222,8 @@ public struct RecordMeeting: Reducer {
   /// and the end of the recording saves the meeting.
   private func apply(_ event: RecordingEvent, _ state: inout State) -> Effect<Action> {
     switch event {
-    case .level(let level):
-      state.level = level
+    case .levels(let levels):
+      state.levels = levels
       return .none
 
     case .recorded:
@@ -269,6 +269,11 @@ public struct RecordMeeting: Reducer {
     case .failed(let message, let keptAudio):
       state.partial = ""
       if !keptAudio { state.recording?.audioFile = nil }
+      if case .mix = state.input {
+        // Part of a remote stand-up is no longer heard: the meeting ends, keeping what was.
+        state.failure = "\(message); the meeting was saved with what was heard until then"
+        return save(&state)
+      }
       guard state.status == .recording else { return save(&state) }
       state.status = .timing
       state.notice = "\(message); the meeting goes on without recording"

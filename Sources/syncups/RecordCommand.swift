@@ -18,8 +18,19 @@ struct RecordCommand: AsyncParsableCommand {
   @Argument(help: "The sync-up: an id prefix or its title.")
   var reference: String
 
-  @Option(help: "The PulseAudio source to record (see 'syncups sources'); default: the server's.")
-  var source: String?
+  @Option(
+    help: ArgumentHelp(
+      "A PulseAudio source to record (see 'syncups sources'); default: the server's.",
+      discussion: """
+        Repeat it to record several sources at once, mixed into one meeting (the microphone \
+        and the monitor of the output a call plays through).
+        """,
+      valueName: "name"))
+  var source: [String] = []
+
+  @Flag(
+    help: "A remote stand-up: the default microphone and the monitor of the default output.")
+  var call = false
 
   @Option(help: "Use an audio file as the microphone.", completion: .file())
   var input: String?
@@ -35,7 +46,12 @@ struct RecordCommand: AsyncParsableCommand {
 
   func validate() throws {
     if fast, input == nil { throw ValidationError("--fast needs --input FILE") }
-    if input != nil, source != nil { throw ValidationError("use either --input or --source") }
+    if input != nil, !source.isEmpty { throw ValidationError("use either --input or --source") }
+    if input != nil, call { throw ValidationError("use either --input or --call") }
+    if call, !source.isEmpty { throw ValidationError("use either --call or --source") }
+    if let twice = source.first(where: { name in source.filter { $0 == name }.count > 1 }) {
+      throw ValidationError("--source \(twice) is given twice; give each source once")
+    }
   }
 
   @MainActor
@@ -43,7 +59,8 @@ struct RecordCommand: AsyncParsableCommand {
     let session = try await RecordSession(
       reference: reference,
       configuration: .init(
-        source: source,
+        sources: source,
+        call: call,
         input: input.map { URL(fileURLWithPath: $0) },
         fast: fast,
         transcribes: !noTranscription,

@@ -1,4 +1,5 @@
 import Foundation
+import MeetingRecorder
 import SyncUpsCLI
 import SyncUpsFeatures
 import Testing
@@ -255,6 +256,36 @@ struct ScreenTests {
     #expect(listed.first == " Daily Sync-ups")
     #expect(listed.contains { $0.hasPrefix(" ›") }, "\(listed)")
     #expect(listed.last?.contains("↑↓") == true, "\(listed)")
+  }
+
+  /// One source: the meter as it always was. Several (a remote stand-up): one bar per source,
+  /// named, each saying when it has been silent for a while.
+  @Test func theLevelMeterShowsEachSourceNamed() {
+    var recording = RecordMeeting.State(
+      meetingID: Meeting.ID(UUID()), syncUp: Shared(value: Self.syncUp),
+      input: .mix(["alsa_input.usb-mic", "speakers.monitor"]))
+    recording.status = .recording
+    recording.levels = [AudioLevel(source: "alsa_input.usb-mic", loudness: 0.5, silentFor: 0)]
+    let one = plain(RecordScreen(state: recording, width: 40).lines)
+    #expect(
+      one.contains(" Mic " + String(repeating: "█", count: 15) + String(repeating: "░", count: 15)),
+      "\(one)")
+    // One source silent for 10 s: the warning, as always.
+    recording.levels = [AudioLevel(source: "alsa_input.usb-mic", loudness: 0, silentFor: 11)]
+    #expect(
+      plain(RecordScreen(state: recording, width: 100).lines).contains(
+        " ⚠ The microphone has been silent for 11 s: is it muted or the wrong source?"))
+    recording.levels = [
+      AudioLevel(source: "alsa_input.usb-mic", loudness: 1, silentFor: 0),
+      AudioLevel(source: "speakers.monitor", loudness: 0, silentFor: 12.5),
+    ]
+    let two = plain(RecordScreen(state: recording, width: 80).lines)
+    #expect(two.contains(" alsa_input.usb-mic " + String(repeating: "█", count: 30)), "\(two)")
+    #expect(
+      two.contains(
+        " speakers.monitor   " + String(repeating: "░", count: 30) + " silent for 12 s"),
+      "\(two)")
+    #expect(!two.contains { $0.hasPrefix(" Mic ") })
   }
 
   @Test func aLongTitleIsCutBeforeTheRecordingState() {

@@ -120,7 +120,7 @@ struct MeetingRecorderTests {
     let fakes = FakeClients(sentences: [said])
     let events = await record(request(), fakes.install)
     // Each chunk is measured, counted in seconds (before its words) and heard by the live pass.
-    #expect(events.filter { $0.is(\.level) }.count == 2)
+    #expect(events.filter { $0.is(\.levels) }.count == 2)
     #expect(events.filter { $0.is(\.recorded) } == [.recorded(seconds: 1), .recorded(seconds: 2)])
     #expect(utterances(events).map(\.start) == [0, 1])
     let first = events.firstIndex { $0.is(\.utterance) }
@@ -140,7 +140,10 @@ struct MeetingRecorderTests {
     let silence = AudioChunk(samples: Array(repeating: 0, count: 16_000), startSample: 16_000)
     let fakes = FakeClients(input: [chunks(1)[0], silence])
     let events = await record(request(transcribes: false, audioFile: nil), fakes.install)
-    let levels = events.compactMap { if case .level(let level) = $0 { level } else { nil } }
+    let levels = events.compactMap { if case .levels(let levels) = $0 { levels } else { nil } }
+      .flatMap { $0 }
+    // A file is one source, named after it.
+    #expect(levels.map(\.source) == ["meeting.wav", "meeting.wav"])
     #expect(levels.map(\.silentFor) == [0, 1])
     #expect(levels[0].loudness > 0.8 && levels[1].loudness == 0)
     #expect(events.last == .finished(keptAudio: false))
@@ -254,7 +257,7 @@ struct MeetingRecorderTests {
     } operation: {
       var events = await recorder.record(request(.microphone("virtmic"))).makeAsyncIterator()
       microphone.yield(chunks(1)[0])
-      #expect(await events.next()?.is(\.level) == true)
+      #expect(await events.next()?[case: \.levels]?.map(\.source) == ["virtmic"])
       #expect(await events.next() == .recorded(seconds: 1))
       await recorder.stop(UUID(0))
       var rest: [RecordingEvent] = []
@@ -278,7 +281,7 @@ struct MeetingRecorderTests {
     } operation: {
       let events = await MeetingRecorder.live().record(request(.microphone(nil)))
       let consumer = Task {
-        for await event in events where event.is(\.level) { hearing.yield() }
+        for await event in events where event.is(\.levels) { hearing.yield() }
       }
       microphone.yield(chunks(1)[0])
       for await _ in heard { break }
@@ -286,5 +289,113 @@ struct MeetingRecorderTests {
       for await _ in deleted { break }
     }
     #expect(fakes.appended.value == 1)
+  }
+}
+
+/// Capture streams by source name, that a test feeds; `stop` ends them all, as the live
+/// client's does, and is counted.
+private final class FakeSources: Sendable {
+  let streams: [String: AsyncThrowingStream<AudioChunk, any Error>.Continuation]
+  private let inputs: [String: AsyncThrowingStream<AudioChunk, any Error>]
+  let stops = LockIsolated(0)
+  let written = LockIsolated<[Int16]>([])
+
+  init(_ names: [String]) {
+    var streams: [String: AsyncThrowingStream<AudioChunk, any Error>.Continuation] = [:]
+    var inputs: [String: AsyncThrowingStream<AudioChunk, any Error>] = [:]
+    for name in names {
+      (inputs[name], streams[name]) = AsyncThrowingStream.makeStream()
+    }
+    self.streams = streams
+    self.inputs = inputs
+  }
+
+  func install(_ dependencies: inout DependencyValues) {
+    FakeClients().install(&dependencies)
+    dependencies.audioCapture.start = { name in
+      guard let name, let input = self.inputs[name] else {
+        throw AudioCaptureError.sourceNotFound(name: name ?? "(default)")
+      }
+      return input
+    }
+    dependencies.audioCapture.stop = {
+      self.stops.withValue { $0 += 1 }
+      for stream in self.streams.values { stream.finish() }
+    }
+    dependencies.audioFiles.append = { samples, _ in self.written.withValue { $0 += samples } }
+  }
+
+  func play(_ name: String, _ value: Int16, count: Int = 800) {
+    streams[name]!.yield(
+      AudioChunk(samples: Array(repeating: value, count: count), startSample: 0))
+  }
+}
+
+/// Several sources at once (a remote stand-up), through the live recorder.
+struct SourceMixTests {
+  /// Both sources are heard in one stream, added sample by sample as they line up (whatever
+  /// the sizes they come in), and each chunk's levels name both sources.
+  @Test func severalSourcesAreMixedIntoOneStreamWithALevelEach() async {
+    let sources = FakeSources(["mic", "call.monitor"])
+    let recorder = MeetingRecorder.live()
+    await withDependencies(sources.install) {
+      var events = await recorder.record(
+        request(.mix(["mic", "call.monitor"]), transcribes: false)
+      ).makeAsyncIterator()
+      sources.play("mic", 1_000, count: 12_000)
+      sources.play("call.monitor", -3_000, count: 8_000)
+      let first = await events.next()
+      #expect(first?[case: \.levels]?.map(\.source) == ["mic", "call.monitor"])
+      sources.play("call.monitor", 500, count: 8_000)
+      sources.play("mic", 0, count: 4_000)
+      // A whole second is mixed (and written first): then the recording is stopped.
+      var rest: [RecordingEvent] = []
+      while let event = await events.next() {
+        rest.append(event)
+        if event == .recorded(seconds: 1) { await recorder.stop(UUID(0)) }
+      }
+      #expect(
+        rest.filter { $0.is(\.levels) }.allSatisfy {
+          $0[case: \.levels]?.map(\.source) == ["mic", "call.monitor"]
+        })
+      #expect(rest.last == .finished(keptAudio: true))
+    }
+    let expected =
+      Array(repeating: Int16(-2_000), count: 8_000) + Array(repeating: 1_500, count: 4_000)
+      + Array(repeating: 500, count: 4_000)
+    #expect(sources.written.value == expected)
+  }
+
+  /// A source that goes away ends the recording: what every source had delivered is kept, the
+  /// other source is stopped, and the failure names the source in words.
+  @Test func aSourceThatGoesAwayEndsTheRecordingKeepingWhatWasHeard() async {
+    let sources = FakeSources(["mic", "call.monitor"])
+    let events = await withDependencies(sources.install) {
+      let stream = await MeetingRecorder.live().record(
+        request(.mix(["mic", "call.monitor"]), transcribes: false))
+      sources.play("mic", 1_000)
+      sources.play("call.monitor", 1_000)
+      sources.play("mic", 2_000)
+      sources.streams["call.monitor"]!.finish(
+        throwing: AudioCaptureError.sourceGone(name: "call.monitor"))
+      var events: [RecordingEvent] = []
+      for await event in stream { events.append(event) }
+      return events
+    }
+    #expect(
+      events.last
+        == .failed("\(AudioCaptureError.sourceGone(name: "call.monitor"))", keptAudio: true))
+    #expect(sources.written.value == Array(repeating: 2_000, count: 1_600))
+    #expect(sources.stops.value >= 1)
+  }
+
+  /// A source that does not exist: nothing is recorded, the sources that did start are stopped,
+  /// and it is one line.
+  @Test func aMissingSourceStopsTheOthersAndIsOneLine() async {
+    let sources = FakeSources(["mic"])
+    let events = await record(request(.mix(["mic", "nope"]), transcribes: false), sources.install)
+    #expect(events == [.inputUnavailable("\(AudioCaptureError.sourceNotFound(name: "nope"))")])
+    #expect(sources.stops.value == 1)
+    #expect(sources.written.value.isEmpty)
   }
 }

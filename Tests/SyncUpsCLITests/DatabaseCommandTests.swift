@@ -200,6 +200,30 @@ struct DatabaseCommandTests {
         + "default (--source to choose one; 'syncups sources' lists them)", "\(fallback)")
   }
 
+  /// Several `--source`s (a remote stand-up) are remembered together, as one is.
+  @Test func recordRemembersSeveralSources() async throws {
+    let pulse = try PrivatePulse.environment()
+    let microphone = try VirtualMicrophone()
+    defer { microphone.remove() }
+    let home = try Home()
+    let add = try await home.run("add", "--title", "Daily", "--attendee", "Ana", "--duration", "1s")
+    #expect(add.status == 0, "\(add)")
+    let first = try await home.run(
+      [
+        "record", "daily", "--source", "syncups_out.monitor", "--source", microphone.name,
+        "--no-transcription",
+      ], environment: pulse)
+    #expect(first.status == 0, "\(first)")
+    let second = try await home.run(["record", "daily", "--no-transcription"], environment: pulse)
+    #expect(second.status == 0, "\(second)")
+    #expect(
+      second.stderrLines == [
+        "syncups: using sources syncups_out.monitor, \(microphone.name) (last used; --source to "
+          + "change)"
+      ], "\(second)")
+    #expect(try home.load().first?.meetings.count == 2)
+  }
+
   static let canDropPrivileges =
     getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 

@@ -1,3 +1,4 @@
+import AudioCore
 import SyncUpsFeatures
 
 /// Steps of a recording the `RecordMeeting` tests share; failures point at the caller's line.
@@ -23,5 +24,26 @@ extension TestStore where State == RecordMeeting.State, Action == RecordMeeting.
         $0.alert = nil
         $0.status = .ended
       }, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// The recorder hears `utterance` (nothing else pending): it becomes `segment`, shown once the
+  /// recording store has it. Returns the segment.
+  @discardableResult
+  func hears(
+    _ utterance: Utterance, from recorder: ScriptedRecorder, as segment: Meeting.Segment,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async -> Meeting.Segment {
+    recorder.send(.utterance(utterance))
+    await receive(
+      \.recorder.utterance, assert: { $0.pendingSegments = [.init(segment)] }, fileID: fileID,
+      filePath: filePath, line: line, column: column)
+    await receive(
+      \.segmentKept,
+      assert: {
+        $0.pendingSegments = []
+        $0.segments.append(segment)
+      }, fileID: fileID, filePath: filePath, line: line, column: column)
+    return segment
   }
 }
