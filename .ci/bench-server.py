@@ -5,6 +5,9 @@
                                                  from the words of Samples/*.txt, then writes
                                                  wrk's Lua scripts OUT-search.lua, OUT-meeting.lua
                                                  and OUT-list.lua with paths over what it pushed
+  bench-server.py long URL TOKEN OUT.lua         pushes one 60-minute meeting (about 9,000 words)
+                                                 and writes OUT-page.lua (its web page) and
+                                                 OUT-json.lua (the API's JSON of it)
   bench-server.py pushes URL TOKEN LAPTOPS EACH  LAPTOPS pushers at once (a device id each),
                                                  EACH pushes of one meeting apiece: prints
                                                  pushes per second
@@ -118,6 +121,19 @@ def seed(url, token, count, out):
         ["/api/v1/sync-ups"] + ["/api/v1/sync-ups/" + u["id"] + "/meetings" for u in ups])
 
 
+def long(url, token, out):
+    random.seed(60)
+    ms = int(time.time() * 1000)
+    up = sync_up(ms)
+    document = meeting(up["id"], 0, ms + 1, segments=800)
+    words = sum(len(part["words"]) for part in document["segments"])
+    post(url, token, {"device": str(uuid.uuid4()), "pushID": str(uuid.uuid4()), "syncUps": [up],
+                      "meetings": [document]})
+    lua(out + "-page.lua", token, ["/meetings/" + document["id"]])
+    lua(out + "-json.lua", token, ["/api/v1/meetings/" + document["id"]])
+    print(f"{document['length'] / 60:.0f} minutes, {words} words")
+
+
 def pushes(url, token, laptops, each):
     ms = int(time.time() * 1000)
     up = sync_up(ms)
@@ -153,6 +169,8 @@ if __name__ == "__main__":
     command, url, token = sys.argv[1], sys.argv[2], sys.argv[3]
     if command == "seed":
         seed(url, token, int(sys.argv[4]), sys.argv[5])
+    elif command == "long":
+        long(url, token, sys.argv[4])
     elif command == "pushes":
         pushes(url, token, int(sys.argv[4]), int(sys.argv[5]))
     else:
