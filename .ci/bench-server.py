@@ -125,7 +125,7 @@ def long(url, token, out):
     random.seed(60)
     ms = int(time.time() * 1000)
     up = sync_up(ms)
-    document = meeting(up["id"], 0, ms + 1, segments=800)
+    document = meeting(up["id"], 0, ms + 1, segments=590)
     words = sum(len(part["words"]) for part in document["segments"])
     post(url, token, {"device": str(uuid.uuid4()), "pushID": str(uuid.uuid4()), "syncUps": [up],
                       "meetings": [document]})
