@@ -84,7 +84,8 @@ public final class SpeechDecoder {
     pending.removeAll(keepingCapacity: true)
     samplesFed = 0
     lastPartial = ""
-    let mean = cepstralMean?.count == initialMean.count ? cepstralMean! : initialMean
+    var mean = initialMean
+    if let cepstralMean, cepstralMean.count == initialMean.count { mean = cepstralMean }
     if !mean.isEmpty, let cmn = ps_get_feat(decoder)?.pointee.cmn_struct {
       cmn_live_set(cmn, mean)
     }
