@@ -17,7 +17,7 @@ SERVER_BINARY = .build-server/release/syncups-server
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server completions test-debug test-release bench bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server completions test-debug test-release bench bench-batch bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -128,13 +128,21 @@ test-release: release
 	  --filter '$(END_TO_END)'
 
 # Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench. Then the
-# lag of a 1 s timer while two decoders run (Sources/TimerLag), against in-run baselines; then
-# the speakers (bench-speakers).
+# batch against pocketsphinx_batch on human speech (bench-batch); the lag of a 1 s timer while
+# two decoders run (Sources/TimerLag), against in-run baselines; then the speakers
+# (bench-speakers).
 bench: release
 	.ci/bench .build-release/release/syncups
+	.ci/bench-batch $(RELEASE_BINARY)
 	$(SWIFT) build -c release --scratch-path .build-release --product timer-lag
 	.build-release/release/timer-lag
 	.ci/bench-speakers $(RELEASE_BINARY)
+
+# Batch transcription against pocketsphinx_batch, measured in the same run (see .ci/bench-batch):
+# wall and CPU ratio on files of uneven length, how busy the workers stay, word error rates on
+# human read speech (LibriVox), human commands and the bundled stand-up.
+bench-batch: release
+	.ci/bench-batch $(RELEASE_BINARY)
 
 # Who said each word, by slot (as before voice profiles) and by voice, clean and noisy, after
 # no earlier meeting and after one, on development and held-out teams (see .ci/bench-speakers).

@@ -8,18 +8,36 @@ import WorkerThreads
 
 /// Transcribes many files on `jobs` worker threads (never the cooperative pool), each with its
 /// own warm decoder, and hands the results back in input order as soon as each is next in line.
-/// The longest files are decoded first, so no worker sits idle at the end while another decodes
-/// the one long file that was taken last.
+/// The longest files are decoded first and a worker takes the next file as soon as it is done,
+/// so every worker stays busy until no file is left to start: none sits idle at the end while
+/// another decodes one long file that was taken last.
 public struct BatchTranscriber: Sendable {
   public var jobs: Int
-  public var options: DecoderOptions
+  /// Makes one worker's decoder, on that worker's thread, before it takes a file.
+  var makeDecoder: @Sendable () throws(TranscriptionError) -> any FileDecoder
+  /// A file's length in seconds, which orders the work.
+  var seconds: @Sendable (String) -> Double
 
+  /// The real decoder (`FileTranscriber`), files ordered by the length their header gives.
   public init(
     jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-    options: DecoderOptions = DecoderOptions(partials: false)
+    options: DecoderOptions = DecoderOptions(partials: false),
+    meanSeconds: Int = 0
+  ) {
+    self.init(jobs: jobs, seconds: Self.audioSeconds) { () throws(TranscriptionError) in
+      try FileTranscriber(options: options, meanSeconds: meanSeconds)
+    }
+  }
+
+  /// Any decoder and any lengths (tests).
+  init(
+    jobs: Int,
+    seconds: @escaping @Sendable (String) -> Double,
+    makeDecoder: @escaping @Sendable () throws(TranscriptionError) -> any FileDecoder
   ) {
     self.jobs = max(1, jobs)
-    self.options = options
+    self.seconds = seconds
+    self.makeDecoder = makeDecoder
   }
 
   /// One file's outcome.
@@ -45,8 +63,8 @@ public struct BatchTranscriber: Sendable {
   ) throws(TranscriptionError) {
     guard !files.isEmpty else { return }
     let workers = min(jobs, files.count)
-    let state = BatchState(order: Self.longestFirst(files))
-    let options = self.options
+    let state = BatchState(order: Self.longestFirst(files.map(seconds)))
+    let makeDecoder = self.makeDecoder
     let group = DispatchGroup()
     for number in 1...workers {
       // Each worker's thread keeps running its one job after this value is gone.
@@ -54,9 +72,9 @@ public struct BatchTranscriber: Sendable {
       group.enter()
       worker.submit {
         defer { group.leave() }
-        let transcriber: FileTranscriber
+        let decoder: any FileDecoder
         do throws(TranscriptionError) {
-          transcriber = try FileTranscriber(options: options)
+          decoder = try makeDecoder()
         } catch {
           state.fail(error)
           return
@@ -65,7 +83,7 @@ public struct BatchTranscriber: Sendable {
           let file = files[index]
           let outcome: Swift.Result<Transcript, FileFailure>
           do throws(AudioFileError) {
-            outcome = .success(try transcriber.transcribe(path: file))
+            outcome = .success(try decoder.transcribe(path: file))
           } catch {
             outcome = .failure(FileFailure(error.description))
           }
@@ -78,21 +96,30 @@ public struct BatchTranscriber: Sendable {
     if let error = state.setupError, state.finished < files.count { throw error }
   }
 
-  /// The files' indices, longest audio first (by its header; a file whose length is unknown or
-  /// that cannot be opened by its size, at 16-bit 16 kHz), ties in input order.
-  static func longestFirst(_ files: [String]) -> [Int] {
-    let seconds = files.map { file -> Double in
-      if let info = try? AudioFileReader(path: file).info, info.duration > 0 {
-        return info.duration
-      }
-      let bytes = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0
-      return Double(bytes) / Double(2 * AudioFormat.sampleRate)
-    }
-    return files.indices.sorted {
+  /// Indices by `seconds`, longest first, ties in input order.
+  static func longestFirst(_ seconds: [Double]) -> [Int] {
+    seconds.indices.sorted {
       seconds[$0] > seconds[$1] || (seconds[$0] == seconds[$1] && $0 < $1)
     }
   }
+
+  /// A file's length from its header; for a file whose length is unknown or that cannot be
+  /// opened, its size as 16-bit 16 kHz audio (it still gets its turn, and its one-line error).
+  static func audioSeconds(_ file: String) -> Double {
+    if let info = try? AudioFileReader(path: file).info, info.duration > 0 {
+      return info.duration
+    }
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0
+    return Double(bytes) / Double(2 * AudioFormat.sampleRate)
+  }
 }
+
+/// What a batch worker decodes its files with: one per worker, used on that worker's thread only.
+protocol FileDecoder {
+  func transcribe(path: String) throws(AudioFileError) -> Transcript
+}
+
+extension FileTranscriber: FileDecoder {}
 
 /// The work queue (in `order`) and the in-order output buffer shared by the workers.
 private final class BatchState: @unchecked Sendable {

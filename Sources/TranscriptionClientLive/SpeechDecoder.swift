@@ -8,7 +8,7 @@ import TranscriptionClient
 /// final results. Not thread-safe (neither is PocketSphinx): use each decoder from one task or
 /// thread at a time.
 public final class SpeechDecoder {
-  private let decoder: OpaquePointer
+  let decoder: OpaquePointer
   private let options: DecoderOptions
   /// Samples are fed to PocketSphinx in fixed 10 ms blocks counted from the stream's start, so
   /// the result never depends on how the audio happened to be chunked (file or microphone).
@@ -23,6 +23,8 @@ public final class SpeechDecoder {
   /// The cepstral mean the decoder starts from, restored for every new stream so a stream's
   /// transcript never depends on what the decoder heard before (batch workers reuse decoders).
   private var initialMean: [Float] = []
+  /// Measures a file's cepstral mean with this decoder's front-end settings (made when needed).
+  lazy var fileMean = CepstralMean(decoder: decoder)
 
   public init(options: DecoderOptions = DecoderOptions()) throws(TranscriptionError) {
     self.options = options
@@ -74,15 +76,18 @@ public final class SpeechDecoder {
     ps_free(decoder)
   }
 
-  /// Starts a new stream: times count from zero again, the acoustic adaptation is kept.
-  public func startStream() {
+  /// Starts a new stream: times count from zero again, the acoustic adaptation is kept. It
+  /// normalises from `cepstralMean` (see `CepstralMean`), else from the model's average.
+  public func startStream(cepstralMean: [Float]? = nil) {
     if inUtterance { ps_end_utt(decoder) }
     inUtterance = false
     pending.removeAll(keepingCapacity: true)
     samplesFed = 0
     lastPartial = ""
-    if !initialMean.isEmpty, let cmn = ps_get_feat(decoder)?.pointee.cmn_struct {
-      cmn_live_set(cmn, initialMean)
+    var mean = initialMean
+    if let cepstralMean, cepstralMean.count == initialMean.count { mean = cepstralMean }
+    if !mean.isEmpty, let cmn = ps_get_feat(decoder)?.pointee.cmn_struct {
+      cmn_live_set(cmn, mean)
     }
     ps_start_stream(decoder)
     ps_start_utt(decoder)

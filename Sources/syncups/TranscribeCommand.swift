@@ -4,6 +4,7 @@ import Foundation
 import SpeechVocabulary
 import SyncUpsCLI
 import TranscriptionClient
+import TranscriptionClientLive
 
 extension TranscriptFormat: ExpressibleByArgument {}
 
@@ -46,6 +47,10 @@ struct TranscribeCommand: ParsableCommand {
   @Option(help: .hidden)
   var endSilenceFrames: Int = DecoderOptions.sentenceEndSilenceFrames
 
+  // Each file starts from the cepstral mean of its first seconds (0: the model's average).
+  @Option(help: .hidden)
+  var meanSeconds: Int = SpeechDecoder.fileMeanSeconds
+
   @Option(help: .hidden)
   var maxActiveHmms: Int = DecoderOptions().maxActiveHMMs
 
@@ -54,6 +59,7 @@ struct TranscribeCommand: ParsableCommand {
 
   func validate() throws {
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    guard meanSeconds >= 0 else { throw ValidationError("--mean-seconds cannot be negative") }
   }
 
   func run() throws {
@@ -72,7 +78,8 @@ struct TranscribeCommand: ParsableCommand {
         modelDirectory: modelDir, verbose: verbose, partials: false,
         endSilenceFrames: endSilenceFrames, maxActiveHMMs: maxActiveHmms,
         extraArguments: decoderArgument, vocabulary: terms, standupWeight: standupWeight,
-        vocabularyWeight: vocabularyWeight))
+        vocabularyWeight: vocabularyWeight),
+      meanSeconds: meanSeconds)
     let failures = Counter()
     let progress = ProgressBar.forStandardError()
     let format = self.format

@@ -143,7 +143,8 @@ struct TranscriptionClientTests {
     try await sox(["-n", "-r", "16000", "-b", "16", "-c", "1", long.path, "trim", "0", "9"])
     try await sox(["-n", "-r", "16000", "-b", "16", "-c", "1", middle.path, "trim", "0", "3"])
     try Data(repeating: 65, count: 64_000).write(to: text)
-    let order = BatchTranscriber.longestFirst([short, long, middle, text].map(\.path))
+    let order = BatchTranscriber.longestFirst(
+      [short, long, middle, text].map { BatchTranscriber.audioSeconds($0.path) })
     #expect(order == [1, 2, 3, 0])
   }
 
