@@ -125,6 +125,8 @@ let package = Package(
     .testTarget(name: "VoiceProfilesTests", dependencies: ["VoiceProfiles", "AudioCore"]),
     // A thread of its own for blocking work, so the cooperative pool never waits on C or disk.
     .target(name: "WorkerThreads"),
+    // Children started with every signal at its default (the sentence pass, tests' tmux, PostgreSQL).
+    .target(name: "ChildProcesses"),
     .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
     // Each client: an interface module (types, `@DependencyClient`, test value; no C) that
     // features depend on, and a live module that imports the C library and adds `liveValue`.
@@ -235,7 +237,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "MeetingRecorder", "SpeechVocabulary",
-        "SharingGRDB", "VoiceProfiles", "WorkerThreads", "SyncUpsWire",
+        "SharingGRDB", "VoiceProfiles", "WorkerThreads", "SyncUpsWire", "ChildProcesses",
         .product(name: "Tagged", package: "swift-tagged"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
@@ -285,13 +287,15 @@ let package = Package(
     // microphones.
     .target(
       name: "SyncUpsTestSupport",
-      dependencies: ["AudioCore", "WorkerThreads", "SyncUpsFeatures", "TestSupport"],
+      dependencies: [
+        "AudioCore", "WorkerThreads", "SyncUpsFeatures", "TestSupport", "ChildProcesses",
+      ],
       path: "Tests/SyncUpsTestSupport"
     ),
-    // What any test may need, with no dependencies (so every test target can link it): waiting
-    // for a condition or an event, child processes whose exit is awaited, temporary folders,
-    // and `.ownThread` for the few tests that block their thread (a decoder run in-process).
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // What any test may need, with no dependency but ChildProcesses (so every test target can
+    // link it): waiting for a condition or an event, child processes whose exit is awaited,
+    // temporary folders, and `.ownThread` for the few tests that block their thread (a decoder run in-process).
+    .target(name: "TestSupport", dependencies: ["ChildProcesses"], path: "Tests/TestSupport"),
     .testTarget(
       name: "RecordCommandTests",
       dependencies: [
@@ -403,7 +407,7 @@ let package = Package(
     .testTarget(
       name: "SyncUpsServerTests",
       dependencies: [
-        "SyncUpsServer", "SyncUpsWire", "SyncUpsServerCommand", "TestSupport",
+        "SyncUpsServer", "SyncUpsWire", "SyncUpsServerCommand", "TestSupport", "ChildProcesses",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,4 +1,5 @@
 import AudioCore
+import ChildProcesses
 import Dependencies
 import DependenciesMacros
 import Foundation
@@ -111,31 +112,14 @@ extension SentencePasses: DependencyKey {
   /// `syncups sentences`, this very program, detached from the terminal (its own session, no
   /// input or output): it outlives the command that started it.
   public static let liveValue = SentencePasses {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    for fd in Int32(0)...2 {
-      posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+    let started = CleanSpawn.spawn("/proc/self/exe", ["syncups", "sentences"], newSession: true) {
+      actions in
+      for fd in Int32(0)...2 {
+        posix_spawn_file_actions_addopen(
+          &actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+      }
     }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // Its own session (Ctrl-C in the terminal is not for it), default signal handling.
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    let setSID: Int32 = 0x80  // glibc's POSIX_SPAWN_SETSID, which Swift's Glibc does not export
-    posix_spawnattr_setflags(
-      &attributes, Int16(setSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv: [UnsafeMutablePointer<CChar>?] = [strdup("syncups"), strdup("sentences"), nil]
-    defer { for argument in argv { free(argument) } }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, environ) == 0 else {
-      return  // the next command tries again
-    }
+    guard let pid = started else { return }  // the next command tries again
     // Reaped when it ends, so a long-lived app leaves no zombie.
     let child = pid
     Thread.detachNewThread {
