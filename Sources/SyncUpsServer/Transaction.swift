@@ -19,7 +19,8 @@ extension PostgresConnection {
 
 extension PostgresClient {
   /// `body` on a connection of the pool, lent again (up to three times) when the pool lent one
-  /// that had just closed.
+  /// that had just closed: a statement refused by `run` was never sent, and a transaction whose
+  /// connection closed was never committed, so running `body` again saves nothing twice.
   func withOpenConnection<Result: Sendable>(
     _ body: (PostgresConnection) async throws -> Result
   ) async throws -> Result {
@@ -44,7 +45,7 @@ extension PostgresClient {
       do {
         value = try await body(connection)
       } catch {
-        if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+        _ = try? await connection.run("ROLLBACK", logger: logger)
         throw error
       }
       try await connection.run("COMMIT", logger: logger)
