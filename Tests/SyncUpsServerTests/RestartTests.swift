@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import SyncUpsServer
 import SyncUpsWire
 import TestSupport
@@ -38,26 +39,27 @@ struct RestartTests {
   ) async throws {
     let token = server.readerToken
     #expect(try await running.send("GET", "/api/v1/sync-ups", token: token).status == 200)
-    // Four readers keep asking, from before the restart until after it.
+    // Four readers keep asking, from before the restart until each has had an answer to a
+    // request sent after the server was seen answering again.
+    let answers = Answers(readers: 4)
     let load = Task {
-      try await withThrowingTaskGroup(of: [(Int, String)].self) { group -> [[(Int, String)]] in
-        for _ in 0..<4 {
+      await withTaskGroup(of: Void.self) { group in
+        for reader in 0..<4 {
           group.addTask {
-            var answers: [(Int, String)] = []
             while !Task.isCancelled {
+              let sent = ContinuousClock.now
               do {
                 let answer = try await running.send("GET", "/api/v1/sync-ups", token: token)
-                answers.append((answer.status, String(decoding: answer.body, as: UTF8.self)))
+                answers.add(
+                  reader, sent: sent, answer.status, String(decoding: answer.body, as: UTF8.self))
               } catch {
                 // Cancelled at the end; any other failure (no answer at all) is counted as 0.
-                if !Task.isCancelled { answers.append((0, "\(error)")) }
+                if !Task.isCancelled { answers.add(reader, sent: sent, 0, "\(error)") }
               }
               try? await Task.sleep(for: .milliseconds(10))
             }
-            return answers
           }
         }
-        return try await group.reduce(into: []) { $0.append($1) }
       }
     }
     try await Task.sleep(for: .milliseconds(300))
@@ -70,19 +72,22 @@ struct RestartTests {
       return status == 200
     }
     #expect(status == 200)
-    try await Task.sleep(for: .milliseconds(300))
+    let back = ContinuousClock.now
+    // No request waits forever on a connection that closed (see ClosedConnectionTests): every
+    // reader gets answers to what it sends once the server is back (the safety net bounds it).
+    #expect(await waitUntil { answers.everyReaderAnswered(sentAfter: back) })
     load.cancel()
-    let readers = try await load.value
-    let answers = readers.flatMap { $0 }
-    #expect(answers.count > 8)
+    await load.value
+    let all = answers.all
+    #expect(all.count > 8)
     // Every answer was a 200 or a 5xx in words (never a hang, a 4xx or a body not JSON) ...
-    for (status, body) in answers where status != 200 {
-      #expect((500..<600).contains(status), "\(status) \(body)")
-      #expect(body.contains("\"error\""), "\(body)")
+    for answer in all where answer.status != 200 {
+      #expect((500..<600).contains(answer.status), "\(answer.status) \(answer.body)")
+      #expect(answer.body.contains("\"error\""), "\(answer.body)")
     }
-    // ... and each reader's last answer, after the restart, was a 200 (no request waits forever
-    // on a connection that closed: see ClosedConnectionTests).
-    #expect(readers.allSatisfy { $0.last?.0 == 200 }, "\(readers.map { $0.map(\.0) })")
+    // ... and every request sent once the server was back was answered with a 200.
+    let after = all.filter { $0.sent >= back }
+    #expect(after.allSatisfy { $0.status == 200 }, "\(after.map(\.status))")
     #expect(running.child.isRunning)
 
     // A pull waiting on the server is woken by a push: the listener is back.
@@ -147,22 +152,17 @@ struct RestartTests {
           + "('\(device.uuidString.lowercased())', '\(pushID.uuidString.lowercased())', 'held'); "
           + "SELECT pg_sleep(600);",
       ])
+    // The blocker must hold the key before the push is sent, or the push would take it first.
+    let holding = await eventually {
+      await sessions(server, "wait_event = 'PgSleep' AND query LIKE '%INSERT INTO push_receipt%'")
+        == 1
+    }
+    try #require(holding, "the blocking session never took the receipt's key")
     async let answer = running.send(
       "POST", "/api/v1/sync/push", token: server.writerToken, body: body)
     let waiting = await eventually {
-      let count = try? await server.store { store in
-        var count = 0
-        for try await value in try await store.client.query(
-          """
-          SELECT count(*) FROM pg_stat_activity
-          WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO push_receipt%'
-          """
-        ).decode(Int.self) {
-          count = value
-        }
-        return count
-      }
-      return count == 1
+      await sessions(server, "wait_event_type = 'Lock' AND query LIKE '%INSERT INTO push_receipt%'")
+        == 1
     }
     try #require(waiting, "the push never reached its receipt")
     try await cluster.crash()
@@ -196,6 +196,19 @@ struct RestartTests {
   }
 }
 
+/// How many of the server database's sessions match `condition` (SQL over `pg_stat_activity`).
+private func sessions(_ server: TestServer, _ condition: String) async -> Int? {
+  try? await server.store { store in
+    var count = 0
+    for try await value in try await store.client.query(
+      PostgresQuery(unsafeSQL: "SELECT count(*) FROM pg_stat_activity WHERE \(condition)")
+    ).decode(Int.self) {
+      count = value
+    }
+    return count
+  }
+}
+
 /// Asks `condition` every 100 ms until it holds; false after `safetyNet` (far above a normal run).
 private func eventually(_ condition: () async -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + safetyNet
@@ -204,4 +217,30 @@ private func eventually(_ condition: () async -> Bool) async -> Bool {
     try? await Task.sleep(for: .milliseconds(100))
   }
   return await condition()
+}
+
+/// What each reader of `restartUnderLoad` was answered, and when it sent each request.
+private final class Answers: @unchecked Sendable {
+  struct Answer {
+    var reader: Int
+    var sent: ContinuousClock.Instant
+    var status: Int
+    var body: String
+  }
+  private let lock = NSLock()
+  private var answers: [Answer] = []
+  private let readers: Int
+
+  init(readers: Int) { self.readers = readers }
+
+  var all: [Answer] { lock.withLock { answers } }
+
+  func add(_ reader: Int, sent: ContinuousClock.Instant, _ status: Int, _ body: String) {
+    lock.withLock { answers.append(Answer(reader: reader, sent: sent, status: status, body: body)) }
+  }
+
+  /// Every reader has an answer to a request sent at or after `instant`.
+  func everyReaderAnswered(sentAfter instant: ContinuousClock.Instant) -> Bool {
+    lock.withLock { Set(answers.filter { $0.sent >= instant }.map(\.reader)).count == readers }
+  }
 }
