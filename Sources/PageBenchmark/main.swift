@@ -69,7 +69,8 @@ let render = measure(runs) {
   pageBytes = page.utf8.count
   return pageBytes
 }
-let json = try measure(runs) { try WireJSON.encoder().encode(meeting).count }
+let json = try measure(runs) { try WireJSON.bytes(of: meeting).count }
+let encoder = try measure(runs) { try WireJSON.encoder().encode(meeting).count }
 
 print(
   "Meeting page of a \(Int(time / 60))-minute meeting: \(wordCount) words, \(segments.count) segments, \(pageBytes / 1024) KiB of HTML; \(runs) runs each"
@@ -84,6 +85,7 @@ func line(_ name: String, _ times: [Double]) -> String {
 }
 print(line("render the page (?t=600)", render))
 print(line("baseline: the API's JSON of the meeting", json))
+print(line("the same JSON from JSONEncoder (before)", encoder))
 let p99 = percentile(render, 0.99)
 print(
   String(

@@ -160,10 +160,10 @@ struct TokenMiddleware: RouterMiddleware {
 
 extension Response {
   static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-    let data = (try? WireJSON.encoder().encode(value)) ?? Data(#"{"error":"unencodable"}"#.utf8)
+    let bytes = (try? WireJSON.bytes(of: value)) ?? Array(#"{"error":"unencodable"}"#.utf8)
     return Response(
       status: status, headers: [.contentType: "application/json; charset=utf-8"],
-      body: .init(byteBuffer: ByteBuffer(bytes: data)))
+      body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 }
 
