@@ -44,7 +44,7 @@ struct WebScreenshots {
             audio.addEventListener('loadedmetadata', check); check();
             """)
           try browser.save(try await browser.screenshot(), folder, "meeting-\(width).png")
-          try await browser.go("\(base)/search?q=staging+server")
+          try await browser.go("\(base)/search?q=build+server")
           try browser.save(try await browser.screenshot(), folder, "search-\(width).png")
         }
       } catch {
@@ -67,29 +67,28 @@ extension Browser {
 }
 
 extension TestServer {
-  /// A stand-up with four speakers and the sample's audio, for the screenshots.
+  /// The bundled stand-up (Samples/standup.wav, 32 s) with its sentences, for the screenshots.
   func pushStandUp() async throws -> MeetingDocument {
     let wav = try Data(
       contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Samples/hello.wav"))
+        .appendingPathComponent("Samples/standup.wav"))
     let sha = SHA256.hash(data: wav).map { String(format: "%02x", $0) }.joined()
     var syncUp = Fixture.syncUp(title: "Platform Stand-up")
-    syncUp.attendees.value = ["Ana", "Ben", "Cleo", "Dev"].map { .init(id: UUID(), name: $0) }
+    syncUp.attendees.value = ["Ana", "Ben", "Cleo"].map { .init(id: UUID(), name: $0) }
     var meeting = Fixture.meeting(
       in: syncUp.id,
       said: [
-        ("Ana", "yesterday I finished the migration of the billing logs to the new cluster"),
-        (
-          "Ben",
-          "the staging server is down again since this morning so I could not test the release"
-        ),
-        ("Cleo", "I can help with staging after lunch we should look at the disk alerts first"),
-        ("Dev", "today I am pairing with Ana on the Grafana dashboards no blockers"),
-        ("Ana", "let us meet at two about the staging server and keep it short"),
+        ("Ana", "good morning everyone let's start the stand up"),
+        ("Ben", "yesterday I finished the login page and fixed two bugs in the report"),
+        ("Cleo", "I worked on the database migration it is almost done"),
+        ("Ana", "today I will review the pull requests and write the release notes"),
+        ("Ben", "today I want to add tests for the new search feature"),
+        ("Cleo", "I am blocked by the build server it has been very slow since Monday"),
       ],
       audio: .init(sha256: sha, size: Int64(wav.count), type: "audio/wav"))
-    meeting.length = 1_475
+    // The audio's length (the sentences, 5 s apart, end at 29 s).
+    meeting.length = 32.11
     let push = Push(device: UUID(), pushID: UUID(), syncUps: [syncUp], meetings: [meeting])
     try await test { http, _ in
       _ = try await http.send(.put, "/api/v1/audio/\(sha)", token: writerToken, body: wav)
