@@ -102,12 +102,25 @@ public final class RecordSession {
   /// `--call`: the server's default microphone and the monitor of its default output.
   static func callSources() async throws(CLIError) -> [String] {
     @Dependency(\.audioCapture) var audioCapture
+    let sources: [AudioSource]
     do {
-      return try CallSources.pick(from: try await audioCapture.sources())
-    } catch let error as CLIError {
-      throw error
+      sources = try await audioCapture.sources()
     } catch {
       throw CLIError("\(error)")
+    }
+    return try callSources(from: sources)
+  }
+
+  /// `--call`'s sources among `sources`, or one line: what is missing and what to do.
+  nonisolated public static func callSources(from sources: [AudioSource]) throws(CLIError)
+    -> [String]
+  {
+    do {
+      return try CallSources.pick(from: sources)
+    } catch {
+      throw CLIError(
+        "--call: \(error.description.visible), or name the sources with --source "
+          + "('syncups sources' lists them)")
     }
   }
 

@@ -59,14 +59,10 @@ public struct AppFeature: Reducer {
       switch action {
       case .path(.element(let id, .detail(.delegate(let delegate)))):
         switch delegate {
-        case .startMeeting(let syncUp, let withAudio):
+        case .startMeeting(let syncUp, let input):
           state.path.append(
             .record(
-              RecordMeeting.State(
-                meetingID: Meeting.ID(uuid()), syncUp: syncUp,
-                input: withAudio ? .microphone(nil) : .none
-              )
-            )
+              RecordMeeting.State(meetingID: Meeting.ID(uuid()), syncUp: syncUp, input: input))
           )
         case .showMeeting(let meeting):
           // The detail that sent this, wherever it is in the stack.

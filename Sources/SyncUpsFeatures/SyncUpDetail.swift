@@ -20,6 +20,7 @@ public struct SyncUpDetail: Reducer {
   @CasePathable
   public enum Action: Equatable, Sendable {
     case audioCaptureUnavailable(String)
+    case callUnavailable(String)
     case cancelEditButtonTapped
     case delegate(Delegate)
     case deleteButtonTapped
@@ -30,13 +31,15 @@ public struct SyncUpDetail: Reducer {
     case doneEditingButtonTapped
     case editButtonTapped
     case meetingTapped(Meeting.ID)
+    /// A remote stand-up: the default microphone and what the call plays through, mixed.
+    case startCallButtonTapped
     case startMeetingButtonTapped
 
     @CasePathable
     public enum Delegate: Equatable, Sendable {
-      /// Start recording a meeting of this sync-up; `withAudio` is false when the user chose to
-      /// go on without a microphone.
-      case startMeeting(Shared<SyncUp>, withAudio: Bool)
+      /// Start recording a meeting of this sync-up from `input` (`.none` when the user chose to
+      /// go on without a microphone).
+      case startMeeting(Shared<SyncUp>, input: RecordMeeting.Input)
       case showMeeting(Meeting)
     }
   }
@@ -66,6 +69,7 @@ public struct SyncUpDetail: Reducer {
   public enum Alert: Equatable, Sendable {
     case confirmDeletion
     case continueWithoutRecording
+    case recordMicrophoneOnly
   }
 
   @Dependency(\.audioCapture) var audioCapture
@@ -79,6 +83,10 @@ public struct SyncUpDetail: Reducer {
       switch action {
       case .audioCaptureUnavailable(let reason):
         state.destination = .alert(.audioCaptureUnavailable(reason))
+        return .none
+
+      case .callUnavailable(let reason):
+        state.destination = .alert(.callUnavailable(reason))
         return .none
 
       case .cancelEditButtonTapped:
@@ -137,7 +145,10 @@ public struct SyncUpDetail: Reducer {
         }
 
       case .destination(.presented(.alert(.continueWithoutRecording))):
-        return .send(.delegate(.startMeeting(state.$syncUp, withAudio: false)))
+        return .send(.delegate(.startMeeting(state.$syncUp, input: .none)))
+
+      case .destination(.presented(.alert(.recordMicrophoneOnly))):
+        return .send(.startMeetingButtonTapped)
 
       case .destination:
         return .none
@@ -160,11 +171,21 @@ public struct SyncUpDetail: Reducer {
         guard let meeting = state.syncUp.meetings[id: id] else { return .none }
         return .send(.delegate(.showMeeting(meeting)))
 
+      case .startCallButtonTapped:
+        return .run { [syncUp = state.$syncUp, audioCapture] send in
+          do {
+            let sources = try CallSources.pick(from: try await audioCapture.sources())
+            await send(.delegate(.startMeeting(syncUp, input: .mix(sources))))
+          } catch {
+            await send(.callUnavailable("\(error)"))
+          }
+        }
+
       case .startMeetingButtonTapped:
         return .run { [syncUp = state.$syncUp, audioCapture] send in
           do {
             try await audioCapture.checkAvailability(nil)
-            await send(.delegate(.startMeeting(syncUp, withAudio: true)))
+            await send(.delegate(.startMeeting(syncUp, input: .microphone(nil))))
           } catch {
             await send(.audioCaptureUnavailable("\(error)"))
           }
@@ -197,6 +218,18 @@ extension AlertState where Action == SyncUpDetail.Alert {
   }
 
   /// The original's "speech recognition denied" flow, for a machine without a microphone.
+  /// `reason`: what PulseAudio lacks for a call (or why it cannot be asked), in words.
+  public static func callUnavailable(_ reason: String) -> Self {
+    Self {
+      TextState("The call cannot be recorded")
+    } actions: {
+      ButtonState(action: .recordMicrophoneOnly) { TextState("Record the microphone only") }
+      ButtonState(role: .cancel) { TextState("Cancel") }
+    } message: {
+      TextState(reason.hasSuffix(".") ? reason : reason + ".")
+    }
+  }
+
   public static func audioCaptureUnavailable(_ reason: String) -> Self {
     Self {
       TextState("Audio capture is unavailable")

@@ -136,6 +136,64 @@ struct RemoteStandUpTests {
     #expect(text.contains(Self.roomWords) && text.contains(Self.callWords), "\(text)")
   }
 
+  /// The interactive app's call key (`c` on a sync-up) records what `--call` records: the
+  /// meter shows the microphone and the call's output, and the saved meeting holds both.
+  @Test func theAppsCallKeyRecordsTheMicrophoneAndTheCall() async throws {
+    let (pulse, room) = try Self.daemonWithAMicrophone()
+    defer {
+      room.remove()
+      pulse.remove()
+    }
+    let callFile = try TemporaryDirectory().url.appendingPathComponent("call.wav")
+    let (roomClip, _) = try Self.clips()
+    try await sox([
+      samples.appendingPathComponent("vocabulary.wav").path, callFile.path, "pad",
+      String(Double(roomClip.count) / 16_000 + 1), "1",
+    ])
+    let home = try dataDirectory(seconds: 300)
+    try terminal.start(
+      "PULSE_SERVER='\(pulse.server)' PULSE_RUNTIME_PATH='\(pulse.directory)' "
+        + "SYNCUPS_HOME='\(home.path)' '\(syncupsBinary.path)'; echo EXIT=$?; sleep 60")
+    defer { terminal.kill() }
+    #expect(try await terminal.waitForScreen { $0.contains("Morning Sync") })
+    try terminal.keys("Enter")
+    #expect(try await terminal.waitForScreen { $0.contains("c call") })
+    try terminal.keys("c")
+    /// The meter has a line for `name`.
+    func meter(_ name: String) -> (String) -> Bool {
+      { screen in screen.split(separator: "\n").contains { $0.hasPrefix(" \(name) ") } }
+    }
+    #expect(
+      try await terminal.waitForScreen { meter(room.name)($0) && meter("syncups_out.monitor")($0) },
+      "\((try? terminal.screen()) ?? "")")
+
+    let done = Flag()
+    let player = Task { try await room.play(roomClip) { done.isSet } }
+    defer { done.set() }
+    let speakers = try ChildProcess(
+      tool: "paplay", ["-d", "syncups_out", callFile.path], environment: pulse.environment)
+    #expect(await speakers.finish() == 0, "\(speakers.stderr)")
+    #expect(
+      try await terminal.waitForScreen { $0.contains(Self.callWords) },
+      "\((try? terminal.screen()) ?? "")")
+    try terminal.keys("q")
+    #expect(
+      try await terminal.waitForScreen { $0.contains("Past meetings") && !$0.contains("none yet") },
+      "\((try? terminal.screen()) ?? "")")
+    try terminal.keys("b")
+    try terminal.keys("q")
+    #expect(
+      try await terminal.waitForScreen { $0.contains("EXIT=0") },
+      "\((try? terminal.screen()) ?? "")")
+    done.set()
+    _ = try? await player.value
+    try await waitForSentencePasses(home)
+
+    let meeting = try #require(try savedMeetings(home).first)
+    let text = try #require(meeting["transcript"] as? String)
+    #expect(text.contains(Self.roomWords) && text.contains(Self.callWords), "\(text)")
+  }
+
   /// A source that goes away mid-meeting: one line says which and that the meeting was saved
   /// with what was heard, the exit is non-zero, and what was heard is in the meeting.
   @Test func aSourceThatGoesAwayEndsTheMeetingSavedWithWhatWasHeard() async throws {

@@ -15,14 +15,14 @@ struct CallSourcesTests {
 
   @Test func picksTheDefaultMicrophoneAndTheMonitorOfTheDefaultOutput() throws {
     #expect(
-      try CallSources.pick(from: [headset, speakers, microphone])
+      try RecordSession.callSources(from: [headset, speakers, microphone])
         == ["alsa_input.usb", "alsa_output.pci.monitor"])
   }
 
   @Test func whatIsMissingIsOneLine() {
     func problem(_ sources: [AudioSource]) -> String? {
       do {
-        _ = try CallSources.pick(from: sources)
+        _ = try RecordSession.callSources(from: sources)
         return nil
       } catch {
         return error.message

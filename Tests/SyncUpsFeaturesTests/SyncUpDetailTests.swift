@@ -1,3 +1,4 @@
+import AudioCaptureClient
 import Foundation
 import SyncUpsFeatures
 import Testing
@@ -128,7 +129,7 @@ struct SyncUpDetailTests {
       $0.audioCapture.checkAvailability = { _ in }
     }
     await store.send(.startMeetingButtonTapped)
-    await store.receive(.delegate(.startMeeting(syncUp, withAudio: true)))
+    await store.receive(.delegate(.startMeeting(syncUp, input: .microphone(nil))))
     await store.finish()
   }
 
@@ -151,7 +152,7 @@ struct SyncUpDetailTests {
     await store.send(\.destination.presented.alert.continueWithoutRecording) {
       $0.destination = nil
     }
-    await store.receive(.delegate(.startMeeting(syncUp, withAudio: false)))
+    await store.receive(.delegate(.startMeeting(syncUp, input: .none)))
     await store.finish()
   }
 
@@ -167,6 +168,56 @@ struct SyncUpDetailTests {
       $0.destination = .alert(.audioCaptureUnavailable("NoServer()"))
     }
     await store.send(\.destination.dismiss) { $0.destination = nil }
+  }
+
+  /// A remote stand-up: the default microphone and the monitor of the default output, mixed.
+  @Test func startACallRecordsTheMicrophoneAndWhatTheCallPlaysThrough() async {
+    let syncUp = Shared(value: SyncUp.mock)
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) {
+      SyncUpDetail()
+    } withDependencies: {
+      $0.audioCapture.sources = {
+        [
+          AudioSource(
+            name: "headset.monitor", description: "Monitor of Headset", isDefault: false,
+            monitorOf: "headset"),
+          AudioSource(name: "usb.mic", description: "USB mic", isDefault: true),
+          AudioSource(
+            name: "speakers.monitor", description: "Monitor of Speakers", isDefault: false,
+            monitorOf: "speakers", monitorsDefaultOutput: true),
+        ]
+      }
+    }
+    await store.send(.startCallButtonTapped)
+    await store.receive(
+      .delegate(.startMeeting(syncUp, input: .mix(["usb.mic", "speakers.monitor"]))))
+    await store.finish()
+  }
+
+  /// No output to hear the call from: said in words, with the microphone alone offered.
+  @Test func aCallThatCannotBeHeardOffersTheMicrophoneOnly() async {
+    let syncUp = Shared(value: SyncUp.mock)
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) {
+      SyncUpDetail()
+    } withDependencies: {
+      $0.audioCapture.sources = {
+        [AudioSource(name: "usb.mic", description: "USB mic", isDefault: true)]
+      }
+      $0.audioCapture.checkAvailability = { _ in }
+    }
+    await store.send(.startCallButtonTapped)
+    await store.receive(\.callUnavailable) {
+      $0.destination = .alert(
+        .callUnavailable(
+          "PulseAudio has no default output to hear the call from; choose the one the call "
+            + "plays through with 'pactl set-default-sink NAME'"))
+    }
+    await store.send(\.destination.presented.alert.recordMicrophoneOnly) {
+      $0.destination = nil
+    }
+    await store.receive(\.startMeetingButtonTapped)
+    await store.receive(.delegate(.startMeeting(syncUp, input: .microphone(nil))))
+    await store.finish()
   }
 
   @Test func tappingAMeetingShowsIt() async {

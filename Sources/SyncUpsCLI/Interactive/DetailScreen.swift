@@ -44,7 +44,8 @@ public struct DetailScreen {
     } else {
       lines.append(
         Text.hint(
-          "s start meeting · e edit · ↑↓ enter view meeting · x delete · b back", width: width))
+          "s start meeting · c call · e edit · ↑↓ enter view meeting · x delete · b back",
+          width: width))
     }
     return Text.frame(lines, columns: width, rows: height)
   }

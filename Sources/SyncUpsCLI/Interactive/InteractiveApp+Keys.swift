@@ -163,6 +163,7 @@ extension InteractiveApp {
       meetingOffset = 0
       send(.meetingTapped(meetings[meetingSelection].id))
     case .character("s"): send(.startMeetingButtonTapped)
+    case .character("c"): send(.startCallButtonTapped)
     case .character("e"):
       formField = .title
       send(.editButtonTapped)
