@@ -32,7 +32,7 @@ extension TeamStore {
       SELECT s.id, s.title, s.theme, s.duration,
         coalesce((SELECT array_agg(a.name ORDER BY a.position) FROM attendee a
           WHERE a.sync_up_id = s.id), '{}'),
-        (SELECT count(*) FROM meeting m WHERE m.sync_up_id = s.id AND NOT m.deleted)
+        coalesce((SELECT c.live FROM sync_up_meetings c WHERE c.sync_up_id = s.id), 0)
       FROM sync_up s WHERE NOT s.deleted ORDER BY lower(s.title), s.id
       """, logger: logger)
     var summaries: [SyncUpSummary] = []
@@ -62,10 +62,7 @@ extension TeamStore {
     let cursorID = before?.id ?? UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")!
     let rows = try await run(
       """
-      SELECT m.id, m.date, m.length,
-        (SELECT count(*) FROM segment s WHERE s.meeting_id = m.id),
-        coalesce((SELECT s.text FROM segment s WHERE s.meeting_id = m.id ORDER BY s.ordinal
-          LIMIT 1), '')
+      SELECT m.id, m.date, m.length, m.segment_count, m.first_text
       FROM meeting m
       WHERE m.sync_up_id = \(syncUpID) AND NOT m.deleted AND (m.date, m.id) < (\(cursorDate), \(cursorID))
       ORDER BY m.date DESC, m.id DESC LIMIT \(limit + 1)

@@ -120,7 +120,56 @@ enum Schema {
     """
     CREATE INDEX meeting_live ON meeting (sync_up_id, date DESC, id DESC) WHERE NOT deleted;
     """,
+    // 6: what the lists show costs the same however long the history: a meeting's number of
+    // segments and its first segment's text, written with its segments (`TeamStore.write`),
+    // so a page of meetings reads the meeting rows alone; and each sync-up's number of live
+    // meetings, kept by the database itself (a trigger on every write of a meeting), so the
+    // list of sync-ups no longer counts every meeting.
+    """
+    ALTER TABLE meeting ADD COLUMN segment_count integer NOT NULL DEFAULT 0,
+      ADD COLUMN first_text text NOT NULL DEFAULT '';
+    UPDATE meeting m SET segment_count = s.count, first_text = s.first
+    FROM (SELECT meeting_id, count(*) AS count, (array_agg(text ORDER BY ordinal))[1] AS first
+      FROM segment GROUP BY meeting_id) s
+    WHERE s.meeting_id = m.id;
+    CREATE TABLE sync_up_meetings (
+      sync_up_id uuid PRIMARY KEY,
+      live integer NOT NULL
+    );
+    INSERT INTO sync_up_meetings (sync_up_id, live)
+    SELECT sync_up_id, count(*) FILTER (WHERE NOT deleted) FROM meeting GROUP BY sync_up_id;
+    CREATE FUNCTION count_live_meetings() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP <> 'INSERT' AND NOT OLD.deleted THEN
+        UPDATE sync_up_meetings SET live = live - 1 WHERE sync_up_id = OLD.sync_up_id;
+      END IF;
+      IF TG_OP <> 'DELETE' AND NOT NEW.deleted THEN
+        INSERT INTO sync_up_meetings (sync_up_id, live) VALUES (NEW.sync_up_id, 1)
+        ON CONFLICT (sync_up_id) DO UPDATE SET live = sync_up_meetings.live + 1;
+      END IF;
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER meeting_counted AFTER INSERT OR DELETE OR UPDATE OF sync_up_id, deleted
+    ON meeting FOR EACH ROW EXECUTE FUNCTION count_live_meetings();
+    """,
   ]
+
+  /// A migration's statements: each ends a line with ";", except inside a function's body
+  /// (between `$$` and `$$`), whose own statements do too.
+  static func statements(of sql: String) -> [String] {
+    var statements: [String] = []
+    var current: String?
+    for piece in sql.components(separatedBy: ";\n") {
+      let statement = current.map { $0 + ";\n" + piece } ?? piece
+      if statement.components(separatedBy: "$$").count % 2 == 0 {
+        current = statement
+      } else {
+        current = nil
+        if !statement.allSatisfy(\.isWhitespace) { statements.append(statement) }
+      }
+    }
+    return statements + (current.map { [$0] } ?? [])
+  }
 
   /// Applies the migrations this database has not had yet; returns how many ran.
   @discardableResult
@@ -141,9 +190,8 @@ enum Schema {
       }
       var ran = 0
       for (index, sql) in migrations.enumerated() where index + 1 > applied {
-        // One statement at a time (the extended protocol takes one); none holds ";\n" inside.
-        for statement in sql.components(separatedBy: ";\n")
-        where !statement.allSatisfy(\.isWhitespace) {
+        // One statement at a time (the extended protocol takes one).
+        for statement in statements(of: sql) {
           try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         try await connection.run(

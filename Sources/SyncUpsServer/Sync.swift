@@ -179,18 +179,21 @@ extension TeamStore {
   private func write(_ document: MeetingDocument, on connection: PostgresConnection) async throws
     -> Int64
   {
+    let segments = document.deleted ? [] : document.segments
     var version: Int64 = 0
     for try await value in try await connection.run(
       """
       INSERT INTO meeting (id, sync_up_id, date, length, audio_sha256, audio_type, deleted, clock,
-        version)
+        version, segment_count, first_text)
       VALUES (\(document.id), \(document.syncUpID), \(document.date), \(document.length),
         \(document.audio?.sha256), \(document.audio?.type), \(document.deleted),
-        \(document.clock.description), nextval('change_version'))
+        \(document.clock.description), nextval('change_version'), \(segments.count),
+        \(segments.first?.text ?? ""))
       ON CONFLICT (id) DO UPDATE SET sync_up_id = excluded.sync_up_id, date = excluded.date,
         length = excluded.length, audio_sha256 = excluded.audio_sha256,
         audio_type = excluded.audio_type, deleted = excluded.deleted, clock = excluded.clock,
-        version = excluded.version
+        version = excluded.version, segment_count = excluded.segment_count,
+        first_text = excluded.first_text
       RETURNING version
       """, logger: logger
     ).decode(Int64.self) {
@@ -198,7 +201,6 @@ extension TeamStore {
     }
     try await connection.run(
       "DELETE FROM segment WHERE meeting_id = \(document.id)", logger: logger)
-    let segments = document.deleted ? [] : document.segments
     if !segments.isEmpty {
       let encoder = WireJSON.encoder()
       let words = try segments.map { String(decoding: try encoder.encode($0.words), as: UTF8.self) }

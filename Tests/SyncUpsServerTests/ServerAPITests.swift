@@ -220,6 +220,54 @@ struct ServerAPITests {
     }
   }
 
+  /// The lists read what each write keeps beside a meeting (its number of segments, its first
+  /// words, its sync-up's count of live meetings): a meeting pushed again, moved to another
+  /// sync-up or deleted is counted and shown as it is now.
+  @Test func theListsFollowEveryWriteOfAMeeting() async throws {
+    let server = try await TestServer.make()
+    try await server.test { http, store in
+      let standup = Fixture.syncUp(title: "Standup")
+      let retro = Fixture.syncUp(title: "Retro")
+      func push(_ meetings: [MeetingDocument], syncUps: [SyncUpDocument] = []) async throws {
+        let response = try await http.push(
+          Push(device: UUID(), pushID: UUID(), syncUps: syncUps, meetings: meetings),
+          token: server.writerToken)
+        #expect(response.status == .ok)
+      }
+      func counts() async throws -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: try await store.syncUps().map { ($0.title, $0.meetings) })
+      }
+      let first = Fixture.meeting(in: standup.id, said: [("Ana", "the build is green")], at: 2)
+      let second = Fixture.meeting(in: standup.id, said: [("Ben", "no blockers")], at: 2)
+      try await push([first, second], syncUps: [standup, retro])
+      #expect(try await counts() == ["Standup": 2, "Retro": 0])
+
+      var longer = Fixture.meeting(
+        first.id, in: standup.id,
+        said: [("Ana", "the build is green again today after the fix"), ("Ben", "good")], at: 3)
+      longer.date = first.date
+      try await push([longer])
+      let page = try await store.meetings(of: standup.id, limit: 20, before: nil)
+      let summary = try #require(page.meetings.first { $0.id == first.id })
+      #expect(summary.segments == 2)
+      #expect(summary.firstWords == "the build is green again today after the")
+      #expect(try await counts() == ["Standup": 2, "Retro": 0])
+
+      var moved = longer
+      moved.syncUpID = retro.id
+      moved.clock = Fixture.clock(4)
+      try await push([moved])
+      #expect(try await counts() == ["Standup": 1, "Retro": 1])
+
+      var deleted = second
+      deleted.deleted = true
+      deleted.clock = Fixture.clock(5)
+      try await push([deleted])
+      #expect(try await counts() == ["Standup": 0, "Retro": 1])
+      #expect(try await store.meetings(of: standup.id, limit: 20, before: nil).meetings.isEmpty)
+    }
+  }
+
   @Test func lastWriterWinsPerFieldAndAMeetingBringsADeletedSyncUpBack() async throws {
     let server = try await TestServer.make()
     try await server.test { http, store in
