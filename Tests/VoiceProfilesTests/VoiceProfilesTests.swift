@@ -86,6 +86,28 @@ private struct Voices {
     #expect(outcome.learned[0]?.meetings == 1)
   }
 
+  /// A first meeting's groups are named in the order the attendees speak: a group that holds
+  /// two voices alike (Ana's and Ben's) leaves Ben's slot to Ben, and the names after it do not
+  /// shift; a turn that drifted a slot later keeps its speaker's name.
+  @Test func aFirstMeetingsGroupsAreNamedInTheOrderTheAttendeesSpeak() {
+    let frames = [Int](repeating: 300, count: 12)
+    // Ana and Ben heard as one group (7); Cy's group is 2 and Di's is 5; Ana answers again
+    // in Di's slot.
+    let merged = SpeakerLabels.named(
+      groups: [7, 7, 7, 7, 7, 2, 2, 2, 5, 5, 5, 7],
+      slots: [0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3], frames: frames, attendees: 4)
+    #expect(merged == [0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 0])
+    // Every turn a slot late: each group is mostly in the next attendee's slot.
+    let drifted = SpeakerLabels.named(
+      groups: [2, 2, 2, 0, 0, 0, 1, 1, 1], slots: [0, 0, 1, 1, 2, 2, 2, 2, 2],
+      frames: [Int](frames.prefix(9)), attendees: 3)
+    #expect(drifted == [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    // A sentence with no speech keeps its slot.
+    let unheard = SpeakerLabels.named(
+      groups: [1, 1, 0], slots: [0, 1, 1], frames: [300, 0, 300], attendees: 2)
+    #expect(unheard == [0, 1, 1])
+  }
+
   /// Voices that cannot be told apart leave every sentence to its slot.
   @Test func unsureVoicesKeepTheirSlot() {
     var voices = Voices()
