@@ -71,7 +71,7 @@ extension TeamStore {
     for (id, date, length, segments, first) in try rows.decode(
       (UUID, Date, Double, Int, String).self)
     {
-      let words = first.split(separator: " ").prefix(8).joined(separator: " ")
+      let words = first.split(separator: " ", maxSplits: 8).prefix(8).joined(separator: " ")
       meetings.append(
         MeetingSummary(id: id, date: date, length: length, segments: segments, firstWords: words))
     }
