@@ -5,7 +5,6 @@ import PackageDescription
 // system-library targets that only the client modules import.
 let pointfree: [Target.Dependency] = [
   .product(name: "Dependencies", package: "swift-dependencies"),
-  .product(name: "DependenciesMacros", package: "swift-dependencies"),
   .product(name: "CasePaths", package: "swift-case-paths"),
   .product(name: "CustomDump", package: "swift-custom-dump"),
   .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
@@ -20,7 +19,7 @@ let testSupport: [Target.Dependency] = [
 
 let dependencyClient: [Target.Dependency] = [
   .product(name: "Dependencies", package: "swift-dependencies"),
-  .product(name: "DependenciesMacros", package: "swift-dependencies"),
+  .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
 ]
 
 let package = Package(
@@ -128,7 +127,7 @@ let package = Package(
     // Children started with every signal at its default (the sentence pass, tests' tmux, PostgreSQL).
     .target(name: "ChildProcesses"),
     .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
-    // Each client: an interface module (types, `@DependencyClient`, test value; no C) that
+    // Each client: an interface module (types, the client struct, test value; no C) that
     // features depend on, and a live module that imports the C library and adds `liveValue`.
     .target(name: "AudioFilesClient", dependencies: ["AudioCore"] + dependencyClient),
     .target(

@@ -1,29 +1,59 @@
 import AudioCore
 import Dependencies
-import DependenciesMacros
 import Foundation
+import IssueReporting
 
 /// Reads audio files as 16 kHz mono chunks and writes the meeting's audio (FLAC/WAV/OGG).
 /// The live value (module `AudioFilesClientLive`, libsndfile) does every read, write, fsync,
 /// move and delete on a thread of its own: callers await it, the cooperative pool never blocks.
-@DependencyClient
 public struct AudioFilesClient: Sendable {
   /// What the file holds, as stored.
-  public var info: @Sendable (_ url: URL) async throws -> AudioFileInfo
+  public var info: @Sendable (_ url: URL) async throws -> AudioFileInfo = unimplemented(
+    "AudioFilesClient.info")
   /// The file as 16 kHz mono 16-bit chunks of 100 ms, read on demand (never held whole).
   /// Opening errors (missing, empty, not audio) are thrown here; read errors end the stream.
-  public var read: @Sendable (_ url: URL) async throws -> AsyncThrowingStream<AudioChunk, any Error>
+  public var read:
+    @Sendable (_ url: URL) async throws -> AsyncThrowingStream<AudioChunk, any Error> =
+      unimplemented("AudioFilesClient.read")
   /// Writes samples as a whole new file, in the format the extension names.
-  public var write: @Sendable (_ samples: [Int16], _ url: URL) async throws -> Void
+  public var write: @Sendable (_ samples: [Int16], _ url: URL) async throws -> Void = unimplemented(
+    "AudioFilesClient.write")
   /// Appends samples to the file at `url`, creating it on the first call; `close` finishes it.
-  public var append: @Sendable (_ samples: [Int16], _ url: URL) async throws -> Void
+  public var append: @Sendable (_ samples: [Int16], _ url: URL) async throws -> Void =
+    unimplemented("AudioFilesClient.append")
   /// Finishes a file written with `append` (FLAC needs this to be complete).
-  public var close: @Sendable (_ url: URL) async throws -> Void
+  public var close: @Sendable (_ url: URL) async throws -> Void = unimplemented(
+    "AudioFilesClient.close")
   /// Renames a finished file, creating the destination's folder (a meeting's audio is filed
   /// under the meeting's id once it is saved). Never replaces a file already there.
-  public var move: @Sendable (_ source: URL, _ destination: URL) async throws -> Void
+  public var move: @Sendable (_ source: URL, _ destination: URL) async throws -> Void =
+    unimplemented("AudioFilesClient.move")
   /// Deletes a file (the audio of a discarded meeting).
-  public var delete: @Sendable (_ url: URL) async throws -> Void
+  public var delete: @Sendable (_ url: URL) async throws -> Void = unimplemented(
+    "AudioFilesClient.delete")
+
+  public init(
+    info: @escaping @Sendable (_ url: URL) async throws -> AudioFileInfo,
+    read:
+      @escaping @Sendable (_ url: URL) async throws -> AsyncThrowingStream<AudioChunk, any Error>,
+    write: @escaping @Sendable (_ samples: [Int16], _ url: URL) async throws -> Void,
+    append: @escaping @Sendable (_ samples: [Int16], _ url: URL) async throws -> Void,
+    close: @escaping @Sendable (_ url: URL) async throws -> Void,
+    move: @escaping @Sendable (_ source: URL, _ destination: URL) async throws -> Void,
+    delete: @escaping @Sendable (_ url: URL) async throws -> Void
+  ) {
+    self.info = info
+    self.read = read
+    self.write = write
+    self.append = append
+    self.close = close
+    self.move = move
+    self.delete = delete
+  }
+
+  /// Every endpoint unimplemented: calling one reports an issue (and throws, or returns a
+  /// placeholder). The test value.
+  public init() {}
 }
 
 /// What a file holds, as stored (before conversion to 16 kHz mono).

@@ -1,33 +1,51 @@
 import AudioCore
 import CasePaths
 import Dependencies
-import DependenciesMacros
 import Foundation
+import IssueReporting
 
 /// Records one meeting: captures its input, keeps its audio, transcribes it as it comes (the live
 /// pass) and again in whole sentences (the second pass), and says what happens as a stream of
 /// events. The live value (module `MeetingRecorderLive`) composes the audio capture, audio files
 /// and transcription clients; what is shown and saved is the feature's business, not this one's.
-@DependencyClient
 public struct MeetingRecorder: Sendable {
   /// Starts recording. The stream ends after `.finished`, `.failed`, `.inputUnavailable` or
   /// `.startFailed`. Ending it early (cancelling its consumer) stops everything at once and
   /// deletes the audio kept so far: the meeting was discarded.
   public var record: @Sendable (_ request: RecordingRequest) async -> AsyncStream<RecordingEvent> =
-    { _ in
-      AsyncStream { $0.finish() }
-    }
+    unimplemented("MeetingRecorder.record", placeholder: AsyncStream { $0.finish() })
   /// Ends the input of the recording `id` (also before it has started): the last words are
   /// transcribed, the second pass drains, the audio file is closed, then `.finished` comes.
-  public var stop: @Sendable (_ id: UUID) async -> Void
+  public var stop: @Sendable (_ id: UUID) async -> Void = unimplemented("MeetingRecorder.stop")
   /// The second pass again, over a meeting's kept audio (after `.sentencesLate`): its whole
   /// sentences, in seconds from the start of the file.
   public var sentences:
-    @Sendable (_ audioFile: URL, _ vocabulary: [String]) async throws -> [Utterance]
+    @Sendable (_ audioFile: URL, _ vocabulary: [String]) async throws -> [Utterance] =
+      unimplemented("MeetingRecorder.sentences")
   /// The voice features of a kept meeting's audio between two times (seconds from its start),
   /// as the second pass hands them over with each sentence: what a corrected speaker teaches.
   public var voice:
-    @Sendable (_ audioFile: URL, _ from: Double, _ to: Double) async throws -> VoiceFrames
+    @Sendable (_ audioFile: URL, _ from: Double, _ to: Double) async throws -> VoiceFrames =
+      unimplemented("MeetingRecorder.voice")
+
+  public init(
+    record: @escaping @Sendable (_ request: RecordingRequest) async -> AsyncStream<RecordingEvent>,
+    stop: @escaping @Sendable (_ id: UUID) async -> Void,
+    sentences:
+      @escaping @Sendable (_ audioFile: URL, _ vocabulary: [String]) async throws -> [Utterance],
+    voice:
+      @escaping @Sendable (_ audioFile: URL, _ from: Double, _ to: Double) async throws ->
+      VoiceFrames
+  ) {
+    self.record = record
+    self.stop = stop
+    self.sentences = sentences
+    self.voice = voice
+  }
+
+  /// Every endpoint unimplemented: calling one reports an issue (and throws, or returns a
+  /// placeholder). The test value.
+  public init() {}
 }
 
 /// What to record and what to keep of it.

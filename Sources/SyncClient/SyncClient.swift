@@ -1,29 +1,59 @@
 import Dependencies
-import DependenciesMacros
 import Foundation
+import IssueReporting
 import SyncUpsWire
 
 /// The team server as the laptop sees it: its routes under `/api/v1`, each one call. The live
 /// value (module `SyncClientLive`) speaks HTTP with FoundationNetworking's `URLSession` (no
 /// SwiftNIO in the laptop's binary); tests inject a server of their own.
-@DependencyClient
 public struct SyncClient: Sendable {
   /// Checks the token: who it belongs to, when the server says (`GET /api/v1/me`), else only
   /// that it is good (`GET /api/v1/sync/changes`).
-  public var check: @Sendable (_ team: Team) async throws -> TeamMember
+  public var check: @Sendable (_ team: Team) async throws -> TeamMember = unimplemented(
+    "SyncClient.check")
   /// `POST /api/v1/sync/push` with `body`, a `Push` as JSON, sent as it is.
-  public var push: @Sendable (_ team: Team, _ body: Data) async throws -> PushReceipt
+  public var push: @Sendable (_ team: Team, _ body: Data) async throws -> PushReceipt =
+    unimplemented("SyncClient.push")
   /// `GET /api/v1/sync/changes?since=&wait=&limit=`.
   public var changes:
-    @Sendable (_ team: Team, _ since: Int64, _ wait: Int, _ limit: Int) async throws -> ChangesPage
+    @Sendable (_ team: Team, _ since: Int64, _ wait: Int, _ limit: Int) async throws -> ChangesPage =
+      unimplemented("SyncClient.changes")
   /// `PUT /api/v1/audio/SHA256` with the file's bytes.
   public var uploadAudio:
-    @Sendable (_ team: Team, _ sha256: String, _ file: URL) async throws -> Void
+    @Sendable (_ team: Team, _ sha256: String, _ file: URL) async throws -> Void = unimplemented(
+      "SyncClient.uploadAudio")
   /// `GET /audio/MEETING_ID` into `file` (created or replaced); false when the server has none.
   public var downloadAudio:
-    @Sendable (_ team: Team, _ meetingID: UUID, _ file: URL) async throws -> Bool
+    @Sendable (_ team: Team, _ meetingID: UUID, _ file: URL) async throws -> Bool = unimplemented(
+      "SyncClient.downloadAudio")
   /// `GET /api/v1/search`: the server's matches over everyone's meetings, best first.
-  public var search: @Sendable (_ team: Team, _ query: TeamSearchQuery) async throws -> [SearchHit]
+  public var search:
+    @Sendable (_ team: Team, _ query: TeamSearchQuery) async throws -> [SearchHit] = unimplemented(
+      "SyncClient.search")
+
+  public init(
+    check: @escaping @Sendable (_ team: Team) async throws -> TeamMember,
+    push: @escaping @Sendable (_ team: Team, _ body: Data) async throws -> PushReceipt,
+    changes:
+      @escaping @Sendable (_ team: Team, _ since: Int64, _ wait: Int, _ limit: Int) async throws ->
+      ChangesPage,
+    uploadAudio:
+      @escaping @Sendable (_ team: Team, _ sha256: String, _ file: URL) async throws -> Void,
+    downloadAudio:
+      @escaping @Sendable (_ team: Team, _ meetingID: UUID, _ file: URL) async throws -> Bool,
+    search: @escaping @Sendable (_ team: Team, _ query: TeamSearchQuery) async throws -> [SearchHit]
+  ) {
+    self.check = check
+    self.push = push
+    self.changes = changes
+    self.uploadAudio = uploadAudio
+    self.downloadAudio = downloadAudio
+    self.search = search
+  }
+
+  /// Every endpoint unimplemented: calling one reports an issue (and throws, or returns a
+  /// placeholder). The test value.
+  public init() {}
 }
 
 /// A team server and the token that opens it.

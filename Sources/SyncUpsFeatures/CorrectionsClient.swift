@@ -1,25 +1,43 @@
 import AudioCore
 import Dependencies
-import DependenciesMacros
 import Foundation
+import IssueReporting
 import MeetingRecorder
 import VoiceProfiles
 import WorkerThreads
 
 /// Segment corrections written to the database, and voices taught by them, off the
 /// cooperative pool.
-@DependencyClient
 public struct CorrectionsClient: Sendable {
   /// Corrects a finished meeting's segment (`number`: 1 = the first); the segment as saved.
   public var correct:
     @Sendable (_ meetingID: Meeting.ID, _ number: Int, _ change: SegmentChange) async throws
-      -> Meeting.Segment
+      -> Meeting.Segment = unimplemented("CorrectionsClient.correct")
   /// Puts back what the recogniser gave; the segment as saved.
   public var restore:
-    @Sendable (_ meetingID: Meeting.ID, _ number: Int) async throws -> Meeting.Segment
+    @Sendable (_ meetingID: Meeting.ID, _ number: Int) async throws -> Meeting.Segment =
+      unimplemented("CorrectionsClient.restore")
   /// Refines the attendee's voice profile from the meeting's audio between two times; what is
   /// now known of the voice (nil: too little speech there to learn from).
-  public var teachVoice: @Sendable (_ lesson: VoiceLesson) async throws -> VoiceSummary?
+  public var teachVoice: @Sendable (_ lesson: VoiceLesson) async throws -> VoiceSummary? =
+    unimplemented("CorrectionsClient.teachVoice")
+
+  public init(
+    correct:
+      @escaping @Sendable (_ meetingID: Meeting.ID, _ number: Int, _ change: SegmentChange)
+      async throws -> Meeting.Segment,
+    restore:
+      @escaping @Sendable (_ meetingID: Meeting.ID, _ number: Int) async throws -> Meeting.Segment,
+    teachVoice: @escaping @Sendable (_ lesson: VoiceLesson) async throws -> VoiceSummary?
+  ) {
+    self.correct = correct
+    self.restore = restore
+    self.teachVoice = teachVoice
+  }
+
+  /// Every endpoint unimplemented: calling one reports an issue (and throws, or returns a
+  /// placeholder). The test value.
+  public init() {}
 }
 
 /// Speech a person said is an attendee's: a stretch of a meeting's kept audio.

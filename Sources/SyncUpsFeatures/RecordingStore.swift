@@ -1,7 +1,6 @@
 import Architecture
 import ConcurrencyExtras
 import Dependencies
-import DependenciesMacros
 import Foundation
 import VoiceProfiles
 import WorkerThreads
@@ -10,31 +9,62 @@ import WorkerThreads
 /// that dies (SIGKILL, power loss) loses nothing that was heard. `RecordMeeting`'s effects write
 /// it; recovery finishes what a dead recording left. The live value is the database: an
 /// unfinished meeting row, one committed segment per utterance (`SyncUpsDatabase` recording).
-@DependencyClient
 public struct RecordingStore: Sendable {
   /// Starts keeping a meeting: its id, sync-up, start date and audio file are durable from now on.
-  public var begin: @Sendable (_ recording: MeetingRecording) async throws -> Void
+  public var begin: @Sendable (_ recording: MeetingRecording) async throws -> Void = unimplemented(
+    "RecordingStore.begin")
   /// Adds one final utterance; durable when this returns.
   public var append:
     @Sendable (_ segment: Meeting.Segment, _ meetingID: Meeting.ID) async throws
-      -> Void
+      -> Void = unimplemented("RecordingStore.append")
   /// The meeting ended normally: it joins its sync-up's history with its audio file (nil: none
   /// was kept), in one transaction. A meeting the list's save finished already stays as it is.
-  public var finish: @Sendable (_ meetingID: Meeting.ID, _ audioFile: String?) async throws -> Void
+  public var finish:
+    @Sendable (_ meetingID: Meeting.ID, _ audioFile: String?) async throws -> Void = unimplemented(
+      "RecordingStore.finish")
   /// The meeting's second pass had not caught up: it is to run again from the kept audio
   /// (`SentencePass`) once the meeting is saved.
-  public var deferSentencePass: @Sendable (_ meetingID: Meeting.ID) async throws -> Void
+  public var deferSentencePass: @Sendable (_ meetingID: Meeting.ID) async throws -> Void =
+    unimplemented("RecordingStore.deferSentencePass")
   /// The meeting was discarded: its rows go.
-  public var discard: @Sendable (_ meetingID: Meeting.ID) async throws -> Void
+  public var discard: @Sendable (_ meetingID: Meeting.ID) async throws -> Void = unimplemented(
+    "RecordingStore.discard")
   /// Finishes, once each, the meetings whose recording died (never one that still runs), with
   /// what they committed; returns them.
-  public var recoverUnfinished: @Sendable () async throws -> [UnfinishedMeeting]
+  public var recoverUnfinished: @Sendable () async throws -> [UnfinishedMeeting] = unimplemented(
+    "RecordingStore.recoverUnfinished")
   /// What is known of the voices of a sync-up's attendees (none unless given).
   public var voices: @Sendable (_ syncUpID: SyncUp.ID) async throws -> [Attendee.ID: VoiceProfile] =
-    { _ in [:] }
+    unimplemented("RecordingStore.voices", placeholder: [:])
   /// Keeps voices refined by a meeting (once it is saved); dropped unless given.
   public var learnVoices: @Sendable (_ profiles: [Attendee.ID: VoiceProfile]) async throws -> Void =
-    { _ in }
+    unimplemented("RecordingStore.learnVoices", placeholder: ())
+
+  public init(
+    begin: @escaping @Sendable (_ recording: MeetingRecording) async throws -> Void,
+    append:
+      @escaping @Sendable (_ segment: Meeting.Segment, _ meetingID: Meeting.ID) async throws -> Void,
+    finish:
+      @escaping @Sendable (_ meetingID: Meeting.ID, _ audioFile: String?) async throws -> Void,
+    deferSentencePass: @escaping @Sendable (_ meetingID: Meeting.ID) async throws -> Void,
+    discard: @escaping @Sendable (_ meetingID: Meeting.ID) async throws -> Void,
+    recoverUnfinished: @escaping @Sendable () async throws -> [UnfinishedMeeting],
+    voices: @escaping @Sendable (_ syncUpID: SyncUp.ID) async throws -> [Attendee.ID: VoiceProfile],
+    learnVoices: @escaping @Sendable (_ profiles: [Attendee.ID: VoiceProfile]) async throws -> Void
+  ) {
+    self.begin = begin
+    self.append = append
+    self.finish = finish
+    self.deferSentencePass = deferSentencePass
+    self.discard = discard
+    self.recoverUnfinished = recoverUnfinished
+    self.voices = voices
+    self.learnVoices = learnVoices
+  }
+
+  /// Every endpoint unimplemented: calling one reports an issue (and throws, or returns a
+  /// placeholder). The test value.
+  public init() {}
 }
 
 /// What is known of a meeting from the moment its recording starts.

@@ -1,9 +1,9 @@
 import AudioCore
 import ChildProcesses
 import Dependencies
-import DependenciesMacros
 import Foundation
 import GRDB
+import IssueReporting
 import MeetingRecorder
 import VoiceProfiles
 
@@ -103,9 +103,19 @@ private func meetingAndSyncUp(
 
 /// Starts the sentence passes still to do in a process of their own, in the background, so
 /// that no command waits for them.
-@DependencyClient
 public struct SentencePasses: Sendable {
-  public var startInBackground: @Sendable () -> Void
+  public var startInBackground: @Sendable () -> Void = unimplemented(
+    "SentencePasses.startInBackground")
+
+  public init(
+    startInBackground: @escaping @Sendable () -> Void
+  ) {
+    self.startInBackground = startInBackground
+  }
+
+  /// Every endpoint unimplemented: calling one reports an issue (and throws, or returns a
+  /// placeholder). The test value.
+  public init() {}
 }
 
 extension SentencePasses: DependencyKey {

@@ -1,6 +1,5 @@
 import Architecture
 import Dependencies
-import DependenciesMacros
 import Foundation
 import WorkerThreads
 
@@ -8,13 +7,26 @@ import WorkerThreads
 /// deletes their rows, meetings and segments in one transaction, through
 /// `SyncUpsDatabase.deleteSyncUps`): refusing while one of them is being recorded, and deleting
 /// their meetings' audio files once the rows are gone.
-@DependencyClient
 public struct SyncUpDeletion: Sendable {
   /// Checks that none of the sync-ups is being recorded (in any process) and returns their
   /// meetings' audio files, relative to the data directory. Throws `SyncUpBeingRecorded`.
-  public var prepare: @Sendable (_ ids: [SyncUp.ID]) async throws -> [String]
+  public var prepare: @Sendable (_ ids: [SyncUp.ID]) async throws -> [String] = unimplemented(
+    "SyncUpDeletion.prepare")
   /// Deletes those audio files (one already gone is fine).
-  public var deleteAudio: @Sendable (_ files: [String]) async -> Void
+  public var deleteAudio: @Sendable (_ files: [String]) async -> Void = unimplemented(
+    "SyncUpDeletion.deleteAudio")
+
+  public init(
+    prepare: @escaping @Sendable (_ ids: [SyncUp.ID]) async throws -> [String],
+    deleteAudio: @escaping @Sendable (_ files: [String]) async -> Void
+  ) {
+    self.prepare = prepare
+    self.deleteAudio = deleteAudio
+  }
+
+  /// Every endpoint unimplemented: calling one reports an issue (and throws, or returns a
+  /// placeholder). The test value.
+  public init() {}
 }
 
 /// A sync-up cannot be deleted while one of its meetings is being recorded.
