@@ -5,7 +5,6 @@ import PackageDescription
 // system-library targets that only the client modules import.
 let pointfree: [Target.Dependency] = [
   .product(name: "Dependencies", package: "swift-dependencies"),
-  .product(name: "CasePaths", package: "swift-case-paths"),
   .product(name: "CustomDump", package: "swift-custom-dump"),
   .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
   .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -44,7 +43,6 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
-    .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
@@ -174,8 +172,7 @@ let package = Package(
     // events; the live module composes the capture, audio files and transcription clients.
     .target(
       name: "MeetingRecorder",
-      dependencies: ["AudioCore", .product(name: "CasePaths", package: "swift-case-paths")]
-        + dependencyClient
+      dependencies: ["AudioCore"] + dependencyClient
     ),
     .target(
       name: "MeetingRecorderLive",
@@ -191,7 +188,6 @@ let package = Package(
       dependencies: [
         "AudioCore", "MeetingRecorder", "MeetingRecorderLive", "AudioCaptureClient",
         "AudioFilesClient", "TranscriptionClient",
-        .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ] + dependencyClient + testSupport

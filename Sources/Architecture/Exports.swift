@@ -1,6 +1,5 @@
 // As the Composable Architecture does, importing Architecture brings the libraries features are
-// written with: case paths, dependencies, clocks, identified collections, custom dump, shared state.
-@_exported import CasePaths
+// written with: dependencies, clocks, identified collections, custom dump, shared state.
 @_exported import Clocks
 @_exported import ConcurrencyExtras
 @_exported import CustomDump

@@ -1,4 +1,3 @@
-import CasePaths
 import ConcurrencyExtras
 import CustomDump
 import Dependencies
@@ -73,10 +72,23 @@ private func caseName(of value: Any) -> String {
 }
 
 /// Actions of a presented child: its own actions, or the request to dismiss it.
-@CasePathable
 public enum PresentationAction<Action> {
   case dismiss
   case presented(Action)
+}
+
+extension PresentationAction {
+  /// `\.destination?.dismiss` (see `Scope` for how a case is reached).
+  public var dismiss: Void? {
+    get { if case .dismiss = self { () } else { nil } }
+    set { if newValue != nil { self = .dismiss } }
+  }
+
+  /// `\.destination?.presented?.edit`: an action of the presented child.
+  public var presented: Action? {
+    get { if case .presented(let action) = self { action } else { nil } }
+    set { if let newValue { self = .presented(newValue) } }
+  }
 }
 
 extension PresentationAction: Equatable where Action: Equatable {}
@@ -110,7 +122,7 @@ extension Reducer {
   /// `@Dependency(\.dismiss)`.
   public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
-    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    action toPresentationAction: WritableKeyPath<Action, PresentationAction<DestinationAction>?>,
     @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
     fileID: StaticString = #fileID,
     line: UInt = #line
@@ -119,7 +131,7 @@ extension Reducer {
     _PresentationReducer(
       base: self,
       toPresentationState: toPresentationState,
-      toPresentationAction: AnyCasePath(toPresentationAction),
+      toPresentationAction: toPresentationAction,
       destination: destination(),
       fileID: fileID,
       line: line
@@ -129,7 +141,7 @@ extension Reducer {
   /// `ifLet` for a destination whose state names its reducer (`CaseReducerState`).
   public func ifLet<DestinationState: CaseReducerState, DestinationAction>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
-    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    action toPresentationAction: WritableKeyPath<Action, PresentationAction<DestinationAction>?>,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> _PresentationReducer<Self, DestinationState.StateReducer>
@@ -143,7 +155,7 @@ extension Reducer {
   /// `ifLet` for state with no logic of its own, such as an `AlertState`.
   public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
-    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    action toPresentationAction: WritableKeyPath<Action, PresentationAction<DestinationAction>?>,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> _PresentationReducer<Self, EmptyReducer<DestinationState, DestinationAction>> {
@@ -156,21 +168,21 @@ extension Reducer {
 public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer {
   let base: Base
   let toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>>
-  let toPresentationAction: AnyCasePath<Base.Action, PresentationAction<Destination.Action>>
+  let toPresentationAction: WritableKeyPath<Base.Action, PresentationAction<Destination.Action>?>
   let destination: Destination
   let fileID: StaticString
   let line: UInt
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let initialID = state[keyPath: toPresentationState].id
-    let presentationAction = toPresentationAction.extract(from: action)
+    let presentationAction = action[keyPath: toPresentationAction]
     var childEffect = Effect<Base.Action>.none
 
     if case .presented(let childAction) = presentationAction {
       if var childState = state[keyPath: toPresentationState].wrappedValue, let initialID {
-        let embed = toPresentationAction
+        let embed = Embed(toPresentationAction, into: action)
         childEffect = destination.reduce(into: &childState, action: childAction)
-          .map({ embed.embed(.presented($0)) }, dismissWith: { embed.embed(.dismiss) })
+          .map({ embed(.presented($0)) }, dismissWith: { embed(.dismiss) })
           .cancellable(id: initialID)
         state[keyPath: toPresentationState].wrappedValue =
           isEphemeral(childState) ? nil : childState

@@ -1,4 +1,3 @@
-import CasePaths
 import ConcurrencyExtras
 import CustomDump
 import Dependencies
@@ -141,7 +140,6 @@ extension StackState: CustomDumpReflectable {
 }
 
 /// Actions of a navigation stack.
-@CasePathable
 public enum StackAction<State, Action> {
   /// An action of the element with `id`.
   case element(id: StackElementID, action: Action)
@@ -154,19 +152,21 @@ public enum StackAction<State, Action> {
 extension StackAction: Equatable where State: Equatable, Action: Equatable {}
 extension StackAction: Sendable where State: Sendable, Action: Sendable {}
 
-extension Case {
-  /// `\.path[id: 0].detail`: the actions of one stack element, as a case key path.
-  public subscript<ElementState, ElementAction>(
-    id id: StackElementID
-  ) -> Case<ElementAction> where Value == StackAction<ElementState, ElementAction> {
-    Case<ElementAction>(
-      embed: { self._embed(.element(id: id, action: $0)) },
-      extract: { (root: Any) -> ElementAction? in
-        guard case .element(let elementID, let action)? = self._extract(from: root), elementID == id
-        else { return nil }
-        return action
-      }
-    )
+extension StackAction {
+  /// `\.path?[id: 0]?.detail`: an action of the element with `id` (see `Scope` for how a case
+  /// is reached).
+  public subscript(id id: StackElementID) -> Action? {
+    get {
+      guard case .element(let elementID, let action) = self, elementID == id else { return nil }
+      return action
+    }
+    set { if let newValue { self = .element(id: id, action: newValue) } }
+  }
+
+  /// `\.path?.popFrom`: the id of the element popped (with those above it).
+  public var popFrom: StackElementID? {
+    get { if case .popFrom(let id) = self { id } else { nil } }
+    set { if let newValue { self = .popFrom(id: newValue) } }
   }
 }
 
@@ -179,14 +179,14 @@ extension Reducer {
   /// cancels a popped element's effects; lets an element pop itself with `@Dependency(\.dismiss)`.
   public func forEach<ElementState, ElementAction, Element: Reducer>(
     _ toStackState: WritableKeyPath<State, StackState<ElementState>>,
-    action toStackAction: CaseKeyPath<Action, StackAction<ElementState, ElementAction>>,
+    action toStackAction: WritableKeyPath<Action, StackAction<ElementState, ElementAction>?>,
     @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> _StackReducer<Self, Element>
   where Element.State == ElementState, Element.Action == ElementAction {
     _StackReducer(
-      base: self, toStackState: toStackState, toStackAction: AnyCasePath(toStackAction),
+      base: self, toStackState: toStackState, toStackAction: toStackAction,
       element: element(), fileID: fileID, line: line
     )
   }
@@ -194,7 +194,7 @@ extension Reducer {
   /// `forEach` for elements whose state names its reducer (`CaseReducerState`).
   public func forEach<ElementState: CaseReducerState, ElementAction>(
     _ toStackState: WritableKeyPath<State, StackState<ElementState>>,
-    action toStackAction: CaseKeyPath<Action, StackAction<ElementState, ElementAction>>,
+    action toStackAction: WritableKeyPath<Action, StackAction<ElementState, ElementAction>?>,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> _StackReducer<Self, ElementState.StateReducer>
@@ -208,24 +208,21 @@ extension Reducer {
 public struct _StackReducer<Base: Reducer, Element: Reducer>: Reducer {
   let base: Base
   let toStackState: WritableKeyPath<Base.State, StackState<Element.State>>
-  let toStackAction: AnyCasePath<Base.Action, StackAction<Element.State, Element.Action>>
+  let toStackAction: WritableKeyPath<Base.Action, StackAction<Element.State, Element.Action>?>
   let element: Element
   let fileID: StaticString
   let line: UInt
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let idsBefore = state[keyPath: toStackState].ids
-    let stackAction = toStackAction.extract(from: action)
+    let stackAction = action[keyPath: toStackAction]
     var elementEffect = Effect<Base.Action>.none
 
     if case .element(let id, let elementAction) = stackAction {
       if var elementState = state[keyPath: toStackState][id: id] {
-        let embed = toStackAction
+        let embed = Embed(toStackAction, into: action)
         elementEffect = element.reduce(into: &elementState, action: elementAction)
-          .map(
-            { embed.embed(.element(id: id, action: $0)) },
-            dismissWith: { embed.embed(.popFrom(id: id)) }
-          )
+          .map({ embed(.element(id: id, action: $0)) }, dismissWith: { embed(.popFrom(id: id)) })
           .cancellable(id: StackElementCancelID(id: id))
         state[keyPath: toStackState][id: id] = elementState
       } else {

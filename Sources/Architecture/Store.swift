@@ -1,4 +1,3 @@
-import CasePaths
 import Dependencies
 import Observation
 
@@ -67,18 +66,17 @@ public final class Store<State, Action>: Observable {
   public var isDismissed: Bool { root.isDismissed }
 
   /// A store for a child feature: its state is read from this store's, its actions are embedded
-  /// into this store's actions.
+  /// into this store's actions, e.g. `store.scope(state: \.counter, action: { .counter($0) })`.
   public func scope<ChildState, ChildAction>(
     state toChildState: KeyPath<State, ChildState>,
-    action toChildAction: CaseKeyPath<Action, ChildAction>
+    action toChildAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     let toState = self.toState
     let send = self.sendAction
-    let embed = AnyCasePath(toChildAction)
     return Store<ChildState, ChildAction>(
       root: root,
       toState: { toState()[keyPath: toChildState] },
-      send: { send(embed.embed($0)) }
+      send: { send(toChildAction($0)) }
     )
   }
 }

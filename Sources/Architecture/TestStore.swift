@@ -1,4 +1,3 @@
-import CasePaths
 import CustomDump
 import Dependencies
 import IssueReporting
@@ -36,6 +35,8 @@ public final class TestStore<State: Equatable, Action> {
   private let reducer: any Reducer<State, Action>
   private var effects: EffectRunner!
   private var received: [(action: Action, state: State)] = []
+  /// The last action sent or received.
+  private var lastAction: Action?
   private var effectOrigins: [Int: SourceLocation] = [:]
   private let tracker = SharedChangeTracker()
   private let location: SourceLocation
@@ -110,42 +111,11 @@ public final class TestStore<State: Equatable, Action> {
     return TestStoreTask(keys: keys, store: self)
   }
 
-  /// Sends an action given by a case key path, e.g. `send(\.destination.alert.confirmDeletion)`.
-  @discardableResult
-  public func send(
-    _ actionCase: CaseKeyPath<Action, Void>,
-    assert update: ((_ state: inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async -> TestStoreTask {
-    await send(
-      AnyCasePath(actionCase).embed(()), assert: update,
-      fileID: fileID, filePath: filePath, line: line, column: column
-    )
-  }
-
-  /// Sends an action given by a case key path and its value, e.g. `send(\.titleChanged, "x")`.
-  @discardableResult
-  public func send<Value>(
-    _ actionCase: CaseKeyPath<Action, Value>,
-    _ value: Value,
-    assert update: ((_ state: inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async -> TestStoreTask {
-    await send(
-      AnyCasePath(actionCase).embed(value), assert: update,
-      fileID: fileID, filePath: filePath, line: line, column: column
-    )
-  }
-
-  /// Asserts that an effect sent an action matching `actionCase` next, and how it changed state.
+  /// Asserts that an effect sent an action in the case `actionCase` reaches next, e.g.
+  /// `receive(\.delegate?.saved)` (see `Scope` for how a case is reached), and how it changed
+  /// state.
   public func receive<Value>(
-    _ actionCase: CaseKeyPath<Action, Value>,
+    _ actionCase: KeyPath<Action, Value?>,
     timeout: Duration? = nil,
     assert update: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -153,13 +123,9 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let casePath = AnyCasePath(actionCase)
-    let expected =
-      (() as? Value).map { dump(casePath.embed($0)) }
-      ?? "an action matching the case key path at \(fileID):\(line)"
     await receive(
-      matching: { casePath.extract(from: $0) != nil },
-      expected: expected,
+      matching: { $0[keyPath: actionCase] != nil },
+      expected: describeExpected(actionCase, () as? Value, fileID: fileID, line: line),
       timeout: timeout, update: update,
       at: SourceLocation(fileID, filePath, line, column, action: "receive")
     )
@@ -183,9 +149,10 @@ public final class TestStore<State: Equatable, Action> {
     )
   }
 
-  /// Asserts that an effect sent an action matching `actionCase` carrying `value` next.
+  /// Asserts that an effect sent an action in the case `actionCase` reaches, carrying `value`,
+  /// next.
   public func receive<Value: Equatable>(
-    _ actionCase: CaseKeyPath<Action, Value>,
+    _ actionCase: KeyPath<Action, Value?>,
     _ value: Value,
     timeout: Duration? = nil,
     assert update: ((_ state: inout State) throws -> Void)? = nil,
@@ -194,13 +161,28 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let casePath = AnyCasePath(actionCase)
     await receive(
-      matching: { casePath.extract(from: $0) == value },
-      expected: dump(casePath.embed(value)),
+      matching: { $0[keyPath: actionCase] == value },
+      expected: describeExpected(actionCase, value, fileID: fileID, line: line),
       timeout: timeout, update: update,
       at: SourceLocation(fileID, filePath, line, column, action: "receive")
     )
+  }
+
+  /// The action `receive` expects, for its failure messages. A single case (a writable key path)
+  /// whose value is known is written out as the action: its setter turns any action into that
+  /// case, and the last action this store handled is at hand.
+  private func describeExpected<Value>(
+    _ actionCase: KeyPath<Action, Value?>, _ value: Value?, fileID: StaticString, line: UInt
+  ) -> String {
+    if let value, var action = lastAction,
+      let writable = actionCase as? WritableKeyPath<Action, Value?>
+    {
+      action[keyPath: writable] = value
+      return dump(action)
+    }
+    let matching = "an action matching the key path at \(fileID):\(line)"
+    return value.map { "\(matching) carrying \(dump($0))" } ?? matching
   }
 
   private func receive(
@@ -334,7 +316,8 @@ public final class TestStore<State: Equatable, Action> {
   private func process(
     _ action: Action, isReceived: Bool, origin: SourceLocation
   ) -> (keys: [Int], state: State) {
-    tracker.track {
+    lastAction = action
+    return tracker.track {
       let effect = withDependencies {
         $0 = dependencies
       } operation: {

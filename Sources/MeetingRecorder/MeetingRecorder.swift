@@ -1,5 +1,4 @@
 import AudioCore
-import CasePaths
 import Dependencies
 import Foundation
 import IssueReporting
@@ -113,7 +112,6 @@ public struct AudioLevel: Equatable, Sendable {
 }
 
 /// What happens to a recording, in order.
-@CasePathable
 public enum RecordingEvent: Equatable, Sendable {
   /// The input could not be opened (no PulseAudio server, no such source, an unreadable file),
   /// in one line: nothing was recorded.
@@ -143,6 +141,64 @@ public enum RecordingEvent: Equatable, Sendable {
   /// The input ended or was stopped, and everything heard is transcribed; `keptAudio`: the
   /// audio file is complete.
   case finished(keptAudio: Bool)
+}
+
+// The cases reached by key path (see `Scope`): scoped, presented, stacked or received in tests.
+extension RecordingEvent {
+  public var inputUnavailable: String? {
+    get { if case .inputUnavailable(let value) = self { value } else { nil } }
+    set { if let newValue { self = .inputUnavailable(newValue) } }
+  }
+
+  public var levels: [AudioLevel]? {
+    get { if case .levels(let value) = self { value } else { nil } }
+    set { if let newValue { self = .levels(newValue) } }
+  }
+
+  public var recorded: Int? {
+    get { if case .recorded(let value) = self { value } else { nil } }
+    set { if let newValue { self = .recorded(seconds: newValue) } }
+  }
+
+  public var partial: String? {
+    get { if case .partial(let value) = self { value } else { nil } }
+    set { if let newValue { self = .partial(newValue) } }
+  }
+
+  public var utterance: Utterance? {
+    get { if case .utterance(let value) = self { value } else { nil } }
+    set { if let newValue { self = .utterance(newValue) } }
+  }
+
+  public var audioDropped: String? {
+    get { if case .audioDropped(let value) = self { value } else { nil } }
+    set { if let newValue { self = .audioDropped(newValue) } }
+  }
+
+  public var sentences: [Utterance]? {
+    get { if case .sentences(let value) = self { value } else { nil } }
+    set { if let newValue { self = .sentences(newValue) } }
+  }
+
+  public var sentencesLate: Void? {
+    get { if case .sentencesLate = self { () } else { nil } }
+    set { if newValue != nil { self = .sentencesLate } }
+  }
+
+  public var sentencesFailed: String? {
+    get { if case .sentencesFailed(let value) = self { value } else { nil } }
+    set { if let newValue { self = .sentencesFailed(newValue) } }
+  }
+
+  public var failed: (String, keptAudio: Bool)? {
+    get { if case .failed(let reason, let keptAudio) = self { (reason, keptAudio) } else { nil } }
+    set { if let newValue { self = .failed(newValue.0, keptAudio: newValue.keptAudio) } }
+  }
+
+  public var finished: Bool? {
+    get { if case .finished(let value) = self { value } else { nil } }
+    set { if let newValue { self = .finished(keptAudio: newValue) } }
+  }
 }
 
 extension MeetingRecorder: TestDependencyKey {

@@ -17,7 +17,6 @@ public struct AppFeature: Reducer {
     }
   }
 
-  @CasePathable
   public enum Action: Equatable, Sendable {
     case path(StackAction<Path.State, Path.Action>)
     case syncUpTapped(SyncUp.ID)
@@ -25,7 +24,6 @@ public struct AppFeature: Reducer {
   }
 
   public struct Path: CaseReducer {
-    @CasePathable
     public enum State: Equatable, Sendable, CaseReducerState {
       public typealias StateReducer = Path
       case detail(SyncUpDetail.State)
@@ -33,7 +31,6 @@ public struct AppFeature: Reducer {
       case record(RecordMeeting.State)
     }
 
-    @CasePathable
     public enum Action: Equatable, Sendable {
       case detail(SyncUpDetail.Action)
       case meeting(MeetingFeature.Action)
@@ -96,5 +93,52 @@ public struct AppFeature: Reducer {
       }
     }
     .forEach(\.path, action: \.path)
+  }
+}
+
+// The cases reached by key path (see `Scope`): scoped, presented, stacked or received in tests.
+extension AppFeature.Action {
+  public var path: StackAction<AppFeature.Path.State, AppFeature.Path.Action>? {
+    get { if case .path(let value) = self { value } else { nil } }
+    set { if let newValue { self = .path(newValue) } }
+  }
+
+  public var syncUpsList: SyncUpsList.Action? {
+    get { if case .syncUpsList(let value) = self { value } else { nil } }
+    set { if let newValue { self = .syncUpsList(newValue) } }
+  }
+}
+
+extension AppFeature.Path.State {
+  public var detail: SyncUpDetail.State? {
+    get { if case .detail(let value) = self { value } else { nil } }
+    set { if let newValue { self = .detail(newValue) } }
+  }
+
+  public var meeting: MeetingFeature.State? {
+    get { if case .meeting(let value) = self { value } else { nil } }
+    set { if let newValue { self = .meeting(newValue) } }
+  }
+
+  public var record: RecordMeeting.State? {
+    get { if case .record(let value) = self { value } else { nil } }
+    set { if let newValue { self = .record(newValue) } }
+  }
+}
+
+extension AppFeature.Path.Action {
+  public var detail: SyncUpDetail.Action? {
+    get { if case .detail(let value) = self { value } else { nil } }
+    set { if let newValue { self = .detail(newValue) } }
+  }
+
+  public var meeting: MeetingFeature.Action? {
+    get { if case .meeting(let value) = self { value } else { nil } }
+    set { if let newValue { self = .meeting(newValue) } }
+  }
+
+  public var record: RecordMeeting.Action? {
+    get { if case .record(let value) = self { value } else { nil } }
+    set { if let newValue { self = .record(newValue) } }
   }
 }

@@ -1,5 +1,4 @@
 import Architecture
-import CasePaths
 import Foundation
 
 /// Correcting one segment of a past meeting: its speaker (one of the sync-up's attendees) and
@@ -47,7 +46,6 @@ public struct CorrectSegment: Reducer {
     case failed(name: String, String)
   }
 
-  @CasePathable
   public enum Action: Equatable, Sendable {
     case delegate(Delegate)
     case failed(String)
@@ -60,7 +58,6 @@ public struct CorrectSegment: Reducer {
     case undoTapped
     case voiceTaught(VoiceOutcome)
 
-    @CasePathable
     public enum Delegate: Equatable, Sendable {
       /// Saved (and any voice taught): the screen may close.
       case finished
@@ -162,6 +159,36 @@ public struct CorrectSegment: Reducer {
     } catch {
       return .failed(name: lesson.name, "\(error)")
     }
+  }
+}
+
+// The cases reached by key path (see `Scope`): scoped, presented, stacked or received in tests.
+extension CorrectSegment.Action {
+  public var delegate: Delegate? {
+    get { if case .delegate(let value) = self { value } else { nil } }
+    set { if let newValue { self = .delegate(newValue) } }
+  }
+
+  public var failed: String? {
+    get { if case .failed(let value) = self { value } else { nil } }
+    set { if let newValue { self = .failed(newValue) } }
+  }
+
+  public var saved: Meeting.Segment? {
+    get { if case .saved(let value) = self { value } else { nil } }
+    set { if let newValue { self = .saved(newValue) } }
+  }
+
+  public var voiceTaught: CorrectSegment.VoiceOutcome? {
+    get { if case .voiceTaught(let value) = self { value } else { nil } }
+    set { if let newValue { self = .voiceTaught(newValue) } }
+  }
+}
+
+extension CorrectSegment.Action.Delegate {
+  public var finished: Void? {
+    get { if case .finished = self { () } else { nil } }
+    set { if newValue != nil { self = .finished } }
   }
 }
 

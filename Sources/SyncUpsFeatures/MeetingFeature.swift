@@ -1,5 +1,4 @@
 import Architecture
-import CasePaths
 import Foundation
 
 /// Shows a past meeting: its date, the attendees and the transcript by speaker. The list holds
@@ -61,7 +60,6 @@ public struct MeetingFeature: Reducer {
     public var isHighlighted = false
   }
 
-  @CasePathable
   public enum Action: Equatable, Sendable {
     case correction(PresentationAction<CorrectSegment.Action>)
     /// Correct the selected segment.
@@ -105,5 +103,13 @@ public struct MeetingFeature: Reducer {
       }
     }
     .ifLet(\.$correction, action: \.correction) { CorrectSegment() }
+  }
+}
+
+// The cases reached by key path (see `Scope`): scoped, presented, stacked or received in tests.
+extension MeetingFeature.Action {
+  public var correction: PresentationAction<CorrectSegment.Action>? {
+    get { if case .correction(let value) = self { value } else { nil } }
+    set { if let newValue { self = .correction(newValue) } }
   }
 }

@@ -17,7 +17,6 @@ public struct SyncUpDetail: Reducer {
     }
   }
 
-  @CasePathable
   public enum Action: Equatable, Sendable {
     case audioCaptureUnavailable(String)
     case callUnavailable(String)
@@ -35,7 +34,6 @@ public struct SyncUpDetail: Reducer {
     case startCallButtonTapped
     case startMeetingButtonTapped
 
-    @CasePathable
     public enum Delegate: Equatable, Sendable {
       /// Start recording a meeting of this sync-up from `input` (`.none` when the user chose to
       /// go on without a microphone).
@@ -45,14 +43,12 @@ public struct SyncUpDetail: Reducer {
   }
 
   public struct Destination: CaseReducer {
-    @CasePathable
     public enum State: Equatable, Sendable, CaseReducerState {
       public typealias StateReducer = Destination
       case alert(AlertState<Alert>)
       case edit(SyncUpForm.State)
     }
 
-    @CasePathable
     public enum Action: Equatable, Sendable {
       case alert(Alert)
       case edit(SyncUpForm.Action)
@@ -65,7 +61,6 @@ public struct SyncUpDetail: Reducer {
     }
   }
 
-  @CasePathable
   public enum Alert: Equatable, Sendable {
     case confirmDeletion
     case continueWithoutRecording
@@ -193,6 +188,70 @@ public struct SyncUpDetail: Reducer {
       }
     }
     .ifLet(\.$destination, action: \.destination)
+  }
+}
+
+// The cases reached by key path (see `Scope`): scoped, presented, stacked or received in tests.
+extension SyncUpDetail.Action {
+  public var audioCaptureUnavailable: String? {
+    get { if case .audioCaptureUnavailable(let value) = self { value } else { nil } }
+    set { if let newValue { self = .audioCaptureUnavailable(newValue) } }
+  }
+
+  public var callUnavailable: String? {
+    get { if case .callUnavailable(let value) = self { value } else { nil } }
+    set { if let newValue { self = .callUnavailable(newValue) } }
+  }
+
+  public var delegate: Delegate? {
+    get { if case .delegate(let value) = self { value } else { nil } }
+    set { if let newValue { self = .delegate(newValue) } }
+  }
+
+  public var deletionFailed: String? {
+    get { if case .deletionFailed(let value) = self { value } else { nil } }
+    set { if let newValue { self = .deletionFailed(newValue) } }
+  }
+
+  public var deletionPrepared: [String]? {
+    get { if case .deletionPrepared(let value) = self { value } else { nil } }
+    set { if let newValue { self = .deletionPrepared(audioFiles: newValue) } }
+  }
+
+  public var destination: PresentationAction<SyncUpDetail.Destination.Action>? {
+    get { if case .destination(let value) = self { value } else { nil } }
+    set { if let newValue { self = .destination(newValue) } }
+  }
+
+  public var startMeetingButtonTapped: Void? {
+    get { if case .startMeetingButtonTapped = self { () } else { nil } }
+    set { if newValue != nil { self = .startMeetingButtonTapped } }
+  }
+}
+
+extension SyncUpDetail.Action.Delegate {
+  public var startMeeting: (Shared<SyncUp>, input: RecordMeeting.Input)? {
+    get { if case .startMeeting(let syncUp, let input) = self { (syncUp, input) } else { nil } }
+    set { if let newValue { self = .startMeeting(newValue.0, input: newValue.input) } }
+  }
+
+  public var showMeeting: Meeting? {
+    get { if case .showMeeting(let value) = self { value } else { nil } }
+    set { if let newValue { self = .showMeeting(newValue) } }
+  }
+}
+
+extension SyncUpDetail.Destination.State {
+  public var edit: SyncUpForm.State? {
+    get { if case .edit(let value) = self { value } else { nil } }
+    set { if let newValue { self = .edit(newValue) } }
+  }
+}
+
+extension SyncUpDetail.Destination.Action {
+  public var edit: SyncUpForm.Action? {
+    get { if case .edit(let value) = self { value } else { nil } }
+    set { if let newValue { self = .edit(newValue) } }
   }
 }
 

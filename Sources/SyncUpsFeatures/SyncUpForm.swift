@@ -42,7 +42,6 @@ public struct SyncUpForm: Reducer {
     }
   }
 
-  @CasePathable
   public enum Action: BindableAction, Equatable, Sendable {
     case addAttendeeButtonTapped
     case addWordButtonTapped

@@ -16,7 +16,6 @@ public struct SyncUpsList: Reducer {
     }
   }
 
-  @CasePathable
   public enum Action: Equatable, Sendable {
     case addSyncUpButtonTapped
     case confirmAddSyncUpButtonTapped
@@ -30,7 +29,6 @@ public struct SyncUpsList: Reducer {
   }
 
   public struct Destination: CaseReducer {
-    @CasePathable
     public enum State: Equatable, Sendable, CaseReducerState {
       public typealias StateReducer = Destination
       case add(SyncUpForm.State)
@@ -38,7 +36,6 @@ public struct SyncUpsList: Reducer {
       case search(TranscriptSearchFeature.State)
     }
 
-    @CasePathable
     public enum Action: Equatable, Sendable {
       case add(SyncUpForm.Action)
       case alert(Alert)
@@ -53,7 +50,6 @@ public struct SyncUpsList: Reducer {
     }
   }
 
-  @CasePathable
   public enum Alert: Equatable, Sendable {
     case confirmDeletion([SyncUp.ID])
   }
@@ -131,6 +127,47 @@ public struct SyncUpsList: Reducer {
       }
     }
     .ifLet(\.$destination, action: \.destination)
+  }
+}
+
+// The cases reached by key path (see `Scope`): scoped, presented, stacked or received in tests.
+extension SyncUpsList.Action {
+  public var deletionPrepared: ([SyncUp.ID], audioFiles: [String])? {
+    get {
+      if case .deletionPrepared(let ids, let audioFiles) = self { (ids, audioFiles) } else { nil }
+    }
+    set {
+      if let newValue { self = .deletionPrepared(newValue.0, audioFiles: newValue.audioFiles) }
+    }
+  }
+
+  public var destination: PresentationAction<SyncUpsList.Destination.Action>? {
+    get { if case .destination(let value) = self { value } else { nil } }
+    set { if let newValue { self = .destination(newValue) } }
+  }
+}
+
+extension SyncUpsList.Destination.State {
+  public var add: SyncUpForm.State? {
+    get { if case .add(let value) = self { value } else { nil } }
+    set { if let newValue { self = .add(newValue) } }
+  }
+
+  public var search: TranscriptSearchFeature.State? {
+    get { if case .search(let value) = self { value } else { nil } }
+    set { if let newValue { self = .search(newValue) } }
+  }
+}
+
+extension SyncUpsList.Destination.Action {
+  public var add: SyncUpForm.Action? {
+    get { if case .add(let value) = self { value } else { nil } }
+    set { if let newValue { self = .add(newValue) } }
+  }
+
+  public var search: TranscriptSearchFeature.Action? {
+    get { if case .search(let value) = self { value } else { nil } }
+    set { if let newValue { self = .search(newValue) } }
   }
 }
 

@@ -32,7 +32,6 @@ public struct TranscriptSearchFeature: Reducer {
     }
   }
 
-  @CasePathable
   public enum Action: Equatable, Sendable {
     case delegate(Delegate)
     case hitOpened
@@ -41,7 +40,6 @@ public struct TranscriptSearchFeature: Reducer {
     case searchFinished([TranscriptSearchHit])
     case selectionMoved(by: Int)
 
-    @CasePathable
     public enum Delegate: Equatable, Sendable {
       case openMeeting(TranscriptSearchHit)
     }
@@ -105,6 +103,31 @@ public struct TranscriptSearchFeature: Reducer {
       state.selection = min(max(state.selection + offset, 0), state.hits.count - 1)
       return .none
     }
+  }
+}
+
+// The cases reached by key path (see `Scope`): scoped, presented, stacked or received in tests.
+extension TranscriptSearchFeature.Action {
+  public var delegate: Delegate? {
+    get { if case .delegate(let value) = self { value } else { nil } }
+    set { if let newValue { self = .delegate(newValue) } }
+  }
+
+  public var searchFailed: String? {
+    get { if case .searchFailed(let value) = self { value } else { nil } }
+    set { if let newValue { self = .searchFailed(newValue) } }
+  }
+
+  public var searchFinished: [TranscriptSearchHit]? {
+    get { if case .searchFinished(let value) = self { value } else { nil } }
+    set { if let newValue { self = .searchFinished(newValue) } }
+  }
+}
+
+extension TranscriptSearchFeature.Action.Delegate {
+  public var openMeeting: TranscriptSearchHit? {
+    get { if case .openMeeting(let value) = self { value } else { nil } }
+    set { if let newValue { self = .openMeeting(newValue) } }
   }
 }
 

@@ -8,7 +8,6 @@ private struct Form: Reducer {
     var titleEdits = 0
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable, BindableAction {
     case binding(BindingAction<State>)
   }

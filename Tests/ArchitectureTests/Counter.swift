@@ -1,5 +1,4 @@
 import Architecture
-import CasePaths
 import Dependencies
 
 /// The tiny example feature that proves the core end to end: a count, and a timer that
@@ -10,7 +9,6 @@ struct Counter: Reducer {
     var isTimerRunning = false
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case decrementButtonTapped
     case incrementButtonTapped
@@ -45,5 +43,13 @@ struct Counter: Reducer {
         .cancellable(id: CancelID.timer, cancelInFlight: true)
       }
     }
+  }
+}
+
+// The cases reached by key path (see `Scope`).
+extension Counter.Action {
+  var timerTick: Void? {
+    get { if case .timerTick = self { () } else { nil } }
+    set { if newValue != nil { self = .timerTick } }
   }
 }

@@ -7,7 +7,6 @@ private struct Effects: Reducer {
     var log: [String] = []
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case startTwice
     case startOnce
@@ -66,6 +65,14 @@ private struct Effects: Reducer {
       }
     }
     .cancellable(id: CancelID.timer, cancelInFlight: true)
+  }
+}
+
+// The cases reached by key path (see `Scope`).
+extension Effects.Action {
+  fileprivate var logged: String? {
+    get { if case .logged(let value) = self { value } else { nil } }
+    set { if let newValue { self = .logged(newValue) } }
   }
 }
 

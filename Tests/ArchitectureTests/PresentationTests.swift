@@ -7,7 +7,6 @@ private struct Child: Reducer {
     var ticks = 0
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case closeButtonTapped
     case onAppear
@@ -32,6 +31,14 @@ private struct Child: Reducer {
   }
 }
 
+// The cases reached by key path (see `Scope`).
+extension Child.Action {
+  fileprivate var tick: Void? {
+    get { if case .tick = self { () } else { nil } }
+    set { if newValue != nil { self = .tick } }
+  }
+}
+
 /// A parent presenting either the child or an alert, through one destination.
 private struct Parent: Reducer {
   struct State: Equatable {
@@ -39,27 +46,23 @@ private struct Parent: Reducer {
     var log: [String] = []
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case destination(PresentationAction<Destination.Action>)
     case deleteButtonTapped
     case showChildButtonTapped
   }
 
-  @CasePathable
   enum Alert: Equatable, Sendable {
     case confirmDeletion
   }
 
   struct Destination: CaseReducer {
-    @CasePathable
     enum State: Equatable, CaseReducerState {
       typealias StateReducer = Destination
       case alert(AlertState<Alert>)
       case child(Child.State)
     }
 
-    @CasePathable
     enum Action: Equatable, Sendable {
       case alert(Alert)
       case child(Child.Action)
@@ -103,6 +106,28 @@ private struct Parent: Reducer {
   }
 }
 
+// The cases reached by key path (see `Scope`).
+extension Parent.Action {
+  fileprivate var destination: PresentationAction<Parent.Destination.Action>? {
+    get { if case .destination(let value) = self { value } else { nil } }
+    set { if let newValue { self = .destination(newValue) } }
+  }
+}
+
+extension Parent.Destination.State {
+  fileprivate var child: Child.State? {
+    get { if case .child(let value) = self { value } else { nil } }
+    set { if let newValue { self = .child(newValue) } }
+  }
+}
+
+extension Parent.Destination.Action {
+  fileprivate var child: Child.Action? {
+    get { if case .child(let value) = self { value } else { nil } }
+    set { if let newValue { self = .child(newValue) } }
+  }
+}
+
 @MainActor
 struct PresentationTests {
   @Test func childRunsBeforeParentAndDismissingStopsItsTimer() async {
@@ -113,13 +138,13 @@ struct PresentationTests {
       $0.continuousClock = clock
     }
     await store.send(.showChildButtonTapped) { $0.destination = .child(Child.State()) }
-    await store.send(\.destination.presented.child.onAppear)
+    await store.send(.destination(.presented(.child(.onAppear))))
     await clock.tick()
-    await store.receive(\.destination.presented.child.tick) {
+    await store.receive(\.destination?.presented?.child?.tick) {
       $0.destination = .child(Child.State(ticks: 1))
       $0.log = ["tick 1"]
     }
-    await store.send(\.destination.dismiss) { $0.destination = nil }
+    await store.send(.destination(.dismiss)) { $0.destination = nil }
     // The dismissed child's timer is cancelled: no more ticks, nothing left running.
     await clock.advance(by: .seconds(5))
   }
@@ -132,9 +157,9 @@ struct PresentationTests {
       $0.continuousClock = clock
     }
     await store.send(.showChildButtonTapped) { $0.destination = .child(Child.State()) }
-    await store.send(\.destination.presented.child.onAppear)
-    await store.send(\.destination.presented.child.closeButtonTapped)
-    await store.receive(\.destination.dismiss) { $0.destination = nil }
+    await store.send(.destination(.presented(.child(.onAppear))))
+    await store.send(.destination(.presented(.child(.closeButtonTapped))))
+    await store.receive(\.destination?.dismiss) { $0.destination = nil }
     await clock.advance(by: .seconds(5))
   }
 
@@ -152,7 +177,7 @@ struct PresentationTests {
         }
       )
     }
-    await store.send(\.destination.presented.alert.confirmDeletion) {
+    await store.send(.destination(.presented(.alert(.confirmDeletion)))) {
       $0.destination = nil
       $0.log = ["deleted"]
     }
@@ -166,7 +191,7 @@ struct PresentationTests {
       $0.continuousClock = clock
     }
     await store.send(.showChildButtonTapped) { $0.destination = .child(Child.State()) }
-    await store.send(\.destination.presented.child.onAppear)
+    await store.send(.destination(.presented(.child(.onAppear))))
     await store.send(.deleteButtonTapped) {
       $0.destination = .alert(
         AlertState {
@@ -180,13 +205,13 @@ struct PresentationTests {
       )
     }
     await clock.advance(by: .seconds(3))
-    await store.send(\.destination.dismiss) { $0.destination = nil }
+    await store.send(.destination(.dismiss)) { $0.destination = nil }
   }
 
   @Test func actionForAnAbsentChildIsReported() async {
     let store = TestStore(initialState: Parent.State()) { Parent() }
     await withKnownIssue {
-      await store.send(\.destination.presented.child.tick)
+      await store.send(.destination(.presented(.child(.tick))))
     } matching: { issue in
       issue.message.contains("received a presentation action when its state was absent")
     }

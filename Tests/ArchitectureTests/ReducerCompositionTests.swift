@@ -14,7 +14,6 @@ private struct Parent: Reducer {
 
   typealias Mode = ModeFeature.State
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case counter(Counter.Action)
     case mode(ModeFeature.Action)
@@ -41,21 +40,47 @@ private struct Parent: Reducer {
   }
 }
 
+// The cases reached by key path (see `Scope`).
+extension Parent.Action {
+  fileprivate var counter: Counter.Action? {
+    get { if case .counter(let value) = self { value } else { nil } }
+    set { if let newValue { self = .counter(newValue) } }
+  }
+
+  fileprivate var mode: ModeFeature.Action? {
+    get { if case .mode(let value) = self { value } else { nil } }
+    set { if let newValue { self = .mode(newValue) } }
+  }
+}
+
 /// A reducer over an enum state: the child runs only in its case.
 private struct ModeFeature: Reducer {
-  @CasePathable
   enum State: Equatable {
     case off
     case counting(Counter.State)
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case counting(Counter.Action)
   }
 
   var body: some ReducerOf<Self> {
     Scope(state: \.counting, action: \.counting) { Counter() }
+  }
+}
+
+// The cases reached by key path (see `Scope`).
+extension ModeFeature.State {
+  fileprivate var counting: Counter.State? {
+    get { if case .counting(let value) = self { value } else { nil } }
+    set { if let newValue { self = .counting(newValue) } }
+  }
+}
+
+extension ModeFeature.Action {
+  fileprivate var counting: Counter.Action? {
+    get { if case .counting(let value) = self { value } else { nil } }
+    set { if let newValue { self = .counting(newValue) } }
   }
 }
 

@@ -8,20 +8,17 @@ private struct Navigation: Reducer {
     var popped: [StackElementID] = []
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case path(StackAction<Screen.State, Screen.Action>)
     case pushButtonTapped
   }
 
   struct Screen: CaseReducer {
-    @CasePathable
     enum State: Equatable, CaseReducerState {
       typealias StateReducer = Screen
       case timer(Ticker.State)
     }
 
-    @CasePathable
     enum Action: Equatable, Sendable {
       case timer(Ticker.Action)
     }
@@ -48,12 +45,33 @@ private struct Navigation: Reducer {
   }
 }
 
+// The cases reached by key path (see `Scope`).
+extension Navigation.Action {
+  fileprivate var path: StackAction<Navigation.Screen.State, Navigation.Screen.Action>? {
+    get { if case .path(let value) = self { value } else { nil } }
+    set { if let newValue { self = .path(newValue) } }
+  }
+}
+
+extension Navigation.Screen.State {
+  fileprivate var timer: Ticker.State? {
+    get { if case .timer(let value) = self { value } else { nil } }
+    set { if let newValue { self = .timer(newValue) } }
+  }
+}
+
+extension Navigation.Screen.Action {
+  fileprivate var timer: Ticker.Action? {
+    get { if case .timer(let value) = self { value } else { nil } }
+    set { if let newValue { self = .timer(newValue) } }
+  }
+}
+
 private struct Ticker: Reducer {
   struct State: Equatable {
     var ticks = 0
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case backButtonTapped
     case start
@@ -75,6 +93,14 @@ private struct Ticker: Reducer {
       state.ticks += 1
       return .none
     }
+  }
+}
+
+// The cases reached by key path (see `Scope`).
+extension Ticker.Action {
+  fileprivate var tick: Void? {
+    get { if case .tick = self { () } else { nil } }
+    set { if newValue != nil { self = .tick } }
   }
 }
 
@@ -113,9 +139,9 @@ struct StackNavigationTests {
       $0.path.append(.timer(Ticker.State(ticks: 7)))
     }
     #expect(store.state.path.ids == [0, 1])
-    await store.send(\.path[id: 0].timer.start)
+    await store.send(.path(.element(id: 0, action: .timer(.start))))
     await clock.tick()
-    await store.receive(\.path[id: 0].timer.tick) {
+    await store.receive(\.path?[id: 0]?.timer?.tick) {
       $0.path[id: 0] = .timer(Ticker.State(ticks: 1))
     }
     // Popping the element stops its timer.
@@ -130,8 +156,8 @@ struct StackNavigationTests {
     let store = TestStore(initialState: Navigation.State()) { Navigation() }
     await store.send(.pushButtonTapped) { $0.path.append(.timer(Ticker.State())) }
     await store.send(.pushButtonTapped) { $0.path.append(.timer(Ticker.State())) }
-    await store.send(\.path[id: 1].timer.backButtonTapped)
-    await store.receive(\.path.popFrom, 1) {
+    await store.send(.path(.element(id: 1, action: .timer(.backButtonTapped))))
+    await store.receive(\.path?.popFrom, 1) {
       $0.path.pop(from: 1)
       $0.popped = [1]
     }

@@ -35,7 +35,7 @@ struct StoreTests {
 
   @Test func scopedStoreReadsAndSendsThroughTheParent() async {
     let store = Store(initialState: CounterHolder.State()) { CounterHolder() }
-    let child = store.scope(state: \.counter, action: \.counter)
+    let child = store.scope(state: \.counter, action: { .counter($0) })
     child.send(.incrementButtonTapped)
     #expect(child.state.count == 1)
     #expect(store.state.counter.count == 1)
@@ -106,8 +106,16 @@ func advance(_ clock: TestClock<Duration>, until condition: () -> Bool) async {
 
 private struct CounterHolder: Reducer {
   struct State { var counter = Counter.State() }
-  @CasePathable enum Action: Sendable { case counter(Counter.Action) }
+  enum Action: Sendable { case counter(Counter.Action) }
   var body: some ReducerOf<Self> {
     Scope(state: \.counter, action: \.counter) { Counter() }
+  }
+}
+
+// The cases reached by key path (see `Scope`).
+extension CounterHolder.Action {
+  fileprivate var counter: Counter.Action? {
+    get { if case .counter(let value) = self { value } else { nil } }
+    set { if let newValue { self = .counter(newValue) } }
   }
 }

@@ -148,7 +148,6 @@ struct Echo: Reducer {
     var pongs = 0
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case ping
     case pong
@@ -163,6 +162,19 @@ struct Echo: Reducer {
       state.pongs += 1
       return .none
     }
+  }
+}
+
+// The cases reached by key path (see `Scope`).
+extension Echo.Action {
+  var ping: Void? {
+    get { if case .ping = self { () } else { nil } }
+    set { if newValue != nil { self = .ping } }
+  }
+
+  var pong: Void? {
+    get { if case .pong = self { () } else { nil } }
+    set { if newValue != nil { self = .pong } }
   }
 }
 

@@ -9,7 +9,6 @@ private struct Stamper: Reducer {
     var items: [UUID] = []
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case addButtonTapped
     case addLaterButtonTapped
@@ -29,6 +28,14 @@ private struct Stamper: Reducer {
       state.items.append(id)
       return .none
     }
+  }
+}
+
+// The cases reached by key path (see `Scope`).
+extension Stamper.Action {
+  fileprivate var added: UUID? {
+    get { if case .added(let value) = self { value } else { nil } }
+    set { if let newValue { self = .added(newValue) } }
   }
 }
 

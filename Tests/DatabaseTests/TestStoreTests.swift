@@ -11,7 +11,6 @@ private struct StoredCounter: Reducer {
     @Shared var count: Int
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case incrementButtonTapped
     case incrementLaterButtonTapped

@@ -1,7 +1,6 @@
 import AudioCaptureClient
 import AudioCore
 import AudioFilesClient
-import CasePaths
 import Clocks
 import ConcurrencyExtras
 import Dependencies
@@ -120,10 +119,10 @@ struct MeetingRecorderTests {
     let fakes = FakeClients(sentences: [said])
     let events = await record(request(), fakes.install)
     // Each chunk is measured, counted in seconds (before its words) and heard by the live pass.
-    #expect(events.filter { $0.is(\.levels) }.count == 2)
-    #expect(events.filter { $0.is(\.recorded) } == [.recorded(seconds: 1), .recorded(seconds: 2)])
+    #expect(events.filter { $0.levels != nil }.count == 2)
+    #expect(events.filter { $0.recorded != nil } == [.recorded(seconds: 1), .recorded(seconds: 2)])
     #expect(utterances(events).map(\.start) == [0, 1])
-    let first = events.firstIndex { $0.is(\.utterance) }
+    let first = events.firstIndex { $0.utterance != nil }
     #expect(events.firstIndex(of: .recorded(seconds: 1))! < first!)
     // The second pass's sentences come once it has drained, then the end.
     #expect(events.suffix(2) == [.sentences([said]), .finished(keptAudio: true)])
@@ -155,10 +154,10 @@ struct MeetingRecorderTests {
       fakes.install(&$0)
       $0.audioFiles.append = { _, _ in throw DiskFull() }
     }
-    #expect(events.filter { $0.is(\.audioDropped) } == [.audioDropped("no space left on device")])
+    #expect(events.filter { $0.audioDropped != nil } == [.audioDropped("no space left on device")])
     // The live pass goes on; the second pass, which is for the kept audio, is dropped.
     #expect(utterances(events).count == 2)
-    #expect(!events.contains { $0.is(\.sentences) || $0.is(\.sentencesFailed) })
+    #expect(!events.contains { $0.sentences != nil || $0.sentencesFailed != nil })
     #expect(events.last == .finished(keptAudio: false))
     #expect(fakes.log.value == ["close", "delete"])
   }
@@ -210,7 +209,7 @@ struct MeetingRecorderTests {
   @Test func aFastFileEndsWhereTheMeetingEnds() async {
     let fakes = FakeClients(input: chunks(4, seconds: 0.5))
     let events = await record(request(transcribes: false, endsAt: 1), fakes.install)
-    #expect(events.filter { $0.is(\.recorded) } == [.recorded(seconds: 1)])
+    #expect(events.filter { $0.recorded != nil } == [.recorded(seconds: 1)])
     #expect(fakes.appended.value == 2)
     #expect(events.last == .finished(keptAudio: true))
   }
@@ -257,12 +256,12 @@ struct MeetingRecorderTests {
     } operation: {
       var events = await recorder.record(request(.microphone("virtmic"))).makeAsyncIterator()
       microphone.yield(chunks(1)[0])
-      #expect(await events.next()?[case: \.levels]?.map(\.source) == ["virtmic"])
+      #expect(await events.next()?.levels?.map(\.source) == ["virtmic"])
       #expect(await events.next() == .recorded(seconds: 1))
       await recorder.stop(UUID(0))
       var rest: [RecordingEvent] = []
       while let event = await events.next() { rest.append(event) }
-      #expect(rest.first?.is(\.utterance) == true)
+      #expect(rest.first?.utterance != nil)
       #expect(rest.suffix(2) == [.sentences([]), .finished(keptAudio: true)])
     }
   }
@@ -281,7 +280,7 @@ struct MeetingRecorderTests {
     } operation: {
       let events = await MeetingRecorder.live().record(request(.microphone(nil)))
       let consumer = Task {
-        for await event in events where event.is(\.levels) { hearing.yield() }
+        for await event in events where event.levels != nil { hearing.yield() }
       }
       microphone.yield(chunks(1)[0])
       for await _ in heard { break }
@@ -345,7 +344,7 @@ struct SourceMixTests {
       sources.play("mic", 1_000, count: 12_000)
       sources.play("call.monitor", -3_000, count: 8_000)
       let first = await events.next()
-      #expect(first?[case: \.levels]?.map(\.source) == ["mic", "call.monitor"])
+      #expect(first?.levels?.map(\.source) == ["mic", "call.monitor"])
       sources.play("call.monitor", 500, count: 8_000)
       sources.play("mic", 0, count: 4_000)
       // A whole second is mixed (and written first): then the recording is stopped.
@@ -355,8 +354,8 @@ struct SourceMixTests {
         if event == .recorded(seconds: 1) { await recorder.stop(UUID(0)) }
       }
       #expect(
-        rest.filter { $0.is(\.levels) }.allSatisfy {
-          $0[case: \.levels]?.map(\.source) == ["mic", "call.monitor"]
+        rest.filter { $0.levels != nil }.allSatisfy {
+          $0.levels?.map(\.source) == ["mic", "call.monitor"]
         })
       #expect(rest.last == .finished(keptAudio: true))
     }

@@ -9,7 +9,6 @@ private struct SharedCounter: Reducer {
     var local = 0
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case incrementButtonTapped
     case incrementLaterButtonTapped
@@ -38,7 +37,6 @@ private struct ItemEditor: Reducer {
     @Shared var item: Item
   }
 
-  @CasePathable
   enum Action: Equatable, Sendable {
     case rename(String)
   }

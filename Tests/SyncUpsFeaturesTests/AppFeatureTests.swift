@@ -13,7 +13,7 @@ struct AppFeatureTests {
       $0.path.append(
         .detail(SyncUpDetail.State(syncUp: Shared($0.syncUpsList.$syncUps[id: SyncUp.mock.id])!)))
     }
-    await store.send(\.path[id: 0].detail.editButtonTapped) {
+    await store.send(.path(.element(id: 0, action: .detail(.editButtonTapped)))) {
       $0.path[id: 0] = .detail(
         SyncUpDetail.State(
           destination: .edit(SyncUpForm.State(syncUp: .mock)),
@@ -24,7 +24,10 @@ struct AppFeatureTests {
     var edited = SyncUp.mock
     edited.title = "Blob"
     await store.send(
-      \.path[id: 0].detail.destination.presented.edit.binding, .set(\.syncUp.title, "Blob")
+      .path(
+        .element(
+          id: 0,
+          action: .detail(.destination(.presented(.edit(.binding(.set(\.syncUp.title, "Blob"))))))))
     ) {
       $0.path[id: 0] = .detail(
         SyncUpDetail.State(
@@ -33,7 +36,7 @@ struct AppFeatureTests {
         )
       )
     }
-    await store.send(\.path[id: 0].detail.doneEditingButtonTapped) {
+    await store.send(.path(.element(id: 0, action: .detail(.doneEditingButtonTapped)))) {
       $0.path[id: 0] = .detail(
         SyncUpDetail.State(syncUp: Shared($0.syncUpsList.$syncUps[id: SyncUp.mock.id])!)
       )
@@ -56,24 +59,27 @@ struct AppFeatureTests {
       $0.audioCapture.checkAvailability = { _ in throw CaptureFailure() }
     }
     store.exhaustivity = .off  // The timer's ticks are covered by RecordMeetingTests.
-    await store.send(\.syncUpsList.addSyncUpButtonTapped)
-    await store.send(\.syncUpsList.destination.presented.add.binding, .set(\.syncUp, .mock))
-    await store.send(\.syncUpsList.confirmAddSyncUpButtonTapped) {
+    await store.send(.syncUpsList(.addSyncUpButtonTapped))
+    await store.send(.syncUpsList(.destination(.presented(.add(.binding(.set(\.syncUp, .mock)))))))
+    await store.send(.syncUpsList(.confirmAddSyncUpButtonTapped)) {
       $0.syncUpsList.$syncUps.withLock { $0 = [.mock] }
     }
     await store.send(.syncUpTapped(SyncUp.mock.id))
-    await store.send(\.path[id: 0].detail.startMeetingButtonTapped)
-    await store.receive(\.path[id: 0].detail.audioCaptureUnavailable)
-    await store.send(\.path[id: 0].detail.destination.presented.alert.continueWithoutRecording)
-    await store.receive(\.path[id: 0].detail.delegate.startMeeting)
+    await store.send(.path(.element(id: 0, action: .detail(.startMeetingButtonTapped))))
+    await store.receive(\.path?[id: 0]?.detail?.audioCaptureUnavailable)
+    await store.send(
+      .path(
+        .element(
+          id: 0, action: .detail(.destination(.presented(.alert(.continueWithoutRecording)))))))
+    await store.receive(\.path?[id: 0]?.detail?.delegate?.startMeeting)
     #expect(store.state.path.count == 2)
     guard case .record = store.state.path.last else {
       Issue.record("Expected the record screen on top")
       return
     }
-    await store.send(\.path[id: 1].record.onTask)
+    await store.send(.path(.element(id: 1, action: .record(.onTask))))
     await clock.tick(6)
-    await store.receive(\.path.popFrom, 1) {
+    await store.receive(\.path?.popFrom, 1) {
       $0.path.pop(from: 1)
     }
     let meeting = Meeting(id: Meeting.ID(UUID(2)), date: now, transcript: "", length: 6)
@@ -114,8 +120,8 @@ struct AppFeatureTests {
     }
     // Only the pushed screen matters here (stack ids are covered by the navigation tests).
     store.exhaustivity = .off
-    await store.send(\.path[id: 0].detail.meetingTapped, meeting.id)
-    await store.receive(\.path[id: 0].detail.delegate.showMeeting)
+    await store.send(.path(.element(id: 0, action: .detail(.meetingTapped(meeting.id)))))
+    await store.receive(\.path?[id: 0]?.detail?.delegate?.showMeeting)
     #expect(store.state.path.count == 3)
     guard case .meeting(let shown)? = store.state.path.last else {
       Issue.record("the meeting is not shown")

@@ -49,7 +49,7 @@ struct CorrectSegmentTests {
       $0.text = "the login page"
     }
     await store.receive(\.voiceTaught) { $0.voice = .taught(name: "Ben", summary) }
-    await store.receive(\.delegate.finished)
+    await store.receive(\.delegate?.finished)
     // The attendee's own name and one-line text are saved; the segment's audio teaches Ben.
     #expect(changes.value == [SegmentChange(speaker: "Ben", text: "the login page")])
     #expect(
@@ -115,7 +115,7 @@ struct CorrectSegmentTests {
       $0.segment = self.segment
       $0.text = "the lagoon page"
     }
-    await store.receive(\.delegate.finished)
+    await store.receive(\.delegate?.finished)
   }
 
   @Test func theMeetingScreenPicksASegmentAndClosesItsCorrectionOnceSaved() async {
@@ -143,15 +143,15 @@ struct CorrectSegmentTests {
       $0.correction?.speaker = "Ben"
     }
     await store.send(.correction(.presented(.saveTapped))) { $0.correction?.isSaving = true }
-    await store.receive(\.correction.presented.saved) {
+    await store.receive(\.correction?.presented?.saved) {
       $0.correction?.isSaving = false
       $0.correction?.segment = corrected
     }
     // No audio was kept: nothing to teach, said so.
-    await store.receive(\.correction.presented.voiceTaught) {
+    await store.receive(\.correction?.presented?.voiceTaught) {
       $0.correction?.voice = .noAudio(name: "Ben")
     }
-    await store.receive(\.correction.presented.delegate.finished) { $0.correction = nil }
+    await store.receive(\.correction?.presented?.delegate?.finished) { $0.correction = nil }
     await store.send(.segmentSelectionEnded) { $0.selectedSegment = nil }
   }
 }

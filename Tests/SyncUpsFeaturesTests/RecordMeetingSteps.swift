@@ -19,7 +19,7 @@ extension TestStore where State == RecordMeeting.State, Action == RecordMeeting.
             recordingSeconds: recordingSeconds, meetingSeconds: meetingSeconds, isPaused: true))
       }, fileID: fileID, filePath: filePath, line: line, column: column)
     await send(
-      \.alert.presented.confirmDiscard,
+      .alert(.presented(.confirmDiscard)),
       assert: {
         $0.alert = nil
         $0.status = .ended
@@ -36,7 +36,7 @@ extension TestStore where State == RecordMeeting.State, Action == RecordMeeting.
   ) async -> Meeting.Segment {
     recorder.send(.utterance(utterance))
     await receive(
-      \.recorder.utterance, assert: { $0.pendingSegments = [.init(segment)] }, fileID: fileID,
+      \.recorder?.utterance, assert: { $0.pendingSegments = [.init(segment)] }, fileID: fileID,
       filePath: filePath, line: line, column: column)
     await receive(
       \.segmentKept,

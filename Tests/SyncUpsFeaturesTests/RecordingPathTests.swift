@@ -55,7 +55,7 @@ struct RecordingPathTests {
     }
     recorder.send(.utterance(Utterance(start: 0.2, end: 0.9, text: "hello", words: [])))
     let hello = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")
-    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(hello)] }
+    await store.receive(\.recorder?.utterance) { $0.pendingSegments = [.init(hello)] }
     await store.receive(\.segmentKept) {
       $0.pendingSegments = []
       $0.segments = [hello]
@@ -64,7 +64,7 @@ struct RecordingPathTests {
     // A second signal while the last words are transcribed changes nothing.
     await store.send(.endAndSaveRequested)
     recorder.end(.finished(keptAudio: false))
-    await store.receive(\.recorder.finished) {
+    await store.receive(\.recorder?.finished) {
       $0.status = .ended
       $0.$syncUp.withLock {
         $0.meetings = [
@@ -117,7 +117,7 @@ struct RecordingPathTests {
     let lost = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "lost")
     let kept = Meeting.Segment(speaker: "Blob", start: 1.2, end: 1.9, text: "kept")
     recorder.send(.utterance(Utterance(start: 0.2, end: 0.9, text: "lost", words: [])))
-    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(lost)] }
+    await store.receive(\.recorder?.utterance) { $0.pendingSegments = [.init(lost)] }
     await store.receive(\.storeFailed) {
       $0.notice =
         "cannot keep what is heard safe from a crash (the disk is full); it is not shown, and is "
@@ -126,14 +126,14 @@ struct RecordingPathTests {
       $0.unkeptSegments = [lost]
     }
     recorder.send(.utterance(Utterance(start: 1.2, end: 1.9, text: "kept", words: [])))
-    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(kept)] }
+    await store.receive(\.recorder?.utterance) { $0.pendingSegments = [.init(kept)] }
     await store.receive(\.segmentKept) {
       $0.pendingSegments = []
       $0.segments = [kept]
     }
     await store.send(.endAndSaveRequested) { $0.status = .ending }
     recorder.end(.finished(keptAudio: false))
-    await store.receive(\.recorder.finished) {
+    await store.receive(\.recorder?.finished) {
       $0.status = .ended
       $0.$syncUp.withLock {
         $0.meetings = [
@@ -197,7 +197,7 @@ struct RecordingPathTests {
     }
     // The recorder deleted the audio and goes on without it (and without the second pass).
     recorder.send(.audioDropped("no space left on device"))
-    await store.receive(\.recorder.audioDropped) {
+    await store.receive(\.recorder?.audioDropped) {
       $0.recording?.audioFile = nil
       $0.notice =
         "cannot keep the meeting's audio: no space left on device; the meeting goes on without it"
@@ -205,7 +205,7 @@ struct RecordingPathTests {
     // Transcription and the meeting clock go on.
     recorder.send(.utterance(Utterance(start: 0.2, end: 0.9, text: "still here", words: [])))
     let stillHere = Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "still here")
-    await store.receive(\.recorder.utterance) { $0.pendingSegments = [.init(stillHere)] }
+    await store.receive(\.recorder?.utterance) { $0.pendingSegments = [.init(stillHere)] }
     await store.receive(\.segmentKept) {
       $0.pendingSegments = []
       $0.segments = [stillHere]
@@ -217,7 +217,7 @@ struct RecordingPathTests {
     }
     await store.send(.endAndSaveRequested) { $0.status = .ending }
     recorder.end(.finished(keptAudio: false))
-    await store.receive(\.recorder.finished) {
+    await store.receive(\.recorder?.finished) {
       $0.status = .ended
       $0.$syncUp.withLock {
         $0.meetings = [
@@ -255,7 +255,7 @@ struct RecordingPathTests {
       $0.status = .recording
     }
     recorder.end(.inputUnavailable("PulseAudio is not running: connection refused."))
-    await store.receive(\.recorder.inputUnavailable) {
+    await store.receive(\.recorder?.inputUnavailable) {
       $0.status = .ended
       $0.failure = "PulseAudio is not running: connection refused."
     }
@@ -284,7 +284,7 @@ struct RecordingPathTests {
       $0.status = .recording
     }
     recorder.end(.inputUnavailable("PulseAudio is not running: connection refused."))
-    await store.receive(\.recorder.inputUnavailable) {
+    await store.receive(\.recorder?.inputUnavailable) {
       $0.status = .timing
       $0.recording?.audioFile = nil
       $0.notice =

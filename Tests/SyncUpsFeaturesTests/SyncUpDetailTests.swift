@@ -14,7 +14,8 @@ struct SyncUpDetailTests {
     }
     var syncUp = SyncUp.mock
     syncUp.title = "Blob's Meeting"
-    await store.send(\.destination.presented.edit.binding, .set(\.syncUp.title, syncUp.title)) {
+    await store.send(.destination(.presented(.edit(.binding(.set(\.syncUp.title, syncUp.title))))))
+    {
       $0.destination = .edit(SyncUpForm.State(syncUp: syncUp))
     }
     await store.send(.doneEditingButtonTapped) {
@@ -32,7 +33,7 @@ struct SyncUpDetailTests {
     }
     var syncUp = SyncUp.mock
     syncUp.title = "Changed"
-    await store.send(\.destination.presented.edit.binding, .set(\.syncUp.title, "Changed")) {
+    await store.send(.destination(.presented(.edit(.binding(.set(\.syncUp.title, "Changed")))))) {
       $0.destination = .edit(SyncUpForm.State(syncUp: syncUp))
     }
     await store.send(.cancelEditButtonTapped) { $0.destination = nil }
@@ -45,7 +46,7 @@ struct SyncUpDetailTests {
     let syncUp = try #require(Shared($syncUps[id: SyncUp.mock.id]))
     let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) { SyncUpDetail() }
     await store.send(.deleteButtonTapped) { $0.destination = .alert(.deleteSyncUp) }
-    await store.send(\.destination.presented.alert.confirmDeletion) { $0.destination = nil }
+    await store.send(.destination(.presented(.alert(.confirmDeletion)))) { $0.destination = nil }
     await store.receive(\.deletionPrepared)
     await store.finish()
     #expect(store.isDismissed)
@@ -64,7 +65,7 @@ struct SyncUpDetailTests {
     let syncUp = try #require(Shared($syncUps[id: SyncUp.mock.id]))
     let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) { SyncUpDetail() }
     await store.send(.deleteButtonTapped) { $0.destination = .alert(.deleteSyncUp) }
-    await store.send(\.destination.presented.alert.confirmDeletion) { $0.destination = nil }
+    await store.send(.destination(.presented(.alert(.confirmDeletion)))) { $0.destination = nil }
     await store.receive(\.deletionFailed) {
       $0.destination = .alert(
         .deletionFailed(
@@ -149,7 +150,7 @@ struct SyncUpDetailTests {
         .audioCaptureUnavailable("PulseAudio is not running: connection refused.")
       )
     }
-    await store.send(\.destination.presented.alert.continueWithoutRecording) {
+    await store.send(.destination(.presented(.alert(.continueWithoutRecording)))) {
       $0.destination = nil
     }
     await store.receive(.delegate(.startMeeting(syncUp, input: .none)))
@@ -167,7 +168,7 @@ struct SyncUpDetailTests {
     await store.receive(\.audioCaptureUnavailable) {
       $0.destination = .alert(.audioCaptureUnavailable("NoServer()"))
     }
-    await store.send(\.destination.dismiss) { $0.destination = nil }
+    await store.send(.destination(.dismiss)) { $0.destination = nil }
   }
 
   /// A remote stand-up: the default microphone and the monitor of the default output, mixed.
@@ -212,7 +213,7 @@ struct SyncUpDetailTests {
           "PulseAudio has no default output to hear the call from; choose the one the call "
             + "plays through with 'pactl set-default-sink NAME'"))
     }
-    await store.send(\.destination.presented.alert.recordMicrophoneOnly) {
+    await store.send(.destination(.presented(.alert(.recordMicrophoneOnly)))) {
       $0.destination = nil
     }
     await store.receive(\.startMeetingButtonTapped)

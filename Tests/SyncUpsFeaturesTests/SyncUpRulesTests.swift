@@ -110,7 +110,7 @@ struct SyncUpRulesTests {
       $0.destination = .edit(SyncUpForm.State(syncUp: .mock))
     }
     let typed = rule.syncUp(id: SyncUp.mock.id)
-    await store.send(\.destination.presented.edit.binding, .set(\.syncUp, typed)) {
+    await store.send(.destination(.presented(.edit(.binding(.set(\.syncUp, typed)))))) {
       $0.destination = .edit(SyncUpForm.State(syncUp: typed))
     }
     await store.send(.doneEditingButtonTapped) {

@@ -131,7 +131,7 @@ struct SyncUpsListTests {
     try $syncUps.seed([.mock])
     let store = TestStore(initialState: SyncUpsList.State()) { SyncUpsList() }
     await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([.mock])) }
-    await store.send(\.destination.presented.alert.confirmDeletion, [SyncUp.mock.id]) {
+    await store.send(.destination(.presented(.alert(.confirmDeletion([SyncUp.mock.id]))))) {
       $0.destination = nil
     }
     await store.receive(\.deletionPrepared) {
@@ -166,7 +166,7 @@ struct SyncUpsListTests {
       }
     }
     await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([syncUp])) }
-    await store.send(\.destination.presented.alert.confirmDeletion, [syncUp.id]) {
+    await store.send(.destination(.presented(.alert(.confirmDeletion([syncUp.id]))))) {
       $0.destination = nil
     }
     await store.receive(\.deletionPrepared) {

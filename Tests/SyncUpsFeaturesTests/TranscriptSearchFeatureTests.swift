@@ -50,7 +50,7 @@ struct TranscriptSearchFeatureTests {
     await store.send(.selectionMoved(by: -9)) { $0.selection = 0 }
     await store.send(.selectionMoved(by: 1)) { $0.selection = 1 }
     await store.send(.hitOpened)
-    await store.receive(\.delegate.openMeeting, hits[1])
+    await store.receive(\.delegate?.openMeeting, hits[1])
   }
 
   @Test func newResultsKeepTheSelectedSegmentSelected() async {
@@ -168,20 +168,20 @@ struct TranscriptSearchFeatureTests {
       $0.continuousClock = clock
       $0.transcriptSearch.search = { _ in [found] }
     }
-    await store.send(\.syncUpsList.searchButtonTapped) {
+    await store.send(.syncUpsList(.searchButtonTapped)) {
       $0.syncUpsList.destination = .search(TranscriptSearchFeature.State())
     }
-    await store.send(\.syncUpsList.destination.presented.search.queryChanged, "staging") {
+    await store.send(.syncUpsList(.destination(.presented(.search(.queryChanged("staging")))))) {
       $0.syncUpsList.destination = .search(
         TranscriptSearchFeature.State(query: "staging", isSearching: true))
     }
     await clock.advance(by: TranscriptSearchFeature.debounce)
-    await store.receive(\.syncUpsList.destination.presented.search.searchFinished) {
+    await store.receive(\.syncUpsList?.destination?.presented?.search?.searchFinished) {
       $0.syncUpsList.destination = .search(
         TranscriptSearchFeature.State(query: "staging", hits: [found]))
     }
-    await store.send(\.syncUpsList.destination.presented.search.hitOpened)
-    await store.receive(\.syncUpsList.destination.presented.search.delegate.openMeeting) {
+    await store.send(.syncUpsList(.destination(.presented(.search(.hitOpened)))))
+    await store.receive(\.syncUpsList?.destination?.presented?.search?.delegate?.openMeeting) {
       state in
       // A received action's expected state numbers new stack elements with the store's
       // generator, which has moved on: the pushed meeting is element 0, as in the store.
@@ -200,7 +200,7 @@ struct TranscriptSearchFeatureTests {
     #expect(shown.turns.map(\.isHighlighted) == [false, true])
     // Back from the meeting: the search is still there, then escape closes it.
     await store.send(.path(.popFrom(id: 0))) { $0.path = StackState() }
-    await store.send(\.syncUpsList.destination.dismiss) { $0.syncUpsList.destination = nil }
+    await store.send(.syncUpsList(.destination(.dismiss))) { $0.syncUpsList.destination = nil }
   }
 
   @Test func theHighlightedSegmentIsATurnOfItsOwn() {
