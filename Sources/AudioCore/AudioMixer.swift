@@ -2,7 +2,10 @@
 /// plays through) into one stream. Sources are aligned by their sample counts from the moment
 /// they all started; samples are added and held at the 16-bit limits, never wrapped around. A
 /// source that delivers nothing for `maxLag` samples while another does is silence in the mix,
-/// so one stalled source never holds the meeting up; a source that ended is silence from then on.
+/// so one stalled source never holds the meeting up. When it delivers again, its samples are
+/// lined up with the newest of the others (they all arrive in real time), not placed right after
+/// the silence: left a whole `maxLag` behind, the next few milliseconds of jitter would cut its
+/// speech with silence again and again. A source that ended is silence from then on.
 public struct AudioMixer: Sendable {
   /// What one step of mixing gives: the mixed chunk, and each source's part of it (silence where
   /// it had nothing), in the sources' order, for a level meter.
@@ -18,6 +21,8 @@ public struct AudioMixer: Sendable {
 
   private var pending: [[Int16]]
   private var ended: [Bool]
+  /// Sources the mix went on without (silence in their place) since they last delivered.
+  private var stalled: [Bool]
   private var position = 0
   public let maxLag: Int
 
@@ -25,12 +30,19 @@ public struct AudioMixer: Sendable {
   public init(sources: Int, maxLag: Int = AudioFormat.sampleRate) {
     pending = Array(repeating: [], count: sources)
     ended = Array(repeating: false, count: sources)
+    stalled = Array(repeating: false, count: sources)
     self.maxLag = maxLag
   }
 
   /// Samples source `index` delivered, after those it delivered before.
   public mutating func append(_ samples: [Int16], from index: Int) {
     guard !ended[index] else { return }
+    if stalled[index] {
+      // Back after a stall: these samples end where the newest of the others' end.
+      let newest = pending.indices.filter { $0 != index }.map { pending[$0].count }.max() ?? 0
+      pending[index] = Array(repeating: 0, count: max(0, newest - samples.count))
+      stalled[index] = false
+    }
     pending[index] += samples
   }
 
@@ -51,6 +63,7 @@ public struct AudioMixer: Sendable {
     guard count > 0 else { return nil }
     let parts = pending.indices.map { index in
       let taken = Array(pending[index].prefix(count))
+      if taken.count < count, !ended[index] { stalled[index] = true }
       pending[index].removeFirst(taken.count)
       return AudioChunk(
         samples: taken + Array(repeating: 0, count: count - taken.count), startSample: position)

@@ -63,6 +63,31 @@ struct AudioMixerTests {
     #expect(mixes.first?.parts.map(\.samples) == [[1, 1], [0, 0]])
   }
 
+  /// A source that comes back after a stall lines up with the newest samples of the others, so
+  /// the others running a little ahead now and then (chunks arrive in either order) never cut
+  /// its speech with silence; before, it came back a whole `maxLag` behind, and any such jitter
+  /// put silence between its chunks (a virtual microphone that started late came out choppy).
+  @Test func aSourceBackFromAStallLinesUpWithTheOthers() {
+    var mixer = AudioMixer(sources: 2, maxLag: 4)
+    mixer.append([1, 1, 1, 1, 1, 1], from: 0)
+    var mixes = drain(&mixer)
+    #expect(mixes.flatMap { $0.parts[1].samples } == [0, 0])
+    mixer.append([5, 5], from: 1)
+    for _ in 0..<3 {
+      mixer.append([1, 1], from: 0)
+      mixer.append([1, 1], from: 0)
+      mixes += drain(&mixer)
+      mixer.append([5, 5], from: 1)
+      mixer.append([5, 5], from: 1)
+      mixes += drain(&mixer)
+    }
+    mixer.end(0)
+    mixer.end(1)
+    mixes += drain(&mixer)
+    #expect(mixes.flatMap { $0.parts[1].samples } == [0, 0, 0, 0] + Array(repeating: 5, count: 14))
+    #expect(samples(mixes) == [1, 1, 1, 1, 6, 6] + Array(repeating: 6, count: 12))
+  }
+
   /// A source that ended is silence from then on; once all have ended, what is left comes out.
   @Test func anEndedSourceIsSilenceAndTheRestComesOut() {
     var mixer = AudioMixer(sources: 2)
