@@ -105,7 +105,7 @@ pulse: setup
 # The format check, then every test (.ci/test): the suites but END_TO_END on the debug build while
 # the optimized `syncups` compiles beside them, then the END_TO_END suites against that binary.
 test: lint
-	@$(TESTING) END_TO_END='$(END_TO_END)' RELEASE_BINARY=$(RELEASE_BINARY) SWIFT=$(SWIFT) .ci/test
+	@$(TESTING) RELEASE_BINARY=$(RELEASE_BINARY) SWIFT=$(SWIFT) .ci/test
 
 # Tests await their child processes now, so nothing holds the test run's threads: at most
 # $(TEST_WIDTH) test cases run at once (swift-testing's limit), so a loaded machine is not asked to
