@@ -66,6 +66,10 @@ public enum SpeakerLabels {
     /// Frames beyond which a stored profile still listens to new meetings.
     public var maximumProfileFrames = 30_000.0
     public var iterations = 6
+    /// How much better (nats a frame, each group's frames under the other's model against the
+    /// background, both ways added) the two groups of a first meeting's sentences that explain
+    /// each other best must do than the median pair, to be taken for one voice.
+    public var sameVoice = 0.5
     /// Frames an attendee's other sentences must hold for a sentence to be scored without
     /// itself.
     public var leaveOneOutFrames = 300.0
@@ -150,7 +154,7 @@ private struct Meeting {
 
   /// Each sentence's speaker, refined until nothing moves.
   func labels() -> [Int] {
-    var labels = slots
+    var labels = profiles.isEmpty ? grouped() : slots
     for _ in 0..<settings.iterations {
       let models = self.models(labels)
       var changed = false
@@ -164,6 +168,70 @@ private struct Meeting {
       if !changed { break }
     }
     guard profiles.isEmpty else { return labels }
+    return SpeakerLabels.named(
+      groups: labels, slots: slots, frames: speech.map { $0?.count ?? 0 }, attendees: attendees)
+  }
+
+  /// A first meeting's sentences grouped by voice, bottom up, and named: each heard sentence
+  /// starts as a group of its own, and the two groups whose voices explain each other best
+  /// (each group's frames scored under the other's model against the background, per frame)
+  /// merge, until there are as many groups as attendees. No slot decides a group, so a turn
+  /// that ran into the next slot does not pull the next voice into its own. When the closest
+  /// two stand out no more than `sameVoice` from a typical pair, the voices cannot be told
+  /// apart this way, and the sentences start from their slots.
+  func grouped() -> [Int] {
+    let heard = speech.indices.filter { (speech[$0]?.count ?? 0) > 0 }
+    guard heard.count > attendees, let unknown = priors.first else { return slots }
+    var groups = heard.map { [$0] }
+    /// Sentence `index`'s frames' log-likelihood ratio, summed, under a group's model.
+    func scores(_ group: [Int]) -> [Double] {
+      var total = GaussianMixture.Statistics(
+        components: unknown.components, dimension: unknown.dimension)
+      for index in group { total += statistics[index][0] }
+      let model = unknown.adapted(to: total)
+      return heard.indices.map { position in
+        let frames = speech[heard[position]]!.frames
+        return zip(model.logLikelihoods(frames), backgroundScores[heard[position]])
+          .reduce(0) { $0 + $1.0 - $1.1 }
+      }
+    }
+    // ratios[g][p]: the heard sentence at position p under group g's model.
+    var ratios = groups.map { scores($0) }
+    let frames = heard.map { Double(speech[$0]!.count) }
+    var members = heard.indices.map { [$0] }
+    func closeness(_ a: Int, _ b: Int) -> Double {
+      func across(_ from: Int, _ to: Int) -> Double {
+        members[from].reduce(0) { $0 + ratios[to][$1] }
+          / members[from].reduce(0) { $0 + frames[$1] }
+      }
+      return across(a, b) + across(b, a)
+    }
+    while groups.count > attendees {
+      var pair = (0, 1)
+      var best = -Double.infinity
+      var all: [Double] = []
+      for a in groups.indices {
+        for b in (a + 1)..<groups.count {
+          let value = closeness(a, b)
+          all.append(value)
+          if value > best { (best, pair) = (value, (a, b)) }
+        }
+      }
+      // No pair stands out from the rest (voices alike, or one voice): the sentences cannot be
+      // grouped by voice alone, and they start from their slots.
+      all.sort()
+      guard best - all[all.count / 2] > settings.sameVoice else { return slots }
+      groups[pair.0] += groups[pair.1]
+      members[pair.0] += members[pair.1]
+      groups.remove(at: pair.1)
+      members.remove(at: pair.1)
+      ratios.remove(at: pair.1)
+      ratios[pair.0] = scores(groups[pair.0])
+    }
+    var labels = slots
+    for (group, sentences) in groups.enumerated() {
+      for index in sentences { labels[index] = group }
+    }
     return SpeakerLabels.named(
       groups: labels, slots: slots, frames: speech.map { $0?.count ?? 0 }, attendees: attendees)
   }

@@ -86,6 +86,42 @@ private struct Voices {
     #expect(outcome.learned[0]?.meetings == 1)
   }
 
+  /// A first meeting heard in a few long sentences, three of seven outside their speaker's
+  /// slot, and Di's voice much like Cy's (one voice at two speeds): the sentences are grouped by
+  /// voice, not started from their slots, so Cy's turn that ran into Di's slot does not make
+  /// Di's voice Cy's, and each sentence goes to its speaker. Started from the slots, as before,
+  /// some did not.
+  @Test func aFirstMeetingsFewLongSentencesAreGroupedByVoiceNotBySlot() {
+    var voices = Voices(state: 2 &* 0x9E37_79B9 &+ 17)
+    let said = [(0, 0, 6.0), (1, 1, 5), (1, 2, 5), (2, 2, 7), (2, 3, 3), (3, 3, 9), (2, 3, 4)]
+    var sentences: [SpeakerLabels.Sentence] = []
+    var time = 0.0
+    for (voice, slot, seconds) in said {
+      var frames = VoiceFrames(dimension: 13, start: time)
+      for _ in 0..<Int(seconds * 100) {
+        frames.values.append(Float(10 + voices.normal()))
+        for d in 0..<12 {
+          // Di (3) sounds 70 % like Cy (2).
+          let mean =
+            voice == 3
+            ? 0.7 * Voices.mean(2, d) + 0.3 * Voices.mean(3, d) : Voices.mean(voice, d)
+          frames.values.append(Float(mean + voices.normal()))
+        }
+      }
+      sentences.append(
+        SpeakerLabels.Sentence(
+          voice: frames, slot: slot, words: voices.words(from: time, seconds: seconds)))
+      time += seconds + 0.5
+    }
+    let outcome = SpeakerLabels.label(sentences, attendees: 4, profiles: [:])
+    #expect(outcome.parts.map { $0.map(\.speaker) } == said.map { [$0.0] })
+    // Started from the slots (voices never grouped), some sentences go to someone else.
+    var slotsFirst = SpeakerLabels.Settings()
+    slotsFirst.sameVoice = .infinity
+    let before = SpeakerLabels.label(sentences, attendees: 4, profiles: [:], settings: slotsFirst)
+    #expect(before.parts.map { $0.map(\.speaker) } != said.map { [$0.0] })
+  }
+
   /// A first meeting's groups are named in the order the attendees speak: a group that holds
   /// two voices alike (Ana's and Ben's) leaves Ben's slot to Ben, and the names after it do not
   /// shift; a turn that drifted a slot later keeps its speaker's name.
