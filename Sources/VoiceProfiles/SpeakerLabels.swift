@@ -5,14 +5,14 @@ import Foundation
 ///
 /// A background model is learned from every voice in the meeting. Each attendee's voice starts
 /// as their stored profile, or (never heard before) as the background model; it is refined by
-/// the sentences currently given to them, which are at first those of their slot. Every
-/// sentence then goes to the voice that explains it best against the background (scored
-/// without that sentence in its own voice's model), the slot's owner winning when the voices
-/// are unsure; this repeats until nothing moves. In a first meeting that groups the voices by
-/// the slots they mostly fill, and the groups are then matched to the attendees in the order
-/// they first speak (the attendees' order), so turns that drifted out of their slots keep their
-/// names. A sentence whose voice changes for long enough is split at the word nearest the
-/// change.
+/// the sentences currently given to them. In a first meeting those are found by grouping the
+/// sentences by voice, bottom up, and naming the groups after the attendees in the order they
+/// first speak (the attendees' order), so turns that drifted out of their slots keep their
+/// names; otherwise (or when the voices cannot be grouped) they are at first those of each
+/// attendee's slot. Every sentence then goes to the voice that explains it best against the
+/// background (scored without that sentence in its own voice's model), the slot's owner
+/// winning when the voices are unsure; this repeats until nothing moves. A sentence whose voice
+/// changes for long enough is split at the word nearest the change.
 public enum SpeakerLabels {
   public struct Sentence: Sendable {
     public var voice: VoiceFrames?
