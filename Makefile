@@ -102,8 +102,8 @@ install: release release-server completions
 pulse: setup
 	@.ci/pulse >/dev/null
 
-# The format check, then every test (.ci/test): the suites but END_TO_END on the debug build while
-# the optimized `syncups` compiles beside them, then the END_TO_END suites against that binary.
+# The format check, then every test (.ci/test): the debug build with its tests and the optimized
+# `syncups` at once, then every suite in one run, against that binary wherever a test runs it.
 test: lint
 	@$(TESTING) RELEASE_BINARY=$(RELEASE_BINARY) SWIFT=$(SWIFT) .ci/test
 

@@ -182,27 +182,26 @@ private struct Meeting {
   func grouped() -> [Int] {
     let heard = speech.indices.filter { (speech[$0]?.count ?? 0) > 0 }
     guard heard.count > attendees, let unknown = priors.first else { return slots }
-    var groups = heard.map { [$0] }
-    /// Sentence `index`'s frames' log-likelihood ratio, summed, under a group's model.
+    /// Each heard sentence's frames' log-likelihood ratio, summed, under the model of a group (the
+    /// positions in `heard` of its sentences).
     func scores(_ group: [Int]) -> [Double] {
       var total = GaussianMixture.Statistics(
         components: unknown.components, dimension: unknown.dimension)
-      for index in group { total += statistics[index][0] }
+      for position in group { total += statistics[heard[position]][0] }
       let model = unknown.adapted(to: total)
-      return heard.indices.map { position in
-        let frames = speech[heard[position]]!.frames
-        return zip(model.logLikelihoods(frames), backgroundScores[heard[position]])
+      return heard.map { index in
+        zip(model.logLikelihoods(speech[index]!.frames), backgroundScores[index])
           .reduce(0) { $0 + $1.0 - $1.1 }
       }
     }
-    // ratios[g][p]: the heard sentence at position p under group g's model.
+    // groups[g]: positions in `heard`; ratios[g][p]: the heard sentence at p under g's model.
+    var groups = heard.indices.map { [$0] }
     var ratios = groups.map { scores($0) }
     let frames = heard.map { Double(speech[$0]!.count) }
-    var members = heard.indices.map { [$0] }
     func closeness(_ a: Int, _ b: Int) -> Double {
       func across(_ from: Int, _ to: Int) -> Double {
-        members[from].reduce(0) { $0 + ratios[to][$1] }
-          / members[from].reduce(0) { $0 + frames[$1] }
+        groups[from].reduce(0) { $0 + ratios[to][$1] }
+          / groups[from].reduce(0) { $0 + frames[$1] }
       }
       return across(a, b) + across(b, a)
     }
@@ -222,15 +221,13 @@ private struct Meeting {
       all.sort()
       guard best - all[all.count / 2] > settings.sameVoice else { return slots }
       groups[pair.0] += groups[pair.1]
-      members[pair.0] += members[pair.1]
       groups.remove(at: pair.1)
-      members.remove(at: pair.1)
       ratios.remove(at: pair.1)
       ratios[pair.0] = scores(groups[pair.0])
     }
     var labels = slots
-    for (group, sentences) in groups.enumerated() {
-      for index in sentences { labels[index] = group }
+    for (group, positions) in groups.enumerated() {
+      for position in positions { labels[heard[position]] = group }
     }
     return SpeakerLabels.named(
       groups: labels, slots: slots, frames: speech.map { $0?.count ?? 0 }, attendees: attendees)
