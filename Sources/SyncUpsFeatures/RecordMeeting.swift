@@ -215,81 +215,8 @@ public struct RecordMeeting: Reducer {
     .ifLet(\.$alert, action: \.alert)
   }
 
-  /// What the recorder says, applied: the meeting clock follows the audio when it should, words
-  /// become segments of the speaker whose slot they started in, problems are said in one line,
-  /// and the end of the recording saves the meeting.
-  private func apply(_ event: RecordingEvent, _ state: inout State) -> Effect<Action> {
-    switch event {
-    case .levels(let levels):
-      state.levels = levels
-      return .none
-
-    case .recorded:
-      return state.input.followsAudioTime ? tick(&state) : .none
-
-    case .partial(let text):
-      state.partial = text
-      return .none
-
-    case .utterance(let utterance):
-      return heard(utterance, &state)
-
-    case .audioDropped(let reason):
-      state.recording?.audioFile = nil
-      state.notice = "cannot keep the meeting's audio: \(reason); the meeting goes on without it"
-      return .none
-
-    case .sentences(let utterances):
-      return heardSentences(utterances, &state)
-
-    case .sentencesLate:
-      state.sentencesLate = true
-      state.notice =
-        "the whole sentences are not ready yet; the live transcript is saved now and replaced "
-        + "by them in the background"
-      return .none
-
-    case .sentencesFailed(let reason):
-      state.notice = "the whole-sentence pass \(reason); the live transcript is saved instead"
-      return .none
-
-    case .inputUnavailable(let reason):
-      // No microphone: the default one means "continue without recording", a named one fails.
-      guard case .microphone(nil, _) = state.input else { return fail(reason, &state) }
-      state.status = .timing
-      state.recording?.audioFile = nil
-      state.notice = "\(reason); the meeting is timed without recording or transcription"
-      return .none
-
-    case .startFailed(let reason):
-      return fail("cannot start the meeting: \(reason)", &state)
-
-    case .failed(let message, let keptAudio):
-      state.partial = ""
-      if !keptAudio { state.recording?.audioFile = nil }
-      if case .mix = state.input {
-        // Part of a remote stand-up is no longer heard: the meeting ends, keeping what was.
-        state.failure = "\(message); the meeting was saved with what was heard until then"
-        return save(&state)
-      }
-      guard state.status == .recording else { return save(&state) }
-      state.status = .timing
-      state.notice = "\(message); the meeting goes on without recording"
-      // The meeting goes on while the user reads this; without audio, an audio-timed meeting
-      // goes on by the wall clock.
-      state.alert = .recordingFailed(message)
-      return state.input.followsAudioTime ? timer() : .none
-
-    case .finished(let keptAudio):
-      state.partial = ""
-      if !keptAudio { state.recording?.audioFile = nil }
-      // The input ended by itself (a file used as the microphone), or the meeting is over.
-      return save(&state)
-    }
-  }
-
   /// A second of meeting time (unless an alert holds it); the meeting ends when its time is up.
-  private func tick(_ state: inout State) -> Effect<Action> {
+  func tick(_ state: inout State) -> Effect<Action> {
     state.timeline.seconds += 1
     guard !state.timeline.isPaused, state.isRunning else { return .none }
     state.secondsElapsed += 1
@@ -303,7 +230,7 @@ public struct RecordMeeting: Reducer {
   }
 
   /// One tick a second on the wall clock.
-  private func timer() -> Effect<Action> {
+  func timer() -> Effect<Action> {
     .run { [clock] send in
       for await _ in clock.timer(interval: .seconds(1)) { await send(.timerTick) }
     }
@@ -404,7 +331,7 @@ public struct RecordMeeting: Reducer {
   }
 
   /// The meeting could not start: it ends unsaved, saying why.
-  private func fail(_ message: String, _ state: inout State) -> Effect<Action> {
+  func fail(_ message: String, _ state: inout State) -> Effect<Action> {
     state.failure = message
     return discard(&state)
   }

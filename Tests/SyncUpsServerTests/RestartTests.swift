@@ -67,7 +67,7 @@ struct RestartTests {
     // Back without restarting the server: the next requests succeed (the pool opens new
     // connections; the loop is a safety net far above the few tries it takes).
     var status = 0
-    _ = await eventually {
+    _ = await waitUntil(every: .milliseconds(100)) {
       status = (try? await running.send("GET", "/api/v1/sync-ups", token: token).status) ?? 0
       return status == 200
     }
@@ -153,14 +153,14 @@ struct RestartTests {
           + "SELECT pg_sleep(600);",
       ])
     // The blocker must hold the key before the push is sent, or the push would take it first.
-    let holding = await eventually {
+    let holding = await waitUntil(every: .milliseconds(100)) {
       await sessions(server, "wait_event = 'PgSleep' AND query LIKE '%INSERT INTO push_receipt%'")
         == 1
     }
     try #require(holding, "the blocking session never took the receipt's key")
     async let answer = running.send(
       "POST", "/api/v1/sync/push", token: server.writerToken, body: body)
-    let waiting = await eventually {
+    let waiting = await waitUntil(every: .milliseconds(100)) {
       await sessions(server, "wait_event_type = 'Lock' AND query LIKE '%INSERT INTO push_receipt%'")
         == 1
     }
@@ -177,7 +177,7 @@ struct RestartTests {
     #expect(try await server.count("push_receipt") == 0)
     // The laptop sends the same bytes again (the server was not restarted).
     var retried = (status: 0, body: Data())
-    _ = await eventually {
+    _ = await waitUntil(every: .milliseconds(100)) {
       retried =
         (try? await running.send(
           "POST", "/api/v1/sync/push", token: server.writerToken, body: body)) ?? (0, Data())
@@ -207,16 +207,6 @@ private func sessions(_ server: TestServer, _ condition: String) async -> Int? {
     }
     return count
   }
-}
-
-/// Asks `condition` every 100 ms until it holds; false after `safetyNet` (far above a normal run).
-private func eventually(_ condition: () async -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now + safetyNet
-  while ContinuousClock.now < deadline {
-    if await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(100))
-  }
-  return await condition()
 }
 
 /// What each reader of `restartUnderLoad` was answered, and when it sent each request.

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import SyncUpsWire
+import TestSupport
 import Testing
 
 /// The pages in Debian's headless Chromium, on a real port, with the bundled sample's real
@@ -50,7 +51,10 @@ struct WebBrowserTests {
     try await browser.type("Ana", into: "#name")
     try await browser.type("correct horse", into: "#password")
     try await browser.click("form.stack button")
-    #expect(await waitUntilAsync { (try? await browser.currentURL()) == "\(base)/meetings/\(id)" })
+    #expect(
+      await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) {
+        (try? await browser.currentURL()) == "\(base)/meetings/\(id)"
+      })
     let duration = try await browser.wait(
       Double.self,
       """
@@ -120,7 +124,10 @@ struct WebBrowserTests {
     // Search from the box, follow the result: the audio is at that moment.
     try await browser.type("speech", into: "#q")
     try await browser.click("form.search button")
-    #expect(await waitUntilAsync { (try? await browser.currentURL()) == "\(base)/search?q=speech" })
+    #expect(
+      await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) {
+        (try? await browser.currentURL()) == "\(base)/search?q=speech"
+      })
     let marked = try await browser.run(
       [String].self,
       "return JSON.stringify([...document.querySelectorAll('.results mark')].map(m => m.textContent))"
@@ -128,7 +135,9 @@ struct WebBrowserTests {
     #expect(marked == ["speech"])
     try await browser.click(".results a")
     #expect(
-      await waitUntilAsync { (try? await browser.currentURL()) == "\(base)/meetings/\(id)?t=3.20" })
+      await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) {
+        (try? await browser.currentURL()) == "\(base)/meetings/\(id)?t=3.20"
+      })
     let arrived = try await browser.wait(
       Moment.self,
       """

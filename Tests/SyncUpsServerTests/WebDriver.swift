@@ -34,7 +34,9 @@ final class Browser: Sendable {
     let base = URL(string: "http://127.0.0.1:\(port)")!
     let profile = try TemporaryDirectory()
     do {
-      let ready = await waitUntilAsync { (try? await call(base, "GET", "status")) != nil }
+      let ready = await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) {
+        (try? await call(base, "GET", "status")) != nil
+      }
       guard ready else { throw WebDriverError("chromedriver did not start: \(driver.stderr)") }
       let options: [String: Any] = [
         "binary": chromium,
@@ -173,14 +175,4 @@ final class Browser: Sendable {
 struct WebDriverError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
-}
-
-/// Polls an async condition every 50 ms until it holds or the safety net passes.
-func waitUntilAsync(timeout: Duration = .seconds(60), _ condition: () async -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(50))
-  }
-  return false
 }

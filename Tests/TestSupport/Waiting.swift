@@ -4,18 +4,19 @@ import Foundation
 /// a loaded machine. Tests wait for the event; this only keeps a broken one from hanging forever.
 public let safetyNet: Duration = .seconds(600)
 
-/// Waits until `condition` holds (looked at every 10 ms, without holding a thread in between);
-/// false when it still does not after `timeout`, the safety net.
+/// Waits until `condition` holds (looked at every `interval`, without holding a thread in
+/// between); false when it still does not after `timeout`, the safety net.
 public func waitUntil(
   isolation: isolated (any Actor)? = #isolation,
-  timeout: Duration = safetyNet, _ condition: () throws -> Bool
+  timeout: Duration = safetyNet, every interval: Duration = .milliseconds(10),
+  _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {
-    if try condition() { return true }
-    try? await Task.sleep(for: .milliseconds(10))
+    if try await condition() { return true }
+    try? await Task.sleep(for: interval)
   }
-  return try condition()
+  return try await condition()
 }
 
 /// Something that happens once (a process exits, a pipe ends), with a value: whoever sees it
