@@ -208,7 +208,10 @@ final class FileStorageSession<Value: Sendable>: FlushableSession, @unchecked Se
     while true {
       let data: Data?
       do {
-        data = try fileSystem.read(url)
+        // Read under the writers' lock: a writer that keeps another version aside renames the
+        // file before it writes its own, and that moment must not look like a deletion (which
+        // would make our next save treat their write as a conflict and write ours again).
+        data = try fileSystem.withExclusiveLock(for: url) { try fileSystem.read(url) }
       } catch {
         context?.reportLoadError(SharedFileError.io(url: url, reason: describe(error)))
         return

@@ -203,6 +203,53 @@ import Testing
     }
   }
 
+  @Test func aWriterKeepingAVersionAsideIsNotADeletion() async throws {
+    // Another writer that keeps a version aside renames the file, then writes its own, under
+    // the writers' lock. A reference that looked in between once took the file for deleted, and
+    // its next save then kept the new version aside as a conflict and wrote its old value over
+    // it (two probes incrementing at once counted one increment twice).
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = directory.file("state.json")
+    let disk = LiveFileSystem()
+    let encoder = defaultFileStorageEncoder()
+    try disk.withExclusiveLock(for: file) {
+      try disk.writeAtomically(encoder.encode(ProbeState(count: 1, note: "ours")), to: file)
+    }
+    let ourFileSystem = TouchedFileSystem(disk)
+    try await withDependencies {
+      $0.defaultFileStorage = diskStorage(ourFileSystem)
+    } operation: { () async throws in
+      @Shared(.fileStorage(file)) var state = ProbeState()
+      #expect(state.count == 1)
+      let theirs = ProbeState(count: 5, note: "theirs")
+      let reference = $state
+      let saved = OneShot<Void>()
+      let writer = OneShot<Void>()
+      Thread.detachNewThread {
+        try? disk.withExclusiveLock(for: file) {
+          ourFileSystem.touched.reset()
+          try disk.moveItem(at: file, to: directory.file("state.json.aside"))
+          // Our reference hears of the rename and looks at the file; then it saves.
+          _ = ourFileSystem.touched.wait()
+          Thread.detachNewThread {
+            try? reference.save()
+            saved.happen(())
+          }
+          Thread.sleep(forTimeInterval: 0.3)
+          try disk.writeAtomically(encoder.encode(theirs), to: file)
+        }
+        writer.happen(())
+      }
+      #expect(await writer.wait() != nil)
+      #expect(await saved.wait() != nil)
+      #expect(await waitUntil { state == theirs })
+      #expect(try decodeProbeState(file) == theirs)
+      #expect($state.saveError == nil)
+      #expect(try directory.contents().filter { $0.contains("conflict") } == [])
+    }
+  }
+
   @Test func twoProcessesIncrementingNeverLoseAnUpdate() async throws {
     // Each probe run loads, increments and saves: 10 runs, two at a time. When two runs
     // overlap, the second writer finds the first one's version on disk and keeps it aside as a
