@@ -216,7 +216,7 @@ import Testing
     try disk.withExclusiveLock(for: file) {
       try disk.writeAtomically(encoder.encode(ProbeState(count: 1, note: "ours")), to: file)
     }
-    let ourFileSystem = TouchedFileSystem(disk)
+    let ourFileSystem = CountingFileSystem(disk)
     try await withDependencies {
       $0.defaultFileStorage = diskStorage(ourFileSystem)
     } operation: { () async throws in
@@ -228,14 +228,18 @@ import Testing
       let writer = OneShot<Void>()
       Thread.detachNewThread {
         try? disk.withExclusiveLock(for: file) {
-          ourFileSystem.touched.reset()
+          let looked = DispatchSemaphore(value: 0)
+          ourFileSystem.onLook = { looked.signal() }
           try disk.moveItem(at: file, to: directory.file("state.json.aside"))
           // Our reference hears of the rename and looks at the file; then it saves.
-          _ = ourFileSystem.touched.wait()
+          _ = looked.wait(timeout: .now() + 600)
+          ourFileSystem.onLook = nil
           Thread.detachNewThread {
             try? reference.save()
             saved.happen(())
           }
+          // Time for the save to decide what to write before the other version is there (with
+          // the fix it waits for the lock whatever the time; without it, this shows the bug).
           Thread.sleep(forTimeInterval: 0.3)
           try disk.writeAtomically(encoder.encode(theirs), to: file)
         }

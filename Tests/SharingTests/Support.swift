@@ -13,13 +13,22 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
   let reportsChanges: Bool
   private let lock = NSLock()
   private var _writes = 0
+  private var _onLook: (@Sendable () -> Void)?
   init(_ base: any FileSystem, reportsChanges: Bool = true) {
     self.base = base
     self.reportsChanges = reportsChanges
   }
   var writes: Int { lock.withLock { _writes } }
+  /// Called whenever file storage looks at a file: reads it or takes its lock.
+  var onLook: (@Sendable () -> Void)? {
+    get { lock.withLock { _onLook } }
+    set { lock.withLock { _onLook = newValue } }
+  }
 
-  func read(_ url: URL) throws -> Data? { try base.read(url) }
+  func read(_ url: URL) throws -> Data? {
+    onLook?()
+    return try base.read(url)
+  }
   func writeAtomically(_ data: Data, to url: URL) throws {
     lock.withLock { _writes += 1 }
     try base.writeAtomically(data, to: url)
@@ -29,58 +38,11 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
   }
   func fileExists(_ url: URL) -> Bool { base.fileExists(url) }
   func withExclusiveLock<R>(for url: URL, _ body: () throws -> R) throws -> R {
-    try base.withExclusiveLock(for: url, body)
-  }
-  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> SharedSubscription {
-    reportsChanges ? base.watch(url, onChange: onChange) : SharedSubscription {}
-  }
-}
-
-/// Wraps a file system and says (`touched`) when file storage next reads the file or takes its
-/// lock.
-final class TouchedFileSystem: FileSystem, @unchecked Sendable {
-  let base: any FileSystem
-  let touched = Signal()
-  init(_ base: any FileSystem) { self.base = base }
-
-  func read(_ url: URL) throws -> Data? {
-    touched.raise()
-    return try base.read(url)
-  }
-  func writeAtomically(_ data: Data, to url: URL) throws {
-    try base.writeAtomically(data, to: url)
-  }
-  func moveItem(at source: URL, to destination: URL) throws {
-    try base.moveItem(at: source, to: destination)
-  }
-  func fileExists(_ url: URL) -> Bool { base.fileExists(url) }
-  func withExclusiveLock<R>(for url: URL, _ body: () throws -> R) throws -> R {
-    touched.raise()
+    onLook?()
     return try base.withExclusiveLock(for: url, body)
   }
   func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> SharedSubscription {
-    base.watch(url, onChange: onChange)
-  }
-
-  /// Raised by any thread; a blocked thread waits for the next raise after a `reset`.
-  final class Signal: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var raised = false
-    func reset() { condition.withLock { raised = false } }
-    func raise() {
-      condition.withLock {
-        raised = true
-        condition.broadcast()
-      }
-    }
-    /// False when nothing raised it within the safety net.
-    func wait() -> Bool {
-      let deadline = Date().addingTimeInterval(600)
-      return condition.withLock {
-        while !raised { if !condition.wait(until: deadline) { return false } }
-        return true
-      }
-    }
+    reportsChanges ? base.watch(url, onChange: onChange) : SharedSubscription {}
   }
 }
 

@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import SyncUpsWire
-import TestSupport
 import Testing
 
 /// The pages in Debian's headless Chromium, on a real port, with the bundled sample's real
@@ -51,10 +50,7 @@ struct WebBrowserTests {
     try await browser.type("Ana", into: "#name")
     try await browser.type("correct horse", into: "#password")
     try await browser.click("form.stack button")
-    #expect(
-      await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) {
-        (try? await browser.currentURL()) == "\(base)/meetings/\(id)"
-      })
+    #expect(await browser.arrives(at: "\(base)/meetings/\(id)"))
     let duration = try await browser.wait(
       Double.self,
       """
@@ -124,20 +120,14 @@ struct WebBrowserTests {
     // Search from the box, follow the result: the audio is at that moment.
     try await browser.type("speech", into: "#q")
     try await browser.click("form.search button")
-    #expect(
-      await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) {
-        (try? await browser.currentURL()) == "\(base)/search?q=speech"
-      })
+    #expect(await browser.arrives(at: "\(base)/search?q=speech"))
     let marked = try await browser.run(
       [String].self,
       "return JSON.stringify([...document.querySelectorAll('.results mark')].map(m => m.textContent))"
     )
     #expect(marked == ["speech"])
     try await browser.click(".results a")
-    #expect(
-      await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) {
-        (try? await browser.currentURL()) == "\(base)/meetings/\(id)?t=3.20"
-      })
+    #expect(await browser.arrives(at: "\(base)/meetings/\(id)?t=3.20"))
     let arrived = try await browser.wait(
       Moment.self,
       """

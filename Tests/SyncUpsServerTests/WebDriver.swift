@@ -84,6 +84,13 @@ final class Browser: Sendable {
     try await Self.call(session, "GET", "url") as? String ?? ""
   }
 
+  /// Whether the page's address becomes `url` (after a click or a submitted form).
+  func arrives(at url: String) async -> Bool {
+    await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) {
+      (try? await currentURL()) == url
+    }
+  }
+
   /// The first element matching a CSS selector.
   func element(_ css: String) async throws -> String {
     let found = try await Self.call(

@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import SyncUpsWire
-import TestSupport
 import Testing
 
 /// `make screenshots`: the meeting page (a word lit, as while playing) and the search page at
@@ -30,10 +29,7 @@ struct WebScreenshots {
         try await browser.type("Ana", into: "#name")
         try await browser.type("correct horse", into: "#password")
         try await browser.click("form.stack button")
-        #expect(
-          await waitUntil(timeout: .seconds(60), every: .milliseconds(50)) {
-            (try? await browser.currentURL()) == "\(base)/"
-          })
+        #expect(await browser.arrives(at: "\(base)/"))
         for width in [360, 1280] {
           try await browser.resize(width: width, height: width == 360 ? 1400 : 1000)
           try await browser.go("\(base)/")
