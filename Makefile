@@ -17,7 +17,7 @@ SERVER_BINARY = .build-server/release/syncups-server
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server completions test-debug test-release bench bench-batch bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server completions test-debug test-release bench bench-batch bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -68,6 +68,13 @@ team-demo-stop:
 # per second from ten laptops, seconds from a save on laptop A to laptop B's interactive app.
 bench-server: release release-server bench-pages
 	@.ci/bench-server $(RELEASE_BINARY) $(SERVER_BINARY)
+
+# The server against a hostile teammate (a command, not a test; see .ci/fuzz-server): 10,000
+# random pushes and page requests on the release binary; every answer 2xx or 4xx, the server up,
+# its peak RSS under 300 MB. FUZZ_REQUESTS sets the count.
+FUZZ_REQUESTS ?= 10000
+fuzz-server: release-server
+	@.ci/fuzz-server $(SERVER_BINARY) $(FUZZ_REQUESTS)
 
 # Shell completions and man pages of both programs, from swift-argument-parser (the completions
 # from the programs themselves, the man pages from its generate-manual plugin), in .build-docs.

@@ -335,7 +335,7 @@ let package = Package(
     // MARK: Team server (issue 19)
     // The JSON documents laptops and the server send each other, and the search query parser
     // both FTS5 and PostgreSQL use: Foundation only, so the laptop can link it without SwiftNIO.
-    .target(name: "SyncUpsWire"),
+    .target(name: "SyncUpsWire", dependencies: ["SpeechVocabulary"]),
     .testTarget(name: "SyncUpsWireTests", dependencies: ["SyncUpsWire"]),
     // The laptop's side of the team sync: the server's routes as a client (interface, and a
     // live module on FoundationNetworking's URLSession, no SwiftNIO), and the sync itself (the

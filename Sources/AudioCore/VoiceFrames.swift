@@ -25,8 +25,10 @@ public struct VoiceFrames: Sendable, Equatable, Hashable {
 
   /// The frames between two stream times (seconds), clamped to those there are.
   public func between(_ from: Double, _ to: Double) -> VoiceFrames {
-    let first = max(0, min(count, Int(((from - start) * Self.framesPerSecond).rounded())))
-    let last = max(first, min(count, Int(((to - start) * Self.framesPerSecond).rounded())))
+    let first = max(
+      0, min(count, Int(saturating: ((from - start) * Self.framesPerSecond).rounded())))
+    let last = max(
+      first, min(count, Int(saturating: ((to - start) * Self.framesPerSecond).rounded())))
     return VoiceFrames(
       dimension: dimension, values: Array(values[first * dimension..<last * dimension]),
       start: start + Double(first) / Self.framesPerSecond)

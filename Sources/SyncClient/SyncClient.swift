@@ -126,7 +126,8 @@ public enum SyncFailure: Error, Equatable, CustomStringConvertible {
         + "'syncups team join URL --token TOKEN'"
     case .forbidden(let message): "the team server refused: \(message)"
     case .unreachable(let reason): "cannot reach the team server (\(reason))"
-    case .tooSlow(let seconds): "the team server did not answer within \(Int(seconds)) s"
+    case .tooSlow(let seconds):
+      "the team server did not answer within \(String(format: "%.0f", seconds)) s"
     case .refused(let status, let message): "the team server answered \(status): \(message)"
     case .unreadable(let what): "the team server's answer cannot be read (\(what))"
     }

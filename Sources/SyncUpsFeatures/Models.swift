@@ -2,6 +2,7 @@ import Architecture
 import AudioCore
 import Foundation
 import SpeechVocabulary
+import SyncUpsWire
 import Tagged
 
 /// A recurring stand-up: who attends, how long it lasts, how it looks, and its past meetings.
@@ -309,181 +310,71 @@ extension JSONEncoder {
 
 // MARK: Rules
 
-/// Why a sync-up cannot be saved, in the words every front end shows.
-public enum SyncUpProblem: Error, Equatable, Sendable, CustomStringConvertible {
-  case blankTitle
-  case longTitle
-  case multilineTitle
-  case controlCharactersInTitle
-  case noAttendees
-  case longName(String)
-  case multilineName(String)
-  case controlCharactersInName(String)
-  case duplicateName(String)
-  case durationOutOfRange
-  case multilineWord(String)
-  case controlCharactersInWord(String)
-  case unsayableWord(String, Vocabulary.TermProblem)
-  case longWord(String)
-  case duplicateWord(String)
-
-  public var description: String {
-    switch self {
-    case .blankTitle: "the title cannot be blank"
-    case .longTitle: "the title is too long: at most \(SyncUp.longestTitle) characters"
-    case .multilineTitle: "the title must be one line"
-    case .controlCharactersInTitle:
-      "the title cannot contain control characters (such as escape sequences)"
-    case .noAttendees: "a sync-up needs at least one attendee"
-    case .longName(let name):
-      "the attendee name '\(name.prefix(20))…' is too long: at most \(SyncUp.longestName) characters"
-    case .multilineName(let name): "the attendee name \(name.debugDescription) must be one line"
-    case .controlCharactersInName(let name):
-      "the attendee name \(name.debugDescription) cannot contain control characters "
-        + "(such as escape sequences)"
-    case .duplicateName(let name): "two attendees are named '\(name)': give each a different name"
-    case .durationOutOfRange: "a sync-up lasts between 1s and 24h"
-    case .multilineWord(let word): "the vocabulary word \(word.debugDescription) must be one line"
-    case .controlCharactersInWord(let word):
-      "the vocabulary word \(word.debugDescription) cannot contain control characters "
-        + "(such as escape sequences)"
-    case .unsayableWord(let word, let problem):
-      "the vocabulary word '\(word)' cannot be used: \(problem)"
-    case .longWord(let word):
-      "the vocabulary word '\(word.prefix(20))…' is too long: at most "
-        + "\(SyncUp.longestWord) characters"
-    case .duplicateWord(let word):
-      "the vocabulary has '\(word)' twice: keep one"
-    }
-  }
-}
+// The rules themselves live in SyncUpsWire's `Rules`, which the server and the sync apply to
+// every document too: one set of rules, wherever a sync-up or a meeting comes in.
+public typealias SyncUpProblem = SyncUpsWire.SyncUpProblem
+public typealias MeetingProblem = SyncUpsWire.MeetingProblem
 
 extension SyncUp {
   /// How long a sync-up may last, whichever front end sets it.
-  public static let durationRange: ClosedRange<Duration> = .seconds(1) ... .seconds(24 * 3600)
+  public static let durationRange: ClosedRange<Duration> =
+    .seconds(Rules.durationSeconds.lowerBound) ... .seconds(Rules.durationSeconds.upperBound)
 
   /// The sync-up as it is saved: title and names trimmed, blank attendee rows dropped; or why it
   /// cannot be saved. Every front end saves through this.
   public func validated() throws(SyncUpProblem) -> SyncUp {
     var syncUp = self
-    syncUp.title = Self.trimmed(title)
-    guard !syncUp.title.isEmpty else { throw .blankTitle }
-    guard syncUp.title.count <= Self.longestTitle else { throw .longTitle }
-    guard !syncUp.title.contains(where: \.isNewline) else { throw .multilineTitle }
-    guard !Self.hasControlCharacters(syncUp.title) else { throw .controlCharactersInTitle }
-    syncUp.attendees = IdentifiedArray(
-      uniqueElements: attendees.compactMap { attendee in
-        var attendee = attendee
-        attendee.name = Self.trimmed(attendee.name)
-        return attendee.name.isEmpty ? nil : attendee
-      }
-    )
-    guard !syncUp.attendees.isEmpty else { throw .noAttendees }
-    var seen: Set<String> = []
-    for attendee in syncUp.attendees {
-      guard attendee.name.count <= Self.longestName else { throw .longName(attendee.name) }
-      guard !attendee.name.contains(where: \.isNewline) else {
-        throw .multilineName(attendee.name)
-      }
-      guard !Self.hasControlCharacters(attendee.name) else {
-        throw .controlCharactersInName(attendee.name)
-      }
-      guard seen.insert(attendee.name.lowercased()).inserted else {
-        throw .duplicateName(attendee.name)
-      }
+    syncUp.title = try Rules.title(title)
+    var kept: [Attendee] = []
+    for var attendee in attendees {
+      guard let name = try Rules.name(attendee.name) else { continue }
+      attendee.name = name
+      kept.append(attendee)
     }
+    try Rules.attendees(kept.map(\.name))
+    syncUp.attendees = IdentifiedArray(uniqueElements: kept)
     guard Self.durationRange.contains(duration) else { throw .durationOutOfRange }
-    syncUp.vocabulary = try Self.validatedVocabulary(vocabulary, attendees: syncUp.attendees)
+    syncUp.vocabulary = try Rules.vocabulary(vocabulary, attendees: kept.map(\.name))
     return syncUp
   }
 
   /// The longest title and attendee name, in characters: a row of `list` stays readable.
-  public static let longestTitle = 200
-  public static let longestName = 100
+  public static let longestTitle = Rules.longestTitle
+  public static let longestName = Rules.longestName
 
   /// The longest vocabulary word or phrase, in characters.
-  public static let longestWord = 60
-
-  /// Words trimmed, blank rows and attendees' names (always included) dropped; each one line,
-  /// without control characters, sayable, not too long, and there once (in any case).
-  static func validatedVocabulary(
-    _ words: [String], attendees: IdentifiedArrayOf<Attendee>
-  ) throws(SyncUpProblem) -> [String] {
-    let names = Set(attendees.compactMap { try? Vocabulary.normalize($0.name).get() })
-    var seen: Set<String> = []
-    var kept: [String] = []
-    for word in words.map(trimmed) where !word.isEmpty {
-      guard !word.contains(where: \.isNewline) else { throw .multilineWord(word) }
-      guard !hasControlCharacters(word) else { throw .controlCharactersInWord(word) }
-      guard word.count <= longestWord else { throw .longWord(word) }
-      let spoken: String
-      switch Vocabulary.normalize(word) {
-      case .success(let normalized): spoken = normalized
-      case .failure(let problem): throw .unsayableWord(word, problem)
-      }
-      guard !names.contains(spoken) else { continue }
-      guard seen.insert(spoken).inserted else { throw .duplicateWord(word) }
-      kept.append(word)
-    }
-    return kept
-  }
-
-  static func trimmed(_ text: String) -> String {
-    text.trimmingCharacters(in: .whitespacesAndNewlines)
-  }
-
-  /// ANSI escapes, bells, tabs and the like (newlines are their own rule).
-  static func hasControlCharacters(_ text: String) -> Bool {
-    text.unicodeScalars.contains { scalar in
-      scalar.properties.generalCategory == .control && !Character(scalar).isNewline
-    }
-  }
-}
-
-/// Why a meeting from outside (an import, a first-run file) cannot be added.
-public enum MeetingProblem: Error, Equatable, Sendable, CustomStringConvertible {
-  case dateOutOfRange(Date)
-  case lengthOutOfRange(Double)
-  case segment(Int, String)
-
-  public var description: String {
-    switch self {
-    case .dateOutOfRange(let date):
-      "its date \(date.timeIntervalSince1970.isFinite ? date.formatted(.iso8601) : "?") is not "
-        + "between 1970 and 2100"
-    case .lengthOutOfRange(let length):
-      "its length \(length) s is not between 0 and \(Int(Meeting.longest)) s (a week)"
-    case .segment(let number, let problem): "segment \(number) \(problem)"
-    }
-  }
+  public static let longestWord = Rules.longestWord
 }
 
 extension Meeting {
-  /// The longest a meeting and any time in it may be, in seconds: a week.
-  public static let longest: Double = 7 * 24 * 3600
+  /// The longest a meeting and any time in it may be, in seconds: a day.
+  public static let longest: Double = Rules.longestMeeting
   /// The dates a meeting may have.
-  public static let dateRange: ClosedRange<Date> =
-    Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01
+  public static let dateRange: ClosedRange<Date> = Rules.meetingDates
 
   /// The meeting if its date, length and times are sane (dates from 1970 to 2100, times from 0
-  /// to a week, each segment ending after it starts, speakers named as attendees may be), or why
-  /// not. Imports check every meeting with this; a recording makes only such meetings.
+  /// to a day, each segment ending after it starts, speakers named as attendees may be, counts
+  /// and texts bounded), or why not. Imports check every meeting with this; a recording makes
+  /// only such meetings.
   public func validated() throws(MeetingProblem) -> Meeting {
-    guard Self.dateRange.contains(date) else { throw .dateOutOfRange(date) }
-    if let length, !(0...Self.longest).contains(length) { throw .lengthOutOfRange(length) }
-    let times = 0...Self.longest
+    try Rules.meeting(date: date, length: length)
+    let words = segments.reduce(0) { $0 + $1.words.count + ($1.original?.words.count ?? 0) }
+    try Rules.size(segments: segments.count, words: words)
     for (index, segment) in segments.enumerated() {
-      func refuse(_ problem: String) -> MeetingProblem { .segment(index + 1, problem) }
-      guard times.contains(segment.start), times.contains(segment.end) else {
-        throw refuse("has times outside 0 to \(Int(Self.longest)) s")
+      try Rules.segment(
+        index + 1, start: segment.start, end: segment.end, speaker: segment.speaker,
+        text: segment.text)
+      var spoken = segment.words
+      if let original = segment.original {
+        try Rules.segment(
+          index + 1, start: segment.start, end: segment.end, speaker: original.speaker,
+          text: original.text)
+        spoken += original.words
       }
-      guard segment.start <= segment.end else { throw refuse("ends before it starts") }
-      guard segment.speaker.count <= SyncUp.longestName else {
-        throw refuse("has a speaker name longer than \(SyncUp.longestName) characters")
-      }
-      for word in segment.words {
-        guard times.contains(word.start), times.contains(word.end), word.confidence.isFinite
-        else { throw refuse("has a word with times outside 0 to \(Int(Self.longest)) s") }
+      for word in spoken {
+        try Rules.word(
+          of: index + 1, start: word.start, end: word.end, confidence: word.confidence,
+          text: word.word)
       }
     }
     return self

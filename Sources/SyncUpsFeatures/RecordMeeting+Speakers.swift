@@ -12,7 +12,8 @@ extension RecordMeeting.State {
     let count = max(syncUp.attendees.count, 1)
     var starts: [Int] = []
     for index in 0..<count {
-      let even = Int((syncUp.duration.seconds * Double(index) / Double(count)).rounded(.up))
+      let even = Int(
+        saturating: (syncUp.duration.seconds * Double(index) / Double(count)).rounded(.up))
       starts.append(max(even, (starts.last ?? -1) + 1))
     }
     return starts

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import Hummingbird
 import PostgresNIO
@@ -227,6 +228,7 @@ public struct MeetingCursor: Equatable, Sendable, CustomStringConvertible {
   }
 
   public var description: String {
-    "\(Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))." + id.uuidString.lowercased()
+    "\(Int64(saturating: (date.timeIntervalSince1970 * 1_000_000).rounded()))."
+      + id.uuidString.lowercased()
   }
 }

@@ -197,9 +197,14 @@ public struct TeamServer: Sendable {
       throw APIError(.notFound, "the audio of meeting \(id) is not on the server (yet)")
     }
     let etag = "\"\(audio.sha256)\""
+    // Audio is audio: only an audio type is served as what it claims (a meeting kept before the
+    // rules could name any), never sniffed, and a page that opens it directly runs nothing.
+    let type = Rules.audioTypes.contains(audio.type) ? audio.type : "application/octet-stream"
     var headers: HTTPFields = [
-      .contentType: audio.type, .acceptRanges: "bytes", .eTag: etag,
+      .contentType: type, .acceptRanges: "bytes", .eTag: etag,
       .cacheControl: "private, max-age=31536000, immutable",
+      .xContentTypeOptions: "nosniff",
+      .contentSecurityPolicy: "default-src 'none'; media-src 'self'; sandbox",
     ]
     if request.headers[.ifNoneMatch] == etag {
       return Response(status: .notModified, headers: headers)

@@ -223,29 +223,14 @@ extension TeamStore {
     return version
   }
 
-  /// Refuses what no laptop would send, before anything is written.
+  /// Refuses what no laptop would send, before anything is written: every document by the
+  /// rules `syncups add` and `import` use, each clock no further ahead of this server's time
+  /// than the drift allows.
   private func check(_ push: Push) throws {
-    func refuse(_ message: String) -> APIError { APIError(.unprocessableContent, message) }
-    for syncUp in push.syncUps {
-      let title = syncUp.title.value.trimmingCharacters(in: .whitespaces)
-      guard !title.isEmpty, title.count <= 200, !title.contains(where: \.isNewline) else {
-        throw refuse("sync-up \(syncUp.id) needs a title of one line (at most 200 characters)")
-      }
-      guard syncUp.duration.value.isFinite, syncUp.duration.value > 0 else {
-        throw refuse("sync-up \(syncUp.id) needs a duration of more than 0 seconds")
-      }
-    }
-    for meeting in push.meetings {
-      guard meeting.length.isFinite, meeting.length >= 0 else {
-        throw refuse("meeting \(meeting.id) has a length that is not a number of seconds")
-      }
-      for segment in meeting.segments
-      where !(segment.start.isFinite && segment.end.isFinite && segment.start <= segment.end) {
-        throw refuse("meeting \(meeting.id) has a segment whose times are not in order")
-      }
-      if let audio = meeting.audio, !AudioStore.isHash(audio.sha256) {
-        throw refuse("meeting \(meeting.id) names audio by '\(audio.sha256)', not a SHA-256 in hex")
-      }
+    do {
+      try push.check(now: now())
+    } catch {
+      throw APIError(.unprocessableContent, error.description)
     }
   }
 }

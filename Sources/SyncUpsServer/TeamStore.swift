@@ -10,10 +10,16 @@ import SyncUpsWire
 public struct TeamStore: Sendable {
   public let client: PostgresClient
   public let logger: Logger
+  /// This server's time, against which pushed clocks are checked (tests set it).
+  public let now: @Sendable () -> Date
 
-  public init(client: PostgresClient, logger: Logger = Logger(label: "syncups-server")) {
+  public init(
+    client: PostgresClient, logger: Logger = Logger(label: "syncups-server"),
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
     self.client = client
     self.logger = logger
+    self.now = now
   }
 
   /// Brings the schema up to date (under an advisory lock); returns how many migrations ran.

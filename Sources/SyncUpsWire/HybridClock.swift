@@ -16,10 +16,16 @@ public struct HybridClock: Comparable, Hashable, Sendable, Codable, CustomString
     self.device = device
   }
 
+  /// The largest counter its four digits hold: the next count moves to the next millisecond.
+  public static let largestCounter = 9999
+
   /// The next reading on `device` after `self` (or now, if later): what a local change gets.
   public func tick(now: Date, device: String) -> HybridClock {
     let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
     if wall > milliseconds { return HybridClock(milliseconds: wall, device: device) }
+    guard counter < Self.largestCounter else {
+      return HybridClock(milliseconds: milliseconds + 1, device: device)
+    }
     return HybridClock(milliseconds: milliseconds, counter: counter + 1, device: device)
   }
 

@@ -1,6 +1,7 @@
 import AudioCore
 import Foundation
 import GRDB
+import SyncClient
 import SyncUpsWire
 
 /// Reading a sync-up or a meeting out of the laptop's database as the documents the server
@@ -8,13 +9,20 @@ import SyncUpsWire
 enum StoredDocuments {
   static let zero = HybridClock(milliseconds: 0, device: "0")
 
-  /// Each field's clock (`syncClock`).
+  /// Each field's clock (`syncClock`). One that cannot be read is an error, never the zero
+  /// clock: a change stamped zero would lose to every other write, silently.
   static func clocks(_ id: String, _ db: Database) throws -> [String: HybridClock] {
     var clocks: [String: HybridClock] = [:]
     for row in try Row.fetchAll(
       db, sql: "SELECT field, clock FROM syncClock WHERE entityId = ?", arguments: [id])
     {
-      clocks[row["field"]] = HybridClock(row["clock"] as String)
+      let text: String = row["clock"]
+      guard let clock = HybridClock(text) else {
+        throw SyncFailure.unreadable(
+          "the clock '\(text.prefix(40))' of \(id)'s \(row["field"] as String) in this "
+            + "database cannot be read; nothing was pushed or pulled")
+      }
+      clocks[row["field"]] = clock
     }
     return clocks
   }

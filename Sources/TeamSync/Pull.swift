@@ -13,19 +13,25 @@ enum Pull {
     /// Audio files (relative to the data directory) of meetings deleted here: to delete once
     /// the transaction has committed.
     var deletedAudio: [String] = []
+    /// Documents left out because they break the rules (why, one line each).
+    var skipped: [String] = []
   }
 
   /// Applies `page` and stores its version as the cursor; `audioFiles` maps a meeting id to the
   /// audio file downloaded for it.
   static func apply(
-    _ page: ChangesPage, audioFiles: [UUID: String], directory: URL?, _ db: Database
+    _ page: ChangesPage, audioFiles: [UUID: String], directory: URL?, now: Date = Date(),
+    _ db: Database
   ) throws -> Applied {
     try db.execute(sql: "INSERT INTO syncApplying (active) VALUES (1)")
     var applied = Applied()
-    for document in page.syncUps {
+    let (kept, skipped) = keptByTheRules(page, now: now)
+    applied.skipped = skipped
+    let (syncUps, meetings) = (kept.syncUps, kept.meetings)
+    for document in syncUps {
       if try apply(document, &applied, db) { applied.syncUps += 1 }
     }
-    for document in page.meetings {
+    for document in meetings {
       if try apply(document, audioFile: audioFiles[document.id], &applied, db) {
         applied.meetings += 1
       }
@@ -42,10 +48,34 @@ enum Pull {
       if try apply(document, audioFile: file, &applied, db) { applied.meetings += 1 }
     }
     if applied.syncUps > 0 { try orderSyncUps(db) }
-    try receive(page, db)
+    try receive(syncUps, meetings, db)
     try setState("cursor", page.version, db)
     try db.execute(sql: "DELETE FROM syncApplying")
     return applied
+  }
+
+  /// The page without what breaks the rules every front end saves by, and why each document
+  /// was left out: it is said and passed over (the cursor moves on), and its clocks are never
+  /// adopted.
+  static func keptByTheRules(_ page: ChangesPage, now: Date) -> (ChangesPage, skipped: [String]) {
+    var skipped: [String] = []
+    func passes(_ check: () throws(DocumentProblem) -> Void) -> Bool {
+      do {
+        try check()
+        return true
+      } catch {
+        skipped.append(error.description)
+        return false
+      }
+    }
+    var kept = page
+    kept.syncUps = page.syncUps.filter { document in
+      passes { () throws(DocumentProblem) in try document.check(now: now) }
+    }
+    kept.meetings = page.meetings.filter { document in
+      passes { () throws(DocumentProblem) in try document.check(now: now) }
+    }
+    return (kept, skipped)
   }
 
   /// The audio already downloaded for a parked meeting, if it is there.
@@ -296,7 +326,7 @@ enum Pull {
   }
 
   private static func milliseconds(_ seconds: Double) -> Int64 {
-    Int64((seconds * 1000).rounded())
+    Int64(saturating: (seconds * 1000).rounded())
   }
 
   /// A local change's clock: now, or one more count than the last reading.
@@ -307,9 +337,6 @@ enum Pull {
     var clock = HybridClock(
       milliseconds: row["milliseconds"], counter: row["counter"], device: row["id"])
     clock = clock.tick(now: now, device: clock.device)
-    if clock.counter > 9999 {
-      clock = HybridClock(milliseconds: clock.milliseconds + 1, device: clock.device)
-    }
     try db.execute(
       sql: "UPDATE syncDevice SET milliseconds = ?, counter = ?",
       arguments: [clock.milliseconds, clock.counter])
@@ -317,9 +344,11 @@ enum Pull {
   }
 
   /// The hybrid clock's receive rule: this laptop's next change is later than anything seen.
-  private static func receive(_ page: ChangesPage, _ db: Database) throws {
-    var latest = page.meetings.map(\.clock).max() ?? StoredDocuments.zero
-    for document in page.syncUps {
+  private static func receive(
+    _ syncUps: [SyncUpDocument], _ meetings: [MeetingDocument], _ db: Database
+  ) throws {
+    var latest = meetings.map(\.clock).max() ?? StoredDocuments.zero
+    for document in syncUps {
       latest = max(
         latest, document.title.clock, document.theme.clock, document.duration.clock,
         document.attendees.clock, document.vocabulary.clock, document.deleted.clock)

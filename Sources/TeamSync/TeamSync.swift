@@ -36,6 +36,8 @@ public struct TeamSync: Sendable {
     public var downloadedAudio = 0
     /// Why this laptop's changes were not pushed (a reader's token): they stay here, waiting.
     public var notPushed: String?
+    /// Documents from the server left out because they break the rules (why, one line each).
+    public var skipped: [String] = []
     public init() {}
 
     /// `pushed 1 sync-up and 2 meetings (1 audio file, 3.1 MB); pulled 1 meeting`.
@@ -53,6 +55,10 @@ public struct TeamSync: Sendable {
         var pulled = "pulled " + Self.things(pulledSyncUps, pulledMeetings)
         if downloadedAudio > 0 { pulled += " (\(Self.count(downloadedAudio, "audio file")))" }
         parts.append(pulled)
+      }
+      if let last = skipped.last {
+        parts.append(
+          "left out \(Self.count(skipped.count, "document")) that break the rules (\(last))")
       }
       if let notPushed {
         parts.append(
@@ -102,8 +108,9 @@ public struct TeamSync: Sendable {
       report.notPushed = message
     }
     try await pull(&report, wait: wait)
-    try await database.writer.write { db in
+    try await database.writer.write { [skipped = report.skipped] db in
       try Pull.setState("lastSync", Date().timeIntervalSince1970, db)
+      if let last = skipped.last { try Pull.setState("lastSkipped", last, db) }
     }
     return report
   }
@@ -158,7 +165,10 @@ public struct TeamSync: Sendable {
     }
     var wait = wait
     while true {
-      let page = try await client.changes(team, since, wait, 100)
+      // What breaks the rules is left out before anything of it is downloaded or applied.
+      let (page, skipped) = Pull.keptByTheRules(
+        try await client.changes(team, since, wait, 100), now: Date())
+      report.skipped += skipped
       wait = 0
       let files = try await download(page, report: &report)
       let applied = try await database.writer.write { db in
@@ -230,6 +240,8 @@ public struct TeamSyncStatus: Equatable, Sendable {
   public var version: Int64
   /// Why the last sync failed, when it did.
   public var lastProblem: String?
+  /// The last document from the server left out because it breaks the rules, and why.
+  public var lastSkipped: String?
 
   /// Keeps why a sync failed (nil: it worked) for `syncups team status`.
   public static func recordProblem(_ problem: String?, _ database: SyncUpsDatabase) {
@@ -244,9 +256,11 @@ public struct TeamSyncStatus: Equatable, Sendable {
         try Int64.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = 'cursor'") ?? 0
       let problem = try String.fetchOne(
         db, sql: "SELECT value FROM syncState WHERE key = 'lastProblem'")
+      let skipped = try String.fetchOne(
+        db, sql: "SELECT value FROM syncState WHERE key = 'lastSkipped'")
       return TeamSyncStatus(
         waiting: waiting, lastSync: last.map(Date.init(timeIntervalSince1970:)), version: version,
-        lastProblem: problem)
+        lastProblem: problem, lastSkipped: skipped)
     }
   }
 

@@ -31,9 +31,11 @@ final class VoiceFrontEnd {
   /// dropped (utterances come in order).
   func take(from: Double, to: Double, origin: Double) -> VoiceFrames {
     let count = frames.count / dimension
-    let first = min(max(Int(from * VoiceFrames.framesPerSecond) - firstFrame, 0), count)
+    let first = min(
+      max(Int(saturating: from * VoiceFrames.framesPerSecond) &- firstFrame, 0), count)
     let last = min(
-      max(Int((to * VoiceFrames.framesPerSecond).rounded(.up)) - firstFrame, first), count)
+      max(Int(saturating: (to * VoiceFrames.framesPerSecond).rounded(.up)) &- firstFrame, first),
+      count)
     let taken = VoiceFrames(
       dimension: dimension, values: Array(frames[first * dimension..<last * dimension]),
       start: origin + Double(firstFrame + first) / VoiceFrames.framesPerSecond)

@@ -31,6 +31,9 @@ struct TeamStatusCommand: AsyncParsableCommand {
       "changes waiting: \(status.waiting)",
     ]
     if let problem = status.lastProblem { lines.append("last sync failed: \(problem)") }
+    if let skipped = status.lastSkipped {
+      lines.append("left out from the server (breaks the rules): \(skipped)")
+    }
     try Console.out(lines.joined(separator: "\n") + "\n")
   }
 }

@@ -275,7 +275,7 @@ struct ServerAPITests {
       var ana = original
       ana.title = Stamped("Morning Sync", at: Fixture.clock(5, device: "ana"))
       var ben = original
-      ben.theme = Stamped("plum", at: Fixture.clock(4, device: "ben"))
+      ben.theme = Stamped("poppy", at: Fixture.clock(4, device: "ben"))
       ben.title = Stamped("Old title", at: Fixture.clock(3, device: "ben"))
       for document in [original, ana, ben] {
         let response = try await http.push(
@@ -284,7 +284,7 @@ struct ServerAPITests {
       }
       var summary = try await store.syncUps()
       #expect(summary.map(\.title) == ["Morning Sync"])
-      #expect(summary.map(\.theme) == ["plum"])
+      #expect(summary.map(\.theme) == ["poppy"])
 
       var deleted = ana
       deleted.deleted = Stamped(true, at: Fixture.clock(10, device: "ana"))

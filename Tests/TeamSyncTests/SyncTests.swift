@@ -214,7 +214,9 @@ struct SyncTests {
     var deleted = try laptop.database.writer.read {
       try #require(try StoredDocuments.syncUp(syncUp.id.rawValue.lowercasedStored, $0))
     }
-    deleted.deleted = Stamped(true, at: HybridClock(milliseconds: Int64.max / 2, device: "other"))
+    // Later than every clock here, and within the drift a laptop adopts.
+    let later = Int64(Date().timeIntervalSince1970 * 1000) + 60_000
+    deleted.deleted = Stamped(true, at: HybridClock(milliseconds: later, device: "other"))
     try laptop.database.writer.write { db in
       _ = try Pull.apply(
         ChangesPage(version: 1, more: false, syncUps: [deleted], meetings: []), audioFiles: [:],

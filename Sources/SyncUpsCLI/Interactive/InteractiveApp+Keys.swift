@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import SyncUpsFeatures
 
@@ -274,13 +275,14 @@ extension InteractiveApp {
       }
     case (.left, .duration), (.character("-"), .duration):
       // The whole minute below (1 min 30 s → 1 min), never under a minute, never longer.
-      let minutes = Int((form.syncUp.duration.seconds / 60).rounded(.up)) - 1
+      let minutes = Int(saturating: (form.syncUp.duration.seconds / 60).rounded(.up)) - 1
       guard minutes >= 1 else { return }
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.right, .duration), (.character("+"), .duration):
       // The whole minute above (45 s → 1 min, 1 min 30 s → 2 min), up to the longest allowed.
       let longest = Int(SyncUp.durationRange.upperBound.seconds / 60)
-      let minutes = min(Int((form.syncUp.duration.seconds / 60).rounded(.down)) + 1, longest)
+      let minutes = min(
+        Int(saturating: (form.syncUp.duration.seconds / 60).rounded(.down)) + 1, longest)
       send(.binding(.set(\.syncUp.duration, .seconds(minutes * 60))))
     case (.left, .theme), (.right, .theme), (.character(" "), .theme):
       let themes = Theme.allCases

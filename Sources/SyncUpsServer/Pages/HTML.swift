@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import Hummingbird
 import NIOCore
@@ -41,14 +42,14 @@ enum HTML {
   /// Seconds with two decimals (`12.34`), as `data-start`, `data-end` and `?t=` take them;
   /// integer arithmetic, as a page writes two of these for each of thousands of words.
   static func seconds(_ value: Double) -> String {
-    let hundredths = Int((max(0, value.isFinite ? value : 0) * 100).rounded())
+    let hundredths = Int(saturating: (max(0, value.isFinite ? value : 0) * 100).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100)." + (fraction < 10 ? "0\(fraction)" : "\(fraction)")
   }
 
   /// `m:ss`, or `h:mm:ss` from an hour.
   static func clock(_ value: Double) -> String {
-    let total = Int(max(0, value.isFinite ? value : 0))
+    let total = Int(saturating: max(0, value.isFinite ? value : 0))
     let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
     let ss = seconds < 10 ? "0\(seconds)" : "\(seconds)"
     if hours > 0 { return "\(hours):" + (minutes < 10 ? "0\(minutes)" : "\(minutes)") + ":\(ss)" }
@@ -57,7 +58,7 @@ enum HTML {
 
   /// A length in words: `45 s`, `12 min`, `1 h 5 min`.
   static func length(_ value: Double) -> String {
-    let total = Int(max(0, value.isFinite ? value.rounded() : 0))
+    let total = Int(saturating: max(0, value.isFinite ? value.rounded() : 0))
     if total < 60 { return "\(total) s" }
     let minutes = total / 60
     return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"

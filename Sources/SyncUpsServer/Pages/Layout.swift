@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SyncUpsWire
 
 /// The frame every page shares: the head, a header with the search box and who is signed in,
 /// the main content, and the error page.
@@ -15,10 +16,7 @@ enum Pages {
   ]
 
   /// The sync-up themes (as the laptop names them); anything else is shown as teal.
-  static let themes: Set<String> = [
-    "bubblegum", "buttercup", "indigo", "lavender", "magenta", "navy", "orange", "oxblood",
-    "periwinkle", "poppy", "purple", "seafoam", "sky", "tan", "teal", "yellow",
-  ]
+  static let themes: Set<String> = Rules.themes
 
   /// The CSS class of a theme: `theme-teal` (the stylesheet gives each its colours).
   static func themeClass(_ theme: String) -> String {

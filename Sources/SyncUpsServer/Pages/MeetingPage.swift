@@ -160,7 +160,7 @@ extension TeamServer {
   func meetingPage(_ request: Request, context: TeamContext) async throws -> Response {
     var time: Double?
     if let text = request.uri.queryParameters["t"] {
-      guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+      guard let seconds = Double(text), (0...Rules.longestMeeting).contains(seconds) else {
         throw APIError(.badRequest, "?t= takes seconds from the meeting's start, as in ?t=75.5")
       }
       time = seconds

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Why a pushed or pulled document is not kept: which one, and the rule it breaks.
+public struct DocumentProblem: Error, Equatable, Sendable, CustomStringConvertible {
+  /// One line, whatever the document held: control characters and line breaks are shown as
+  /// escapes (`\u{1B}`), so a problem printed in a terminal cannot drive it.
+  public var description: String
+
+  public init(_ description: String) {
+    var line = ""
+    for scalar in description.unicodeScalars {
+      if scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
+        || scalar == "\u{2028}" || scalar == "\u{2029}"
+      {
+        line += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        line.unicodeScalars.append(scalar)
+      }
+    }
+    self.description = line
+  }
+}
+
+extension HybridClock {
+  /// How far ahead of the receiver's own time a clock may be (seconds). A clock further ahead
+  /// would win every later edit and push every reader's clock past what it can write, so the
+  /// server refuses it and a laptop does not adopt it, as hybrid logical clocks do with a
+  /// maximum drift.
+  public static let maximumDrift: TimeInterval = 5 * 60
+
+  /// True when this reading is more than `maximumDrift` ahead of `now`.
+  public func isAhead(of now: Date) -> Bool {
+    Double(milliseconds) > (now.timeIntervalSince1970 + Self.maximumDrift) * 1000
+  }
+}
+
+extension SyncUpDocument {
+  /// The sync-up by the rules `syncups add` uses (title, attendees, duration, theme,
+  /// vocabulary), each field's clock no later than the drift allows; or why not.
+  public func check(now: Date) throws(DocumentProblem) {
+    let name = "sync-up \(id.uuidString.lowercased())"
+    do {
+      _ = try Rules.title(title.value)
+      var names: [String] = []
+      for attendee in attendees.value {
+        guard let name = try Rules.name(attendee.name) else { throw SyncUpProblem.blankName }
+        names.append(name)
+      }
+      try Rules.attendees(names)
+      try Rules.duration(seconds: duration.value)
+      try Rules.theme(theme.value)
+      _ = try Rules.vocabulary(vocabulary.value, attendees: names)
+    } catch {
+      throw DocumentProblem("\(name): \(error)")
+    }
+    guard Set(attendees.value.map(\.id)).count == attendees.value.count else {
+      throw DocumentProblem("\(name): two attendees have the same id")
+    }
+    try Self.checkClocks(
+      [title.clock, theme.clock, duration.clock, attendees.clock, vocabulary.clock, deleted.clock],
+      of: name, now: now)
+  }
+
+  static func checkClocks(_ clocks: [HybridClock], of name: String, now: Date)
+    throws(DocumentProblem)
+  {
+    guard let ahead = clocks.first(where: { $0.isAhead(of: now) }) else { return }
+    throw DocumentProblem(
+      "\(name) is stamped \(ahead), more than \(Int(HybridClock.maximumDrift / 60)) minutes "
+        + "ahead of this computer's time; check the date and time of the computer that wrote it")
+  }
+}
+
+extension MeetingDocument {
+  /// The meeting by the rules an import uses (date, length, segment and word times within a
+  /// day, bounded text and counts), its audio one of the audio types, its clock no later than
+  /// the drift allows; or why not.
+  public func check(now: Date) throws(DocumentProblem) {
+    let name = "meeting \(id.uuidString.lowercased())"
+    do {
+      try Rules.meeting(date: date, length: length)
+      let words = segments.reduce(0) { $0 + $1.words.count + ($1.original?.words.count ?? 0) }
+      try Rules.size(segments: segments.count, words: words)
+      for (index, segment) in segments.enumerated() {
+        let number = index + 1
+        try Rules.segment(
+          number, start: segment.start, end: segment.end, speaker: segment.speaker,
+          text: segment.text)
+        var spoken = segment.words
+        if let original = segment.original {
+          try Rules.segment(
+            number, start: segment.start, end: segment.end, speaker: original.speaker,
+            text: original.text)
+          spoken += original.words
+        }
+        for word in spoken {
+          try Rules.word(
+            of: number, start: word.start, end: word.end, confidence: word.confidence,
+            text: word.text)
+        }
+      }
+      if let audio { try Self.check(audio) }
+    } catch {
+      throw DocumentProblem("\(name): \(error)")
+    }
+    try SyncUpDocument.checkClocks([clock], of: name, now: now)
+  }
+
+  static func check(_ audio: Audio) throws(MeetingProblem) {
+    guard Rules.audioTypes.contains(audio.type) else {
+      throw .audio(
+        "is of type '\(audio.type.prefix(60))', which is not one of "
+          + Rules.audioTypes.sorted().joined(separator: ", "))
+    }
+    guard audio.sha256.count == 64,
+      audio.sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+    else {
+      throw .audio("is named by '\(audio.sha256.prefix(80))', not a SHA-256 in lowercase hex")
+    }
+    guard (0...Rules.largestAudio).contains(audio.size) else {
+      throw .audio("has a size of \(audio.size) bytes; at most \(Rules.largestAudio) are kept")
+    }
+  }
+}
+
+extension Push {
+  /// Every document of the push by the rules, or the first that breaks one.
+  public func check(now: Date) throws(DocumentProblem) {
+    for syncUp in syncUps { try syncUp.check(now: now) }
+    for meeting in meetings { try meeting.check(now: now) }
+  }
+}
