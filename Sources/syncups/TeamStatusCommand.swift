@@ -31,6 +31,7 @@ struct TeamStatusCommand: AsyncParsableCommand {
       "changes waiting: \(status.waiting)",
     ]
     if let problem = status.lastProblem { lines.append("last sync failed: \(problem)") }
-    try Console.out(lines.joined(separator: "\n") + "\n")
+    // The person, role and problem are the server's words: shown, never obeyed.
+    try Console.out(lines.map(\.visible).joined(separator: "\n") + "\n")
   }
 }
