@@ -7,10 +7,11 @@ import Glibc
 public enum CleanSpawn {
   /// The child's pid; nil when it could not be started. `path` is the program, `arguments` its
   /// argv (the first is its name); `files` sets up its file descriptors; with `newSession` it
-  /// leads a session of its own (no terminal: Ctrl-C in the caller's is not for it).
+  /// leads a session of its own (no terminal: Ctrl-C in the caller's is not for it);
+  /// `environment` replaces the caller's when given.
   public static func spawn(
     _ path: String, _ arguments: [String], newSession: Bool = false,
-    files: (inout posix_spawn_file_actions_t) -> Void
+    environment: [String: String]? = nil, files: (inout posix_spawn_file_actions_t) -> Void
   ) -> pid_t? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -31,8 +32,15 @@ public enum CleanSpawn {
       Int16((newSession ? setSID : 0) | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = arguments.map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
+    let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+    defer { for variable in envp ?? [] { free(variable) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else { return nil }
-    return pid
+    let spawned =
+      if let envp {
+        posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+      } else {
+        posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+      }
+    return spawned == 0 ? pid : nil
   }
 }

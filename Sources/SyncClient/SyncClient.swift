@@ -63,11 +63,35 @@ public struct Team: Codable, Sendable, Equatable {
   public var token: String
   /// Seconds a request may wait for an answer before the server counts as too slow.
   public var timeout: Double
+  /// Whether the token may go over plain `http://` to another computer (`team join
+  /// --allow-http`): without it, the client refuses before it sends anything.
+  public var allowHTTP: Bool
 
-  public init(url: URL, token: String, timeout: Double = 20) {
+  public init(url: URL, token: String, timeout: Double = 20, allowHTTP: Bool = false) {
     self.url = url
     self.token = token
     self.timeout = timeout
+    self.allowHTTP = allowHTTP
+  }
+
+  /// True when requests to `url` would carry the token across a network unencrypted: plain
+  /// `http://` to a host that is not this computer (127.0.0.0/8, ::1, localhost).
+  public static func sendsTokenInClear(to url: URL) -> Bool {
+    guard url.scheme?.lowercased() == "http" else { return false }
+    return !isLoopback(url.host ?? "")
+  }
+
+  /// This computer's own addresses only: names and other spellings (`127.1`, `::ffff:127.0.0.1`)
+  /// count as another computer, the safe side.
+  static func isLoopback(_ host: String) -> Bool {
+    var host = host.lowercased()
+    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    if host == "localhost" || host == "::1" { return true }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0] == "127"
+      && parts.allSatisfy { part in
+        part.count <= 3 && part.allSatisfy(\.isASCII) && UInt8(part) != nil
+      }
   }
 }
 
@@ -118,6 +142,17 @@ public enum SyncFailure: Error, Equatable, CustomStringConvertible {
   case refused(status: Int, message: String)
   /// An answer that is not what the route gives (another program at that address?).
   case unreadable(String)
+  /// A redirect (3xx), never followed: the token would go with it. `location` as the server
+  /// wrote it, when it did.
+  case redirected(status: Int, location: String?)
+  /// An answer larger than any the route gives (`what`: "an answer", "audio").
+  case tooLarge(what: String, limit: Int64)
+  /// What the server sent cannot be written here (`what`: the file and the reason).
+  case cannotKeep(String)
+  /// `http://` to another computer without `--allow-http`: nothing was sent.
+  case inClear(URL)
+  /// Pages that say there is more after `since` without going past it: the pull stopped.
+  case noProgress(since: Int64)
 
   public var description: String {
     switch self {
@@ -130,7 +165,31 @@ public enum SyncFailure: Error, Equatable, CustomStringConvertible {
       "the team server did not answer within \(String(format: "%.0f", seconds)) s"
     case .refused(let status, let message): "the team server answered \(status): \(message)"
     case .unreadable(let what): "the team server's answer cannot be read (\(what))"
+    case .redirected(let status, let location):
+      "the team server answered \(status), a redirect to \(location ?? "no address")"
+        + ", which is never followed (the token would go with it); if the team moved, join it "
+        + "at its new address with 'syncups team join URL --token TOKEN'"
+    case .tooLarge(let what, let limit):
+      "the team server sent \(what) larger than \(Self.size(limit)), more than it ever "
+        + "should; it was refused"
+    case .cannotKeep(let what): "cannot keep what the team server sent: \(what)"
+    case .inClear(let url):
+      "\(url.absoluteString) is plain http:// to another computer: the token would cross the "
+        + "network in clear; join an https:// address (or pass --allow-http to 'syncups team "
+        + "join' on a network you trust)"
+    case .noProgress(let since):
+      "the team server keeps saying there is more after version \(since) without going past "
+        + "it; the pull stopped there (ask whoever runs the server)"
     }
+  }
+}
+
+extension SyncFailure {
+  /// `64 MB`, `1 GiB`: a bound in words.
+  static func size(_ bytes: Int64) -> String {
+    if bytes >= 1 << 30, bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
+    if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+    return "\(bytes) bytes"
   }
 }
 

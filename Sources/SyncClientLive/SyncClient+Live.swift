@@ -41,17 +41,16 @@ extension SyncClient: DependencyKey {
       var request = HTTP.request(team, "api/v1/audio/\(sha256)")
       request.httpMethod = "PUT"
       request.setValue("audio/flac", forHTTPHeaderField: "Content-Type")
-      let (data, response) = try await HTTP.failures(team) {
-        try await HTTP.session.upload(for: request, fromFile: file)
-      }
-      try HTTP.check(response, data)
+      let (data, status) = try await HTTP.send(team, request, upload: file)
+      try HTTP.check(status, data)
     },
     downloadAudio: { team, meetingID, file in
       let request = HTTP.request(team, "audio/\(meetingID.uuidString.lowercased())")
-      let (data, status) = try await HTTP.send(team, request)
+      // Straight to the file as it comes, never whole in memory.
+      let (data, status) = try await HTTP.send(
+        team, request, into: .file(file), limit: HTTP.audioLimit)
       if status == 404 { return false }
       try HTTP.check(status, data)
-      try data.write(to: file, options: .atomic)
       return true
     },
     search: { team, query in
@@ -69,12 +68,11 @@ extension SyncClient: DependencyKey {
 
 /// The requests and their failures.
 enum HTTP {
-  static let session: URLSession = {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.urlCache = nil
-    return URLSession(configuration: configuration)
-  }()
+  /// The largest JSON answer read. A page of 100 hour-long meetings (9,000 words with their
+  /// times each) can pass it: the pull then asks for fewer at a time (see `TeamSync.pull`).
+  static let jsonLimit: Int64 = 64 << 20
+  /// The largest audio file read: the server's own bound on an upload.
+  static let audioLimit: Int64 = 1 << 30
 
   static func request(_ team: Team, _ path: String, _ query: [String: String] = [:]) -> URLRequest {
     var components = URLComponents(
@@ -106,17 +104,25 @@ enum HTTP {
     }
   }
 
-  static func send(_ team: Team, _ request: URLRequest) async throws -> (Data, Int) {
-    let (data, response) = try await failures(team) { try await session.data(for: request) }
-    guard let http = response as? HTTPURLResponse else {
-      throw SyncFailure.unreadable("not HTTP")
+  /// Sends `request` and reads its answer (see `Transfers`): its body (unless it went to a
+  /// file) and status. Nothing is sent over plain http:// to another computer unless the team
+  /// allows it; a redirect is an error, never followed.
+  static func send(
+    _ team: Team, _ request: URLRequest, upload: URL? = nil,
+    into destination: Transfers.Destination = .memory, limit: Int64 = jsonLimit
+  ) async throws -> (Data, Int) {
+    if Team.sendsTokenInClear(to: team.url), !team.allowHTTP {
+      throw SyncFailure.inClear(team.url)
     }
-    return (data, http.statusCode)
-  }
-
-  static func check(_ response: URLResponse, _ data: Data) throws {
-    guard let http = response as? HTTPURLResponse else { throw SyncFailure.unreadable("not HTTP") }
-    try check(http.statusCode, data)
+    let answer = try await failures(team) {
+      try await Transfers.run(request, upload: upload, into: destination, limit: limit)
+    }
+    let status = answer.response.statusCode
+    if (300..<400).contains(status) {
+      throw SyncFailure.redirected(
+        status: status, location: answer.response.value(forHTTPHeaderField: "Location"))
+    }
+    return (answer.data, status)
   }
 
   /// Throws the failure a status that is not 2xx means, with the server's sentence.

@@ -1,19 +1,31 @@
 import Foundation
 import SyncClient
+import SyncUpsFeatures
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// The team this laptop joined: `team.json` under `$XDG_CONFIG_HOME/syncups` (else
-/// `~/.config/syncups`), mode 0600 in a folder of mode 0700. The token lives only there: never in
-/// the database, never printed after `syncups team join`.
+/// The team a data directory joined: `team.json` in the data directory it syncs (see
+/// `DataDirectory`), mode 0600. A team belongs to its data: a second data directory (another
+/// `SYNCUPS_HOME`, a test's) has joined nothing. The token lives only there: never in the
+/// database, never printed after `syncups team join`.
 public struct TeamFile: Sendable, Equatable {
   public var url: URL
 
   public init(url: URL) { self.url = url }
 
+  /// The team file of the data directory `environment` names.
   public static func resolve(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> TeamFile {
+    TeamFile(
+      url: DataDirectory.resolve(environment: environment).url.appendingPathComponent("team.json"))
+  }
+
+  /// Where the team file was kept before it moved into the data directory:
+  /// `$XDG_CONFIG_HOME/syncups/team.json`, else `~/.config/syncups/team.json`.
+  public static func former(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> TeamFile {
     let base: URL
@@ -28,24 +40,60 @@ public struct TeamFile: Sendable, Equatable {
     return TeamFile(url: base.appendingPathComponent("syncups/team.json"))
   }
 
+  /// Moves the former team file into the default data directory, the one it synced, when that
+  /// has none: written there, then removed from the config folder. Never into a data directory
+  /// `SYNCUPS_HOME` sets (scratch data, a test's), which would then push to that team. Returns
+  /// the former file when it moved it.
+  public static func adoptFormer(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(Problem) -> TeamFile? {
+    guard environment["SYNCUPS_HOME"]?.isEmpty ?? true else { return nil }
+    let former = former(environment: environment)
+    let file = resolve(environment: environment)
+    guard !FileManager.default.fileExists(atPath: file.url.path),
+      FileManager.default.fileExists(atPath: former.url.path)
+    else { return nil }
+    let contents: Contents?
+    do {
+      contents = try former.read()
+    } catch {
+      throw Problem(
+        description: "\(former.url.path) (the team this laptop joined) cannot be read; remove "
+          + "it, then join again")
+    }
+    guard let contents else { return nil }
+    try file.write(contents)
+    // Another syncups may have moved it just now; one left behind is never read again.
+    _ = try? former.remove()
+    return former
+  }
+
   /// What the file holds.
   public struct Contents: Codable, Sendable, Equatable {
     public var url: URL
     public var token: String
     public var person: String?
     public var role: String?
+    /// `team join --allow-http`: the token may go over plain http:// to another computer.
+    public var allowHTTP: Bool?
 
-    public init(url: URL, token: String, person: String? = nil, role: String? = nil) {
+    public init(
+      url: URL, token: String, person: String? = nil, role: String? = nil,
+      allowHTTP: Bool? = nil
+    ) {
       self.url = url
       self.token = token
       self.person = person
       self.role = role
+      self.allowHTTP = allowHTTP
     }
 
     /// The server and token, with the request timeout (`SYNCUPS_SYNC_TIMEOUT` seconds, else 20).
     public var team: Team {
       let timeout = ProcessInfo.processInfo.environment["SYNCUPS_SYNC_TIMEOUT"].flatMap(Double.init)
-      return Team(url: url, token: token, timeout: timeout.map { max(0.1, $0) } ?? 20)
+      return Team(
+        url: url, token: token, timeout: timeout.map { max(0.1, $0) } ?? 20,
+        allowHTTP: allowHTTP ?? false)
     }
   }
 

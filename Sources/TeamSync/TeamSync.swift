@@ -164,12 +164,22 @@ public struct TeamSync: Sendable {
       try Int64.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = 'cursor'") ?? 0
     }
     var wait = wait
+    // Fewer documents a page once a page is too large to read (the client bounds an answer).
+    var limit = 100
     while true {
+      let received: ChangesPage
+      do {
+        received = try await client.changes(team, since, wait, limit)
+      } catch SyncFailure.tooLarge where limit > 1 {
+        limit = max(1, limit / 10)
+        continue
+      }
       // What breaks the rules is left out before anything of it is downloaded or applied.
-      let (page, skipped) = Pull.keptByTheRules(
-        try await client.changes(team, since, wait, 100), now: Date())
+      let (page, skipped) = Pull.keptByTheRules(received, now: Date())
       report.skipped += skipped
       wait = 0
+      // More to come, but not past `since`: asking again would get the same page forever.
+      if page.more && page.version <= since { throw SyncFailure.noProgress(since: since) }
       let files = try await download(page, report: &report)
       let applied = try await database.writer.write { db in
         try Pull.apply(page, audioFiles: files, directory: database.directory?.url, db)

@@ -19,7 +19,7 @@ enum AppSync {
   /// sync stopped at any point loses nothing, its next run goes on).
   static func run(executable: String) async {
     while !Task.isCancelled {
-      guard (try? TeamFile.resolve().read()) != nil else {
+      guard (try? TeamFile.current(say: false)) != nil else {
         try? await Task.sleep(for: .seconds(5))
         continue
       }

@@ -6,7 +6,7 @@ import TeamSync
 /// laptop joined a team.
 enum BackgroundSync {
   static func start() {
-    guard (try? TeamFile.resolve().read()) != nil,
+    guard (try? TeamFile.current()) != nil,
       let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     else { return }
     let process = Process()

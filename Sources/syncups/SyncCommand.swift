@@ -35,7 +35,8 @@ struct SyncCommand: AsyncParsableCommand {
       // `record`'s own sync leaves when another runs; one asked for waits for it.
       let report = try await sync.run(wait: wait, waitForOthers: !quiet)
       TeamSyncStatus.recordProblem(nil, data.database)
-      if !quiet { try Console.out(report.line + "\n") }
+      // The line may hold the server's words (why it refused a push): shown, never obeyed.
+      if !quiet { try Console.out(report.line.visible + "\n") }
     } catch let error as CLIError {
       throw error
     } catch let busy as TeamSync.Busy {

@@ -7,15 +7,19 @@ import SyncUpsFeatures
 import TeamSync
 
 /// `syncups team join URL --token TOKEN`: checks the token against the server, then keeps the
-/// server and token in `$XDG_CONFIG_HOME/syncups/team.json` (mode 0600), never in the database,
-/// never printed again.
+/// server and token in the data directory's `team.json` (mode 0600), never in the database,
+/// never printed again. Plain http:// only to this computer, unless `--allow-http`.
 struct TeamJoinCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "join",
     abstract: "Join a team server: check the token, keep it for 'syncups sync'.",
     discussion: """
-      The token is kept in $XDG_CONFIG_HOME/syncups/team.json (else ~/.config/syncups), \
-      readable only by you. Pass --token - to read it from stdin instead of the command line.
+      The server and token are kept in team.json in the data directory ($SYNCUPS_HOME, else \
+      ~/.local/share/syncups), readable only by you: only that data directory syncs with the \
+      team. Pass --token - to read the token from stdin instead of the command line. An \
+      http:// address is refused unless it is this computer (localhost, 127.0.0.0/8, ::1): the \
+      token would cross the network in clear. Use https://, or --allow-http on a network you \
+      trust (kept for every later sync).
       """
   )
 
@@ -25,10 +29,23 @@ struct TeamJoinCommand: AsyncParsableCommand {
   @Option(help: "Your token ('syncups-server token create NAME' prints it), or - for stdin.")
   var token: String
 
+  @Flag(
+    name: .customLong("allow-http"),
+    help: "Send the token over plain http:// to another computer (a network you trust).")
+  var allowHTTP = false
+
   func run() async throws {
     let server = try Self.server(url)
+    if Team.sendsTokenInClear(to: server), !allowHTTP {
+      throw CLIError(
+        "refusing \(server.absoluteString.visible): over http:// to another computer the token "
+          + "would cross the network in clear; use its https:// address (or --allow-http on a "
+          + "network you trust)")
+    }
     let token = try Self.token(token == "-" ? readLine(strippingNewline: true) ?? "" : token)
-    let team = TeamFile.Contents(url: server, token: token).team
+    // Kept only when it matters: an https:// or loopback address needs no permission.
+    let allowHTTP = allowHTTP && Team.sendsTokenInClear(to: server) ? true : nil
+    let team = TeamFile.Contents(url: server, token: token, allowHTTP: allowHTTP).team
     @Dependency(\.syncClient) var client
     let member: TeamMember
     do {
@@ -38,19 +55,21 @@ struct TeamJoinCommand: AsyncParsableCommand {
     }
     let data = try await CommandDatabase.open()
     try data.checkWritable()
-    let file = TeamFile.resolve()
-    let previous = try? file.read()
+    let previous = try? TeamFile.current()
     do {
       if previous?.url != server { try TeamSyncStatus.startOver(data.database) }
-      try file.write(
-        TeamFile.Contents(url: server, token: token, person: member.name, role: member.role))
+      try TeamFile.resolve().write(
+        TeamFile.Contents(
+          url: server, token: token, person: member.name, role: member.role,
+          allowHTTP: allowHTTP))
     } catch {
       throw CLIError("cannot join \(server.absoluteString): \(error)")
     }
     let waiting = (try? TeamSyncStatus.read(data.database).waiting) ?? 0
+    // The name and role are the server's words: shown, never obeyed (`visible`).
     let who = member.name.map { " as \($0)" + (member.role.map { " (\($0))" } ?? "") } ?? ""
     try Console.out(
-      "Joined \(server.absoluteString)\(who); \(Format.count(waiting, "change")) "
+      "Joined \(server.absoluteString)\(who)".visible + "; \(Format.count(waiting, "change")) "
         + "to push: run 'syncups sync'\n")
   }
 

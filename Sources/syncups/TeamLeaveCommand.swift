@@ -18,6 +18,7 @@ struct TeamLeaveCommand: AsyncParsableCommand {
       throw CLIError(error.description)
     }
     try Console.out(
-      "Left \(team.url.absoluteString); your sync-ups and meetings stay on this laptop\n")
+      "Left \(team.url.absoluteString.visible); your sync-ups and meetings stay on this "
+        + "laptop\n")
   }
 }

@@ -34,6 +34,7 @@ struct TeamStatusCommand: AsyncParsableCommand {
     if let skipped = status.lastSkipped {
       lines.append("left out from the server (breaks the rules): \(skipped)")
     }
-    try Console.out(lines.joined(separator: "\n") + "\n")
+    // The person, role and problem are the server's words: shown, never obeyed.
+    try Console.out(lines.map(\.visible).joined(separator: "\n") + "\n")
   }
 }

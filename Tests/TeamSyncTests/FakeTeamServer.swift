@@ -27,6 +27,13 @@ actor FakeTeamServer {
   }
   var fault: Fault?
   var unreachable = false
+  /// Pages say there is more, at the version asked for: a server that never moves on (after 50
+  /// such pages it says there is no more, so a client that loops ends too).
+  var endless = false
+  /// The most documents a page may hold: more, and its answer is too large for the client.
+  var largestPage: Int?
+  /// The page size each `changes` asked for, in order.
+  var pageLimits: [Int] = []
   /// Runs inside the next push, before it answers (a change made while the push is in flight).
   var duringPush: (@Sendable () throws -> Void)?
 
@@ -35,6 +42,8 @@ actor FakeTeamServer {
   func syncUp(_ id: UUID) -> SyncUpDocument? { syncUps[id]?.document }
   func setUnreachable(_ value: Bool) { unreachable = value }
   func setDuringPush(_ body: (@Sendable () throws -> Void)?) { duringPush = body }
+  func setEndless(_ value: Bool) { endless = value }
+  func setLargestPage(_ value: Int?) { largestPage = value }
 
   func push(_ body: Data) throws -> PushReceipt {
     guard !unreachable else { throw SyncFailure.unreachable("nothing answers") }
@@ -101,12 +110,19 @@ actor FakeTeamServer {
   func changes(since: Int64, limit: Int) throws -> ChangesPage {
     guard !unreachable else { throw SyncFailure.unreachable("nothing answers") }
     calls.append("changes \(since)")
+    pageLimits.append(limit)
+    if endless {
+      return ChangesPage(version: since, more: pageLimits.count <= 50, syncUps: [], meetings: [])
+    }
     var changed: [(Int64, Any)] =
       syncUps.values.filter { $0.version > since }.map { ($0.version, $0.document as Any) }
       + meetings.values.filter { $0.version > since }.map { ($0.version, $0.document as Any) }
     changed.sort { $0.0 < $1.0 }
     let more = changed.count > limit
     changed = Array(changed.prefix(limit))
+    if let largestPage, changed.count > largestPage {
+      throw SyncFailure.tooLarge(what: "an answer", limit: 64 << 20)
+    }
     return ChangesPage(
       version: changed.last?.0 ?? since, more: more,
       syncUps: changed.compactMap { $0.1 as? SyncUpDocument },

@@ -16,14 +16,18 @@ import Testing
 struct TeamCommandTests {
   struct Home {
     let folder: TemporaryDirectory
+    /// Seconds a request waits for the server (`SYNCUPS_SYNC_TIMEOUT`).
+    var timeout = 1
     var environment: [String: String] {
       [
-        "SYNCUPS_HOME": folder.url.appendingPathComponent("data").path,
+        "SYNCUPS_HOME": data.path,
         "XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path,
-        "SYNCUPS_SYNC_TIMEOUT": "1",
+        "SYNCUPS_SYNC_TIMEOUT": String(timeout),
       ]
     }
-    var teamFile: URL { folder.url.appendingPathComponent("config/syncups/team.json") }
+    var data: URL { folder.url.appendingPathComponent("data") }
+    /// The team file lives with the data it syncs.
+    var teamFile: URL { data.appendingPathComponent("team.json") }
 
     init() throws { folder = try TemporaryDirectory() }
 

@@ -31,15 +31,15 @@ public final class ChildProcess: @unchecked Sendable {
   /// `Process.run`, which reads /proc/self/fd, crashed on so many).
   private var readEnds: [FileHandle] = []
 
-  /// Starts `executable` with `arguments` and `environment` (else the test's own); its stdin
-  /// reads `input`, or /dev/null.
+  /// Starts `executable` with `arguments` and `environment` (else the test's own), its home
+  /// the test's (`TestHome`); its stdin reads `input`, or /dev/null.
   public init(
     _ executable: URL, _ arguments: [String] = [], environment: [String: String]? = nil,
     input: Data? = nil, standardOutput: Output = .collect, standardError: Output = .collect
   ) throws {
     process.executableURL = executable
     process.arguments = arguments
-    if let environment { process.environment = environment }
+    process.environment = TestHome.seal(environment ?? ProcessInfo.processInfo.environment)
     let inPipe = input.map { _ in Pipe() }
     process.standardInput = inPipe ?? FileHandle.nullDevice
     process.terminationHandler = { [exited] _ in exited.happen(()) }

@@ -21,8 +21,10 @@ extension CleanSpawn {
   }
 
   /// The child's pid; nil when it could not be started. `arguments[0]` is the program's path.
+  /// Its home is the test's (`TestHome`).
   public static func start(_ arguments: [String], output: Output) -> pid_t? {
-    spawn(arguments[0], arguments) { actions in
+    let environment = TestHome.seal(ProcessInfo.processInfo.environment)
+    return spawn(arguments[0], arguments, environment: environment) { actions in
       posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
       posix_spawn_file_actions_addopen(
         &actions, 1, output.path, O_WRONLY | O_CREAT | (output.append ? O_APPEND : O_TRUNC),
