@@ -26,14 +26,16 @@ public struct TeamServer: Sendable {
     watcher = ChangesWatcher(client: client, logger: logger)
   }
 
-  /// The HTTP application: the routes, with the PostgreSQL client and the watcher as services.
-  /// `onServerRunning` gets the port it listens on once it does (port 0 picks a free one).
+  /// The HTTP application: the routes, with the PostgreSQL client and the watcher as services,
+  /// its connections held as `transport` says. `onServerRunning` gets the port it listens on
+  /// once it does (port 0 picks a free one).
   public func application(
-    configuration: ApplicationConfiguration = .init(), logger: Logger,
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    configuration: ApplicationConfiguration = .init(), transport: Transport = Transport(),
+    logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
     Application(
-      router: router(logger: logger), configuration: configuration,
+      router: router(logger: logger), server: transport.server(logger: logger),
+      configuration: configuration,
       services: [ClientService(client: store.client), watcher],
       onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
       logger: logger)
