@@ -45,14 +45,18 @@ public struct Limits: Sendable {
   public var audio: Int
   /// The longest a pull may wait for changes.
   public var longestWait: Duration
+  /// The JSON a page of changes holds before it stops (and says `more`): each document is in
+  /// the server's memory while the page is, and a laptop waits for all of it.
+  public var pageBytes: Int
 
   public init(
     json: Int = 32 * 1024 * 1024, audio: Int = 1024 * 1024 * 1024,
-    longestWait: Duration = .seconds(60)
+    longestWait: Duration = .seconds(60), pageBytes: Int = 8 * 1024 * 1024
   ) {
     self.json = json
     self.audio = audio
     self.longestWait = longestWait
+    self.pageBytes = pageBytes
   }
 }
 

@@ -92,10 +92,12 @@ public struct TeamServer: Sendable {
       let deadline = ContinuousClock.now + .seconds(wait)
       while true {
         let generation = await watcher.generation
-        let page = try await store.changes(since: since, limit: limit)
+        let page = try await store.changes(since: since, limit: limit, budget: limits.pageBytes)
         let left = deadline - ContinuousClock.now
-        if !page.syncUps.isEmpty || !page.meetings.isEmpty || left <= .zero {
-          return Response.json(page)
+        if !page.isEmpty || left <= .zero {
+          return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(contentsOf: page.pieces))
         }
         await watcher.wait(after: generation, upTo: left)
       }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import PostgresNIO
 import SyncUpsWire
 
@@ -90,8 +91,13 @@ extension TeamStore {
     }
   }
 
-  /// What changed after `since`, oldest first, at most `limit` documents.
-  public func changes(since: Int64, limit: Int = 100) async throws -> ChangesPage {
+  /// What changed after `since`, oldest first: at most `limit` documents, and no more once the
+  /// page holds `budget` bytes of JSON (always one, so that a pull moves on; `more` then). Each
+  /// document is read, written as JSON and let go before the next, so a page of a thousand long
+  /// meetings is never in memory as documents, nor its JSON more than once.
+  public func changes(since: Int64, limit: Int = 100, budget: Int = Limits().pageBytes)
+    async throws -> ChangesPageJSON
+  {
     let rows = try await run(
       """
       SELECT kind, id, version FROM (
@@ -101,19 +107,21 @@ extension TeamStore {
       """, logger: logger)
     var changed: [(String, UUID, Int64)] = []
     for row in try rows.decode((String, UUID, Int64).self) { changed.append(row) }
-    let more = changed.count > limit
-    changed = Array(changed.prefix(limit))
-    var page = ChangesPage(
-      version: changed.last?.2 ?? since, more: more, syncUps: [], meetings: [])
-    for (kind, id, _) in changed {
+    var page = ChangesPageJSON(version: since, more: changed.count > limit)
+    for (kind, id, version) in changed.prefix(limit) {
+      if page.bytes >= budget {
+        page.more = true
+        break
+      }
+      page.version = version
       if kind == "s" {
         if let document = try await client.withOpenConnection({
           try await syncUpDocument(id, on: $0)
         }) {
-          page.syncUps.append(document)
+          page.append(syncUp: try WireJSON.bytes(of: document))
         }
       } else if let document = try await meetingDocument(id) {
-        page.meetings.append(document)
+        page.append(meeting: try WireJSON.bytes(of: document))
       }
     }
     return page
