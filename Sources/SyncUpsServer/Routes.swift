@@ -14,6 +14,8 @@ public struct TeamServer: Sendable {
   public let watcher: ChangesWatcher
   /// Slows down failed sign-ins on the web pages.
   public let throttle: SignInThrottle
+  /// Pushes larger than `limits.largePush` are decoded and saved one at a time.
+  public let largePushes = Turns(1)
 
   public init(
     client: PostgresClient, data: URL, limits: Limits = Limits(),
@@ -78,7 +80,13 @@ public struct TeamServer: Sendable {
       guard person.role == .writer else {
         throw APIError(.forbidden, "\(person.name) may read but not push; ask for the writer role")
       }
-      let push = try await request.decode(Push.self, limit: limits.json)
+      let body = try await request.collectBody(limit: limits.json)
+      // A large push waits for its turn once it has arrived (a body left unread would be
+      // closed by the idle timeout) and before it is decoded, which is what takes memory.
+      let large = body.readableBytes > limits.largePush
+      if large { await largePushes.begin() }
+      defer { if large { largePushes.end() } }
+      let push = try Request.push(from: body)
       return Response.json(try await store.save(push, by: person))
     }
     api.get("sync/changes") { request, _ -> Response in

@@ -209,11 +209,14 @@ extension TeamStore {
     }
     try await connection.run(
       "DELETE FROM segment WHERE meeting_id = \(document.id)", logger: logger)
-    if !segments.isEmpty {
-      let encoder = WireJSON.encoder()
-      let words = try segments.map { String(decoding: try encoder.encode($0.words), as: UTF8.self) }
+    let encoder = WireJSON.encoder()
+    // A thousand segments a statement at most: a statement's parameters are all in memory at once, as
+    // strings and again as PostgreSQL's wire format, and a meeting can be tens of megabytes.
+    for start in stride(from: 0, to: segments.count, by: 1000) {
+      let batch = segments[start..<min(start + 1000, segments.count)]
+      let words = try batch.map { String(decoding: try encoder.encode($0.words), as: UTF8.self) }
       // What was recognised, for corrected segments ('null': never corrected).
-      let originals = try segments.map {
+      let originals = try batch.map {
         String(decoding: try encoder.encode($0.original), as: UTF8.self)
       }
       try await connection.run(
@@ -222,8 +225,8 @@ extension TeamStore {
           original)
         SELECT \(document.id), row.ordinal, row.speaker, row.start_time, row.end_time, row.text,
           row.words::jsonb, nullif(row.original::jsonb, 'null'::jsonb)
-        FROM unnest(\(Array(segments.indices)), \(segments.map(\.speaker)),
-          \(segments.map(\.start)), \(segments.map(\.end)), \(segments.map(\.text)), \(words),
+        FROM unnest(\(Array(batch.indices)), \(batch.map(\.speaker)),
+          \(batch.map(\.start)), \(batch.map(\.end)), \(batch.map(\.text)), \(words),
           \(originals))
           AS row(ordinal, speaker, start_time, end_time, text, words, original)
         """, logger: logger)
