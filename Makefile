@@ -17,7 +17,7 @@ SERVER_BINARY = .build-server/release/syncups-server
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server completions test-debug test-release bench bench-batch bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -75,6 +75,12 @@ bench-server: release release-server bench-pages
 FUZZ_REQUESTS ?= 10000
 fuzz-server: release-server
 	@.ci/fuzz-server $(SERVER_BINARY) $(FUZZ_REQUESTS)
+
+# The server's memory (a command, not a test; see .ci/bench-memory): peak RSS above idle of the
+# release server for one 30 MB push, eight at once, and a reader's first pull and whole pull
+# (VmHWM and VmRSS from /proc), against the goals of 150 MB for the push and 100 MB for a page.
+bench-memory: release-server
+	@.ci/bench-memory $(SERVER_BINARY)
 
 # Shell completions and man pages of both programs, from swift-argument-parser (the completions
 # from the programs themselves, the man pages from its generate-manual plugin), in .build-docs.

@@ -45,14 +45,24 @@ public struct Limits: Sendable {
   public var audio: Int
   /// The longest a pull may wait for changes.
   public var longestWait: Duration
+  /// A push larger than this waits for its turn: one is decoded and saved at a time (pushes are
+  /// saved one after another anyway), so pushes arriving together are not all in memory at
+  /// once as documents.
+  public var largePush: Int
+  /// The JSON a page of changes holds before it stops (and says `more`): each document is in
+  /// the server's memory while the page is, and a laptop waits for all of it.
+  public var pageBytes: Int
 
   public init(
     json: Int = 32 * 1024 * 1024, audio: Int = 1024 * 1024 * 1024,
-    longestWait: Duration = .seconds(60)
+    longestWait: Duration = .seconds(60), largePush: Int = 4 * 1024 * 1024,
+    pageBytes: Int = 8 * 1024 * 1024
   ) {
     self.json = json
     self.audio = audio
     self.longestWait = longestWait
+    self.largePush = largePush
+    self.pageBytes = pageBytes
   }
 }
 
@@ -188,16 +198,21 @@ extension Request {
     return number
   }
 
-  func decode<T: Decodable>(_ type: T.Type, limit: Int) async throws -> T {
-    let body: ByteBuffer
+  /// The body, at most `limit` bytes (413 past that).
+  func collectBody(limit: Int) async throws -> ByteBuffer {
     do {
-      body = try await self.body.collect(upTo: limit)
+      return try await self.body.collect(upTo: limit)
     } catch {
       throw APIError(
         .contentTooLarge, "the request body is larger than this server takes (\(limit) bytes)")
     }
+  }
+
+  /// A push from its collected body, read where it is (not copied) a meeting at a time (see
+  /// `PushJSON`); each mistake a 400 in words.
+  static func push(from body: ByteBuffer) throws -> Push {
     do {
-      return try WireJSON.decoder().decode(T.self, from: Data(body.readableBytesView))
+      return try body.withUnsafeReadableBytes { try PushJSON.decode($0, with: WireJSON.decoder()) }
     } catch let error as DecodingError {
       throw APIError(.badRequest, "the body is not the JSON this route takes: \(Self.words(error))")
     } catch {

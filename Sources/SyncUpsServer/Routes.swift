@@ -14,6 +14,8 @@ public struct TeamServer: Sendable {
   public let watcher: ChangesWatcher
   /// Slows down failed sign-ins on the web pages.
   public let throttle: SignInThrottle
+  /// Pushes larger than `limits.largePush` are decoded and saved one at a time.
+  public let largePushes = Turns(1)
 
   public init(
     client: PostgresClient, data: URL, limits: Limits = Limits(),
@@ -26,14 +28,16 @@ public struct TeamServer: Sendable {
     watcher = ChangesWatcher(client: client, logger: logger)
   }
 
-  /// The HTTP application: the routes, with the PostgreSQL client and the watcher as services.
-  /// `onServerRunning` gets the port it listens on once it does (port 0 picks a free one).
+  /// The HTTP application: the routes, with the PostgreSQL client and the watcher as services,
+  /// its connections held as `transport` says. `onServerRunning` gets the port it listens on
+  /// once it does (port 0 picks a free one).
   public func application(
-    configuration: ApplicationConfiguration = .init(), logger: Logger,
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    configuration: ApplicationConfiguration = .init(), transport: Transport = Transport(),
+    logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
     Application(
-      router: router(logger: logger), configuration: configuration,
+      router: router(logger: logger), server: transport.server(logger: logger),
+      configuration: configuration,
       services: [ClientService(client: store.client), watcher],
       onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
       logger: logger)
@@ -76,7 +80,13 @@ public struct TeamServer: Sendable {
       guard person.role == .writer else {
         throw APIError(.forbidden, "\(person.name) may read but not push; ask for the writer role")
       }
-      let push = try await request.decode(Push.self, limit: limits.json)
+      let body = try await request.collectBody(limit: limits.json)
+      // A large push waits for its turn once it has arrived (a body left unread would be
+      // closed by the idle timeout) and before it is decoded, which is what takes memory.
+      let large = body.readableBytes > limits.largePush
+      if large { await largePushes.begin() }
+      defer { if large { largePushes.end() } }
+      let push = try Request.push(from: body)
       return Response.json(try await store.save(push, by: person))
     }
     api.get("sync/changes") { request, _ -> Response in
@@ -90,10 +100,12 @@ public struct TeamServer: Sendable {
       let deadline = ContinuousClock.now + .seconds(wait)
       while true {
         let generation = await watcher.generation
-        let page = try await store.changes(since: since, limit: limit)
+        let page = try await store.changes(since: since, limit: limit, budget: limits.pageBytes)
         let left = deadline - ContinuousClock.now
-        if !page.syncUps.isEmpty || !page.meetings.isEmpty || left <= .zero {
-          return Response.json(page)
+        if !page.isEmpty || left <= .zero {
+          return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(contentsOf: page.pieces))
         }
         await watcher.wait(after: generation, upTo: left)
       }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import PostgresNIO
 import SyncUpsWire
 
@@ -90,8 +91,13 @@ extension TeamStore {
     }
   }
 
-  /// What changed after `since`, oldest first, at most `limit` documents.
-  public func changes(since: Int64, limit: Int = 100) async throws -> ChangesPage {
+  /// What changed after `since`, oldest first: at most `limit` documents, and no more once the
+  /// page holds `budget` bytes of JSON (always one, so that a pull moves on; `more` then). Each
+  /// document is read, written as JSON and let go before the next, so a page of a thousand long
+  /// meetings is never in memory as documents, nor its JSON more than once.
+  public func changes(since: Int64, limit: Int = 100, budget: Int = Limits().pageBytes)
+    async throws -> ChangesPageJSON
+  {
     let rows = try await run(
       """
       SELECT kind, id, version FROM (
@@ -101,19 +107,21 @@ extension TeamStore {
       """, logger: logger)
     var changed: [(String, UUID, Int64)] = []
     for row in try rows.decode((String, UUID, Int64).self) { changed.append(row) }
-    let more = changed.count > limit
-    changed = Array(changed.prefix(limit))
-    var page = ChangesPage(
-      version: changed.last?.2 ?? since, more: more, syncUps: [], meetings: [])
-    for (kind, id, _) in changed {
+    var page = ChangesPageJSON(version: since, more: changed.count > limit)
+    for (kind, id, version) in changed.prefix(limit) {
+      if page.bytes >= budget {
+        page.more = true
+        break
+      }
+      page.version = version
       if kind == "s" {
         if let document = try await client.withOpenConnection({
           try await syncUpDocument(id, on: $0)
         }) {
-          page.syncUps.append(document)
+          page.append(syncUp: try WireJSON.bytes(of: document))
         }
       } else if let document = try await meetingDocument(id) {
-        page.meetings.append(document)
+        page.append(meeting: try WireJSON.bytes(of: document))
       }
     }
     return page
@@ -201,11 +209,14 @@ extension TeamStore {
     }
     try await connection.run(
       "DELETE FROM segment WHERE meeting_id = \(document.id)", logger: logger)
-    if !segments.isEmpty {
-      let encoder = WireJSON.encoder()
-      let words = try segments.map { String(decoding: try encoder.encode($0.words), as: UTF8.self) }
+    let encoder = WireJSON.encoder()
+    // A thousand segments a statement at most: a statement's parameters are all in memory at once, as
+    // strings and again as PostgreSQL's wire format, and a meeting can be tens of megabytes.
+    for start in stride(from: 0, to: segments.count, by: 1000) {
+      let batch = segments[start..<min(start + 1000, segments.count)]
+      let words = try batch.map { String(decoding: try encoder.encode($0.words), as: UTF8.self) }
       // What was recognised, for corrected segments ('null': never corrected).
-      let originals = try segments.map {
+      let originals = try batch.map {
         String(decoding: try encoder.encode($0.original), as: UTF8.self)
       }
       try await connection.run(
@@ -214,8 +225,8 @@ extension TeamStore {
           original)
         SELECT \(document.id), row.ordinal, row.speaker, row.start_time, row.end_time, row.text,
           row.words::jsonb, nullif(row.original::jsonb, 'null'::jsonb)
-        FROM unnest(\(Array(segments.indices)), \(segments.map(\.speaker)),
-          \(segments.map(\.start)), \(segments.map(\.end)), \(segments.map(\.text)), \(words),
+        FROM unnest(\(Array(batch.indices)), \(batch.map(\.speaker)),
+          \(batch.map(\.start)), \(batch.map(\.end)), \(batch.map(\.text)), \(words),
           \(originals))
           AS row(ordinal, speaker, start_time, end_time, text, words, original)
         """, logger: logger)

@@ -69,8 +69,48 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "The port to listen on.") var port = 8080
   @Option(help: "The address to listen on.") var host = "127.0.0.1"
   @Option(help: "Where audio files are kept.") var data = "./syncups-server-data"
+  @Option(help: "Serve HTTPS with this PEM certificate (or chain); needs --tls-key.")
+  var tlsCert: String?
+  @Option(help: "The PEM private key of --tls-cert.") var tlsKey: String?
+  @Option(help: "Seconds a connection may stay open with no request before it is closed.")
+  var idleTimeout = 30
+  @Option(help: "Seconds a request's line and headers may take to arrive whole.")
+  var headerTimeout = 10
+  @Option(
+    help: ArgumentHelp(
+      "The most connections open at once; past it new ones are closed at once.",
+      discussion: "Default: the open-file limit (ulimit -n) less 128 kept for the database "
+        + "and audio files, now \(Transport.defaultMaxConnections)."))
+  var maxConnections: Int?
+
+  /// How connections are held, from the options; every mistake one line (before the database
+  /// is looked at).
+  func makeTransport() throws -> Transport {
+    guard idleTimeout > 0, headerTimeout > 0 else {
+      throw ServerError.usage(
+        "--idle-timeout and --header-timeout take a number of seconds above 0")
+    }
+    var transport = Transport(
+      idleTimeout: .seconds(idleTimeout), headerTimeout: .seconds(headerTimeout))
+    if let maxConnections {
+      guard maxConnections > 0 else {
+        throw ServerError.usage("--max-connections takes a number above 0")
+      }
+      transport.maxConnections = maxConnections
+    }
+    switch (tlsCert, tlsKey) {
+    case (let certificate?, let key?):
+      transport.tls = try Transport.tls(certificate: certificate, key: key)
+    case (nil, nil):
+      break
+    default:
+      throw ServerError.usage("give both --tls-cert and --tls-key (PEM files), or neither")
+    }
+    return transport
+  }
 
   func run() async throws {
+    let transport = try makeTransport()
     let url = try options.url()
     // The log on stderr (stdout says only where it listens).
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
@@ -88,13 +128,14 @@ struct Serve: AsyncParsableCommand {
     // Migrations first, under their lock, with a client of their own.
     _ = try await withStore(options) { try await $0.migrate() }
     let host = host
+    let scheme = transport.tls == nil ? "http" : "https"
     let app = server.application(
       configuration: .init(address: .hostname(host, port: port), serverName: "syncups-server"),
-      logger: logger
+      transport: transport, logger: logger
     ) { port in
       // One line on stdout once it answers (tests and scripts wait for it; port 0 picks one).
       FileHandle.standardOutput.write(
-        Data("syncups-server: listening on http://\(host):\(port)\n".utf8))
+        Data("syncups-server: listening on \(scheme)://\(host):\(port)\n".utf8))
     }
     try await app.runService()
   }

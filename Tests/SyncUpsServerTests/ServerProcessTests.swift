@@ -19,14 +19,15 @@ final class ServerProcess: Sendable {
     self.port = port
   }
 
-  /// Starts it on a free port and returns once it says where it listens.
-  static func start(_ server: TestServer) async throws -> ServerProcess {
+  /// Starts it on a free port (with `options` of `serve`) and returns once it says where it
+  /// listens, over HTTP or HTTPS.
+  static func start(_ server: TestServer, _ options: [String] = []) async throws -> ServerProcess {
     var environment = ProcessInfo.processInfo.environment
     environment["SYNCUPS_DATABASE_URL"] = server.urlText
     let child = try ChildProcess(
-      serverBinary, ["serve", "--port", "0", "--data", server.data.path],
+      serverBinary, ["serve", "--port", "0", "--data", server.data.path] + options,
       environment: environment)
-    let prefix = "listening on http://127.0.0.1:"
+    let prefix = "://127.0.0.1:"
     _ = await waitUntil { child.stdout.contains(prefix) || !child.isRunning }
     guard let line = child.stdout.split(separator: "\n").first(where: { $0.contains(prefix) }),
       let port = Int(line.split(separator: ":").last ?? "")

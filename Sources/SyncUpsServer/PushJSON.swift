@@ -1,0 +1,175 @@
+import Foundation
+import SyncUpsWire
+
+/// Decodes a push a meeting at a time.
+///
+/// `JSONDecoder` first indexes every value of its input, at several times the input's size, and
+/// only then builds the documents: a 30 MB push peaked at 366 MB. Here a scan that only follows
+/// strings and brackets finds the top-level `"meetings": [...]` and each element's bytes; each
+/// meeting is decoded on its own, and the rest of the push with `"meetings": []`. Anything the
+/// scan does not expect (not an object, `meetings` written with escapes or twice) is decoded
+/// whole, as before; every byte is still read by `JSONDecoder`, which finds any mistake.
+enum PushJSON {
+  static func decode(_ bytes: UnsafeRawBufferPointer, with decoder: JSONDecoder) throws -> Push {
+    func data(_ range: Range<Int>) -> Data {
+      // The bytes where they are: they outlive the decoding, which copies what it keeps.
+      Data(
+        bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + range.lowerBound),
+        count: range.count, deallocator: .none)
+    }
+    guard bytes.count > 0, let meetings = Self.meetings(in: bytes) else {
+      return try decoder.decode(Push.self, from: data(0..<bytes.count))
+    }
+    var rest = Array(bytes[..<meetings.array.lowerBound])
+    rest += Array("[]".utf8)
+    rest += bytes[meetings.array.upperBound...]
+    var push = try decoder.decode(Push.self, from: Data(rest))
+    push.meetings.reserveCapacity(meetings.elements.count)
+    for (index, element) in meetings.elements.enumerated() {
+      do {
+        push.meetings.append(try decoder.decode(MeetingDocument.self, from: data(element)))
+      } catch let error as DecodingError {
+        throw error.within([Key("meetings"), Key(index)])
+      }
+    }
+    return push
+  }
+
+  /// Where the top-level `meetings` array is, and each of its elements; nil when the JSON is
+  /// not shaped as expected.
+  static func meetings(in bytes: UnsafeRawBufferPointer) -> (
+    array: Range<Int>, elements: [Range<Int>]
+  )? {
+    var scan = Scan(bytes: bytes)
+    guard scan.take(UInt8(ascii: "{")) else { return nil }
+    var found: (array: Range<Int>, elements: [Range<Int>])?
+    if scan.take(UInt8(ascii: "}")) { return nil }
+    repeat {
+      guard let key = scan.string(), scan.take(UInt8(ascii: ":")) else { return nil }
+      if bytes[key].elementsEqual("meetings".utf8) {
+        guard found == nil, let array = scan.array() else { return nil }
+        found = array
+      } else {
+        guard scan.value() != nil else { return nil }
+      }
+    } while scan.take(UInt8(ascii: ","))
+    guard scan.take(UInt8(ascii: "}")) else { return nil }
+    return found
+  }
+
+  /// A walk over JSON that follows strings and brackets only (`JSONDecoder` checks the rest).
+  struct Scan {
+    let bytes: UnsafeRawBufferPointer
+    var index = 0
+
+    mutating func skipSpace() {
+      while index < bytes.count {
+        switch bytes[index] {
+        case 0x20, 0x09, 0x0A, 0x0D: index += 1
+        default: return
+        }
+      }
+    }
+
+    /// Steps over `byte` (after any space) when it is next.
+    mutating func take(_ byte: UInt8) -> Bool {
+      skipSpace()
+      guard index < bytes.count, bytes[index] == byte else { return false }
+      index += 1
+      return true
+    }
+
+    /// A string's contents, between its quotes (escapes left as they are).
+    mutating func string() -> Range<Int>? {
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+      let start = index + 1
+      index = start
+      while index < bytes.count {
+        switch bytes[index] {
+        case UInt8(ascii: "\\"): index += 2
+        case UInt8(ascii: "\""):
+          index += 1
+          return start..<(index - 1)
+        default: index += 1
+        }
+      }
+      return nil
+    }
+
+    /// Any value: a string, an object or array to its closing bracket, or a literal (a number,
+    /// `true`...) to the next comma, bracket or space.
+    mutating func value() -> Range<Int>? {
+      skipSpace()
+      let start = index
+      var depth = 0
+      while index < bytes.count {
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+          guard string() != nil else { return nil }
+          if depth == 0 { return start..<index }
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          depth += 1
+          index += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          if depth == 0 { return start < index ? start..<index : nil }
+          depth -= 1
+          index += 1
+          if depth == 0 { return start..<index }
+        case UInt8(ascii: ","), 0x20, 0x09, 0x0A, 0x0D:
+          if depth == 0 { return start < index ? start..<index : nil }
+          index += 1
+        default:
+          index += 1
+        }
+      }
+      return depth == 0 && start < index ? start..<index : nil
+    }
+
+    /// An array: its whole range and each element's.
+    mutating func array() -> (array: Range<Int>, elements: [Range<Int>])? {
+      skipSpace()
+      let start = index
+      guard take(UInt8(ascii: "[")) else { return nil }
+      var elements: [Range<Int>] = []
+      if !take(UInt8(ascii: "]")) {
+        repeat {
+          guard let element = value() else { return nil }
+          elements.append(element)
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "]")) else { return nil }
+      }
+      return (start..<index, elements)
+    }
+  }
+
+  /// A key of a decoding error's path.
+  struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ string: String) { (stringValue, intValue) = (string, nil) }
+    init(_ index: Int) { (stringValue, intValue) = ("Index \(index)", index) }
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { self.init(intValue) }
+  }
+}
+
+extension DecodingError {
+  /// The same error, its path starting at `prefix` (a meeting decoded on its own is
+  /// `meetings[i]` of the push). Invalid JSON keeps its empty path: the body is not JSON.
+  func within(_ prefix: [any CodingKey]) -> DecodingError {
+    func moved(_ context: Context) -> Context {
+      Context(
+        codingPath: prefix + context.codingPath, debugDescription: context.debugDescription,
+        underlyingError: context.underlyingError)
+    }
+    switch self {
+    case .keyNotFound(let key, let context): return .keyNotFound(key, moved(context))
+    case .typeMismatch(let type, let context): return .typeMismatch(type, moved(context))
+    case .valueNotFound(let type, let context): return .valueNotFound(type, moved(context))
+    case .dataCorrupted(let context):
+      return context.codingPath.isEmpty ? self : .dataCorrupted(moved(context))
+    @unknown default: return self
+    }
+  }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOSSL
+import Synchronization
+
+/// How the server holds its connections: HTTPS or plain HTTP, how long a connection may stay
+/// idle or take to send a request's head, and how many may be open at once.
+///
+/// Without these, half-sent requests and idle sockets stayed open forever, and enough of them
+/// took every file descriptor the process had (PostgreSQL's and the audio files' too).
+public struct Transport: Sendable {
+  /// A connection with no request in progress is closed after this long.
+  public var idleTimeout: Duration
+  /// A request whose head (request line and headers) has not arrived whole this long after its
+  /// first bytes is closed: a client sending its headers a byte at a time (slowloris) holds a
+  /// connection no longer than this.
+  public var headerTimeout: Duration
+  /// Past this many open connections a new one is closed as soon as it is accepted.
+  public var maxConnections: Int
+  /// HTTPS with this certificate and key; plain HTTP when nil.
+  public var tls: TLSConfiguration?
+
+  public init(
+    idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
+    maxConnections: Int = Transport.defaultMaxConnections, tls: TLSConfiguration? = nil
+  ) {
+    self.idleTimeout = idleTimeout
+    self.headerTimeout = headerTimeout
+    self.maxConnections = maxConnections
+    self.tls = tls
+  }
+
+  /// The descriptors this process may open, less those it keeps for PostgreSQL's pool, audio
+  /// files being read or written, and its own (logs, the event loops): so that connections
+  /// alone never use them all.
+  public static var defaultMaxConnections: Int {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1000 }
+    // No limit (RLIM_INFINITY) is the largest number, clamped.
+    return max(8, min(10_000, Int(clamping: limit.rlim_cur) - 128))
+  }
+
+  /// The server: HTTP/1.1 with the timeouts, over TLS when there is a certificate, with at most
+  /// `maxConnections` connections.
+  func server(logger: Logger) -> HTTPServerBuilder {
+    let headerTimeout = TimeAmount(headerTimeout)
+    let http = HTTP1Channel.Configuration(
+      additionalChannelHandlers: [HeaderTimeoutHandler(timeout: headerTimeout)],
+      idleTimeout: TimeAmount(idleTimeout))
+    let gate = ConnectionGate(limit: maxConnections, logger: logger)
+    let tls = tls
+    return HTTPServerBuilder { responder in
+      let plain = HTTP1Channel(responder: responder, configuration: http)
+      guard let tls else { return BoundedChannel(base: plain, gate: gate) }
+      return BoundedChannel(base: try TLSChannel(plain, tlsConfiguration: tls), gate: gate)
+    }
+  }
+
+  /// A server's TLS from a PEM certificate (or chain, the server's own first) and its PEM
+  /// private key; each problem is one sentence saying which file and what to do.
+  public static func tls(certificate: String, key: String) throws -> TLSConfiguration {
+    for (path, what) in [(certificate, "--tls-cert"), (key, "--tls-key")] {
+      guard FileManager.default.isReadableFile(atPath: path) else {
+        let problem =
+          FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+        throw ServerError.usage("\(what) \(path) \(problem); give a PEM file this user can read")
+      }
+    }
+    let chain: [NIOSSLCertificate]
+    do {
+      chain = try NIOSSLCertificate.fromPEMFile(certificate)
+    } catch {
+      chain = []
+    }
+    guard !chain.isEmpty else {
+      throw ServerError.usage(
+        "--tls-cert \(certificate) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+    }
+    let privateKey: NIOSSLPrivateKey
+    do {
+      privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+    } catch {
+      throw ServerError.usage(
+        "--tls-key \(key) holds no PEM private key (or one with a passphrase, which the server "
+          + "cannot ask for)")
+    }
+    let configuration = TLSConfiguration.makeServerConfiguration(
+      certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
+    do {
+      // Making the context checks the key against the certificate, here rather than at the
+      // first connection.
+      _ = try NIOSSLContext(configuration: configuration)
+    } catch {
+      throw ServerError.usage(
+        "--tls-key \(key) is not the private key of the certificate in --tls-cert \(certificate)")
+    }
+    return configuration
+  }
+}
+
+extension TimeAmount {
+  init(_ duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+  }
+}
+
+/// Counts the open connections, and says when one more is one too many.
+final class ConnectionGate: Sendable {
+  let limit: Int
+  let logger: Logger
+  /// Open connections, and whether the last one was refused (to log once per run of refusals).
+  private let state = Mutex((open: 0, refusing: false))
+
+  init(limit: Int, logger: Logger) {
+    self.limit = limit
+    self.logger = logger
+  }
+
+  /// Counts a new connection in, or returns false when `limit` are already open.
+  func enter() -> Bool {
+    let (entered, startsRefusing) = state.withLock { state in
+      guard state.open < limit else {
+        defer { state.refusing = true }
+        return (false, !state.refusing)
+      }
+      state.open += 1
+      state.refusing = false
+      return (true, false)
+    }
+    if startsRefusing {
+      logger.warning(
+        "\(limit) connections are open (--max-connections): closing new ones until some close")
+    }
+    return entered
+  }
+
+  func leave() {
+    state.withLock { $0.open -= 1 }
+  }
+}
+
+/// A child channel that counts itself in the gate for as long as it is open; past the limit it
+/// is closed before anything is read from it (its descriptor is given back at once).
+struct BoundedChannel<Base: ServerChildChannel>: ServerChildChannel {
+  typealias Value = Base.Value
+  let base: Base
+  let gate: ConnectionGate
+
+  struct TooManyConnections: Error {}
+
+  func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+    guard gate.enter() else {
+      channel.close(promise: nil)
+      // NIO drops a connection whose setup failed; the close above is what ends it.
+      return channel.eventLoop.makeFailedFuture(TooManyConnections())
+    }
+    let gate = gate
+    channel.closeFuture.whenComplete { _ in gate.leave() }
+    return base.setup(channel: channel, logger: logger)
+  }
+
+  func handle(value: Value, logger: Logger) async {
+    await base.handle(value: value, logger: logger)
+  }
+}
