@@ -18,7 +18,7 @@ struct TeamMembershipTests {
   @Test func anotherDataDirectoryHasJoinedNothing() async throws {
     let home = try Home()
     defer { home.folder.remove() }
-    let server = try HTTPTeamServer(respond: HostileServerTests.team())
+    let server = try HTTPTeamServer(respond: HostileTransportTests.team())
     defer { server.close() }
     #expect(try await home.run("team", "join", server.url, "--token", "t").status == 0)
     let asked = server.requests.count
@@ -79,7 +79,7 @@ struct TeamMembershipTests {
   /// test starts (`TestHome`), then what the suite runs, with and without `SYNCUPS_HOME`.
   /// Nothing reaches that team.
   @Test func theSuiteSendsNothingToTheTeamOfTheMachineItRunsOn() async throws {
-    let server = try HTTPTeamServer(respond: HostileServerTests.team())
+    let server = try HTTPTeamServer(respond: HostileTransportTests.team())
     defer { server.close() }
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
