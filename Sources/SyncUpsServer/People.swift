@@ -12,6 +12,15 @@ public struct Person: Equatable, Sendable, Codable {
   public var name: String
   public var role: Role
 
+  /// The most characters a name has (`user add` refuses more; sign-in refuses them unread).
+  public static let longestName = 100
+
+  /// Whether a name is short enough: at most `longestName` characters, of at most 4 bytes each
+  /// on average (one character can be a letter with any number of accents stacked on it).
+  static func fits(_ name: String) -> Bool {
+    name.utf8.count <= 4 * longestName && name.count <= longestName
+  }
+
   public init(id: Int64, name: String, role: Role) {
     self.id = id
     self.name = name
@@ -31,10 +40,11 @@ extension TeamStore {
   /// Adds someone; names are unique (any case) and one line of printable characters.
   public func addPerson(name: String, role: Person.Role) async throws -> Person {
     let name = name.trimmingCharacters(in: .whitespaces)
-    guard !name.isEmpty, name.count <= 100,
+    guard !name.isEmpty, Person.fits(name),
       !name.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true })
     else {
-      throw ServerError.usage("a name must be one line of at most 100 characters, not blank")
+      throw ServerError.usage(
+        "a name must be one line of at most \(Person.longestName) characters, not blank")
     }
     if try await person(named: name) != nil {
       throw ServerError.failed("'\(name)' is already a person here; see `user list`")
@@ -75,7 +85,7 @@ extension TeamStore {
     guard let person = try await person(named: name) else {
       throw ServerError.failed("nobody is called '\(name)' here; see `user list`")
     }
-    let hash = Bcrypt.hash(password, cost: 10)
+    let hash = Bcrypt.hash(password, cost: Self.passwordCost)
     try await run(
       "UPDATE person SET password_hash = \(hash) WHERE id = \(person.id)", logger: logger)
   }

@@ -69,6 +69,12 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "The port to listen on.") var port = 8080
   @Option(help: "The address to listen on.") var host = "127.0.0.1"
   @Option(help: "Where audio files are kept.") var data = "./syncups-server-data"
+  @Option(
+    name: .customLong("trusted-proxy"),
+    help: ArgumentHelp(
+      "A reverse proxy whose X-Forwarded-For, -Proto and -Host headers are believed (repeatable).",
+      valueName: "address"))
+  var trustedProxies: [String] = []
 
   func run() async throws {
     let url = try options.url()
@@ -82,9 +88,11 @@ struct Serve: AsyncParsableCommand {
     {
       logger.logLevel = level
     }
+    let proxies = try TrustedProxies(trustedProxies)
     let client = PostgresClientFactory.make(url, logger: logger)
     let server = try TeamServer(
-      client: client, data: URL(fileURLWithPath: data, isDirectory: true), logger: logger)
+      client: client, data: URL(fileURLWithPath: data, isDirectory: true), proxies: proxies,
+      logger: logger)
     // Migrations first, under their lock, with a client of their own.
     _ = try await withStore(options) { try await $0.migrate() }
     let host = host

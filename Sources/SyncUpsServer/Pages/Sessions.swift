@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdBcrypt
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// Web sessions in PostgreSQL: a random token in an HttpOnly cookie, only its SHA-256 kept.
 extension TeamStore {
@@ -21,6 +22,7 @@ extension TeamStore {
       found = (Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader), hash)
     }
     let hash = found?.1
+    passwordChecks.add()
     let matches = try await NIOThreadPool.singleton.runIfActive {
       Bcrypt.verify(String(password.prefix(200)), hash: hash ?? Self.decoyHash)
     }
@@ -29,7 +31,9 @@ extension TeamStore {
   }
 
   /// What a name without a password is checked against, so it costs as much as a real one.
-  private static let decoyHash = Bcrypt.hash("no one has this password", cost: 10)
+  static let decoyHash = Bcrypt.hash("no one has this password", cost: passwordCost)
+  /// The bcrypt cost of every password (and of the decoy).
+  static let passwordCost: UInt8 = 10
 
   /// A new session for `person`; returns its token (for the cookie only).
   func startSession(for person: Person) async throws -> String {
@@ -69,6 +73,17 @@ extension TeamStore {
     var generator = SystemRandomNumberGenerator()
     return prefix + (0..<32).map { _ in String(format: "%02x", generator.next() as UInt8) }.joined()
   }
+}
+
+/// How many passwords a store checked with bcrypt: every sign-in attempt pays for one, whatever
+/// its name and password (a shortcut would tell by its speed which names exist).
+public final class PasswordChecks: Sendable {
+  private let count = Mutex(0)
+
+  public init() {}
+
+  func add() { count.withLock { $0 += 1 } }
+  public var value: Int { count.withLock { $0 } }
 }
 
 /// Who asks for a page or the audio: the bearer token of the API, else the session cookie.
