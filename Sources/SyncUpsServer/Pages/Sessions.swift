@@ -15,8 +15,10 @@ extension TeamStore {
   /// nobody with a password: the same nil, after the same bcrypt work, off the event loop).
   func person(name: String, password: String) async throws -> Person? {
     let rows = try await run(
-      "SELECT id, name, role, password_hash FROM person WHERE lower(name) = lower(\(name))",
-      logger: logger)
+      """
+      SELECT id, name, role, password_hash FROM person
+      WHERE lower(name) = lower(\(name)) AND removed_at IS NULL
+      """, logger: logger)
     var found: (Person, String?)?
     for (id, name, role, hash) in try rows.decode((Int64, String, String, String?).self) {
       found = (Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader), hash)
@@ -57,6 +59,7 @@ extension TeamStore {
       SELECT person.id, person.name, person.role FROM web_session
       JOIN person ON person.id = web_session.person_id
       WHERE web_session.hash = \(hash) AND web_session.expires_at > now()
+        AND person.removed_at IS NULL
       """, logger: logger)
     for (id, name, role) in try rows.decode((Int64, String, String).self) {
       return Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader)
