@@ -16,15 +16,19 @@ public struct TeamServer: Sendable {
   public let throttle: SignInThrottle
   /// Pushes larger than `limits.largePush` are decoded and saved one at a time.
   public let largePushes = Turns(1)
+  /// The reverse proxies whose `X-Forwarded-*` headers are believed.
+  public let proxies: TrustedProxies
 
   public init(
     client: PostgresClient, data: URL, limits: Limits = Limits(),
-    throttle: SignInThrottle = SignInThrottle(), logger: Logger
+    throttle: SignInThrottle = SignInThrottle(), proxies: TrustedProxies = TrustedProxies(),
+    logger: Logger
   ) throws {
     store = TeamStore(client: client, logger: logger)
     audio = try AudioStore(data: data)
     self.limits = limits
     self.throttle = throttle
+    self.proxies = proxies
     watcher = ChangesWatcher(client: client, logger: logger)
   }
 
@@ -46,6 +50,7 @@ public struct TeamServer: Sendable {
   public func router(logger: Logger) -> Router<TeamContext> {
     let router = Router(context: TeamContext.self)
     router.middlewares.add(ErrorMiddleware(logger: logger))
+    router.middlewares.add(SameOriginForms(proxies: proxies, logger: logger))
     let tokens = TokenMiddleware(store: store)
     let api = router.group("api/v1").add(middleware: tokens)
     addMe(to: api)

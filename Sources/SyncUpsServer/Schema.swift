@@ -152,6 +152,14 @@ enum Schema {
     CREATE TRIGGER meeting_counted AFTER INSERT OR DELETE OR UPDATE OF sync_up_id, deleted
     ON meeting FOR EACH ROW EXECUTE FUNCTION count_live_meetings();
     """,
+    // 7: people can be removed (`user remove`): the row stays, marked, so a push receipt still
+    // names who pushed; a name is unique only among the people not removed (in any case, as
+    // `user add` has always compared names), so it can be added again.
+    """
+    ALTER TABLE person ADD COLUMN removed_at timestamptz;
+    ALTER TABLE person DROP CONSTRAINT person_name_key;
+    CREATE UNIQUE INDEX person_live_name ON person (lower(name)) WHERE removed_at IS NULL;
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body

@@ -8,6 +8,8 @@ import SyncUpsWire
 /// It borrows a `PostgresClient` that someone runs (the application's services, or a command);
 /// the client's pool opens new connections when PostgreSQL comes back after a restart.
 public struct TeamStore: Sendable {
+  /// Counts the passwords checked (`person(name:password:)`).
+  public let passwordChecks = PasswordChecks()
   public let client: PostgresClient
   public let logger: Logger
   /// This server's time, against which pushed clocks are checked (tests set it).

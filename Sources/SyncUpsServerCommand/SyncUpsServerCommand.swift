@@ -83,6 +83,13 @@ struct Serve: AsyncParsableCommand {
         + "and audio files, now \(Transport.defaultMaxConnections)."))
   var maxConnections: Int?
 
+  @Option(
+    name: .customLong("trusted-proxy"),
+    help: ArgumentHelp(
+      "A reverse proxy whose X-Forwarded-For, -Proto and -Host headers are believed (repeatable).",
+      valueName: "address"))
+  var trustedProxies: [String] = []
+
   /// How connections are held, from the options; every mistake one line (before the database
   /// is looked at).
   func makeTransport() throws -> Transport {
@@ -122,9 +129,11 @@ struct Serve: AsyncParsableCommand {
     {
       logger.logLevel = level
     }
+    let proxies = try TrustedProxies(trustedProxies)
     let client = PostgresClientFactory.make(url, logger: logger)
     let server = try TeamServer(
-      client: client, data: URL(fileURLWithPath: data, isDirectory: true), logger: logger)
+      client: client, data: URL(fileURLWithPath: data, isDirectory: true), proxies: proxies,
+      logger: logger)
     // Migrations first, under their lock, with a client of their own.
     _ = try await withStore(options) { try await $0.migrate() }
     let host = host
@@ -144,7 +153,7 @@ struct Serve: AsyncParsableCommand {
 struct User: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "The people who may use the server.",
-    subcommands: [Add.self, List.self, Password.self])
+    subcommands: [Add.self, List.self, Password.self, Remove.self, ChangeRole.self])
 
   struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Add a person.")
@@ -179,7 +188,8 @@ struct User: AsyncParsableCommand {
 
   struct Password: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Set the password for the web pages, read from stdin (one line).")
+      abstract:
+        "Set the password for the web pages, read from stdin (one line); their sessions end.")
     @OptionGroup var options: DatabaseOptions
     @Argument var name: String
 
@@ -190,7 +200,42 @@ struct User: AsyncParsableCommand {
       }
       let name = name
       try await withStore(options) { try await $0.setPassword(name: name, password: line) }
-      print("Set the password of \(name).")
+      print("Set the password of \(name); their web sessions (if any) have ended.")
+    }
+  }
+}
+
+extension User {
+  struct Remove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract:
+        "Remove a person: their tokens and web sessions stop at once; what they pushed stays.")
+    @OptionGroup var options: DatabaseOptions
+    @Argument var name: String
+
+    func run() async throws {
+      let name = name
+      let person = try await withStore(options) { try await $0.removePerson(name: name) }
+      print(
+        "Removed \(person.name): their tokens and web sessions no longer work; what they pushed stays."
+      )
+    }
+  }
+
+  struct ChangeRole: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "role", abstract: "Change someone's role; it counts from their next request.")
+    @OptionGroup var options: DatabaseOptions
+    @Argument var name: String
+    @Option(help: "reader (reads) or writer (also pushes).") var role: String
+
+    func run() async throws {
+      guard let role = Person.Role(rawValue: role) else {
+        throw ServerError.usage("--role is reader or writer, not '\(role)'")
+      }
+      let name = name
+      let person = try await withStore(options) { try await $0.setRole(name: name, role: role) }
+      print("\(person.name) is now a \(role.rawValue).")
     }
   }
 }
@@ -216,14 +261,14 @@ struct Token: AsyncParsableCommand {
 
   struct Revoke: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Revoke a token; its next request is refused.")
+      abstract: "Revoke a token; its next request is refused and its person's web sessions end.")
     @OptionGroup var options: DatabaseOptions
     @Argument var id: Int64
 
     func run() async throws {
       let id = id
       try await withStore(options) { try await $0.revokeToken(id: id) }
-      print("Revoked token \(id).")
+      print("Revoked token \(id) and ended its person's web sessions.")
     }
   }
 

@@ -86,13 +86,16 @@ struct TestServer: Sendable {
 
   /// Runs `body` against the router (or a real socket with `.live`).
   func test<T: Sendable>(
-    _ framework: TestingSetup = .router,
+    _ framework: TestingSetup = .router, throttle: SignInThrottle = SignInThrottle(),
+    proxies: TrustedProxies = TrustedProxies(),
     _ body: @Sendable @escaping (any TestClientProtocol, TeamStore) async throws -> T
   ) async throws -> T {
     var logger = Logger(label: "syncups-server-test")
     logger.logLevel = .error
     let client = PostgresClientFactory.make(url, logger: logger)
-    let server = try TeamServer(client: client, data: data, limits: limits, logger: logger)
+    let server = try TeamServer(
+      client: client, data: data, limits: limits, throttle: throttle, proxies: proxies,
+      logger: logger)
     let app = server.application(logger: logger)
     return try await app.test(framework) { http in
       try await body(http, server.store)

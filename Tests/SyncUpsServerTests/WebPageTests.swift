@@ -90,7 +90,8 @@ struct WebPageTests {
         .get, "/audio/\(meeting.id)", token: nil, headers: [.cookie: session])
       #expect(audio.status == .ok)
 
-      let out = try await http.send(.post, "/sign-out", token: nil, headers: [.cookie: session])
+      let out = try await http.send(
+        .post, "/sign-out", token: nil, headers: [.cookie: session, .origin: TestServer.origin])
       #expect(out.status == .seeOther && out.headers[.location] == "/sign-in")
       #expect(out.headers[.setCookie]?.contains("Max-Age=0") == true)
       let after = try await http.send(.get, "/", token: nil, headers: [.cookie: session])
@@ -317,12 +318,21 @@ extension TestServer {
   }
 }
 
+extension TestServer {
+  /// The origin of the test client's requests (their `Host` is `localhost`).
+  static let origin = "http://localhost"
+}
+
 extension TestClientProtocol {
-  func signIn(_ name: String, _ password: String, next: String = "/") async throws -> TestResponse {
+  /// The sign-in form, posted from the server's own page unless `headers` say otherwise.
+  func signIn(
+    _ name: String, _ password: String, next: String = "/",
+    headers: HTTPFields = [.origin: TestServer.origin]
+  ) async throws -> TestResponse {
     let body =
       "name=\(HTML.queryValue(name))&password=\(HTML.queryValue(password))&next=\(HTML.queryValue(next))"
-    return try await send(
-      .post, "/sign-in", token: nil,
-      headers: [.contentType: "application/x-www-form-urlencoded"], body: Data(body.utf8))
+    var headers = headers
+    headers[.contentType] = "application/x-www-form-urlencoded"
+    return try await send(.post, "/sign-in", token: nil, headers: headers, body: Data(body.utf8))
   }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdBcrypt
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// Web sessions in PostgreSQL: a random token in an HttpOnly cookie, only its SHA-256 kept.
 extension TeamStore {
@@ -14,13 +15,16 @@ extension TeamStore {
   /// nobody with a password: the same nil, after the same bcrypt work, off the event loop).
   func person(name: String, password: String) async throws -> Person? {
     let rows = try await run(
-      "SELECT id, name, role, password_hash FROM person WHERE lower(name) = lower(\(name))",
-      logger: logger)
+      """
+      SELECT id, name, role, password_hash FROM person
+      WHERE lower(name) = lower(\(name)) AND removed_at IS NULL
+      """, logger: logger)
     var found: (Person, String?)?
     for (id, name, role, hash) in try rows.decode((Int64, String, String, String?).self) {
       found = (Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader), hash)
     }
     let hash = found?.1
+    passwordChecks.add()
     let matches = try await NIOThreadPool.singleton.runIfActive {
       Bcrypt.verify(String(password.prefix(200)), hash: hash ?? Self.decoyHash)
     }
@@ -29,7 +33,9 @@ extension TeamStore {
   }
 
   /// What a name without a password is checked against, so it costs as much as a real one.
-  private static let decoyHash = Bcrypt.hash("no one has this password", cost: 10)
+  static let decoyHash = Bcrypt.hash("no one has this password", cost: passwordCost)
+  /// The bcrypt cost of every password (and of the decoy).
+  static let passwordCost: UInt8 = 10
 
   /// A new session for `person`; returns its token (for the cookie only).
   func startSession(for person: Person) async throws -> String {
@@ -53,6 +59,7 @@ extension TeamStore {
       SELECT person.id, person.name, person.role FROM web_session
       JOIN person ON person.id = web_session.person_id
       WHERE web_session.hash = \(hash) AND web_session.expires_at > now()
+        AND person.removed_at IS NULL
       """, logger: logger)
     for (id, name, role) in try rows.decode((Int64, String, String).self) {
       return Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader)
@@ -69,6 +76,17 @@ extension TeamStore {
     var generator = SystemRandomNumberGenerator()
     return prefix + (0..<32).map { _ in String(format: "%02x", generator.next() as UInt8) }.joined()
   }
+}
+
+/// How many passwords a store checked with bcrypt: every sign-in attempt pays for one, whatever
+/// its name and password (a shortcut would tell by its speed which names exist).
+public final class PasswordChecks: Sendable {
+  private let count = Mutex(0)
+
+  public init() {}
+
+  func add() { count.withLock { $0 += 1 } }
+  public var value: Int { count.withLock { $0 } }
 }
 
 /// Who asks for a page or the audio: the bearer token of the API, else the session cookie.

@@ -4,9 +4,13 @@ import NIOCore
 
 /// The sign-in page: a name and the password set with `syncups-server user password NAME`.
 /// A failure says the same whether the name exists or not, and each failure in a row for a
-/// name or from an address makes the next attempt wait longer (awaited, the event loop is free).
+/// name or from an address makes the next attempt wait longer (`SignInThrottle`).
 enum SignInPage {
   static let failure = "That name and password do not match. Check both and try again."
+  static let tooLong =
+    "No one here has a name that long (at most \(Person.longestName) characters). Check it and try again."
+  static let busy =
+    "Too many sign-ins for this name or from this address are waiting. Wait a minute and try again."
 
   static func render(name: String = "", next: String, problem: String? = nil) -> String {
     var content = "<div class=\"card narrow\">\n<h1>Sign in</h1>\n"
@@ -54,52 +58,6 @@ enum SignInPage {
   }
 }
 
-/// Failed sign-ins in a row, per name and per address: each makes the next attempt wait
-/// (0.5 s, 1 s, 2 s, ... up to `longest`); a success clears the name's count.
-public actor SignInThrottle {
-  private var failures: [String: (count: Int, last: ContinuousClock.Instant)] = [:]
-  let first: Duration
-  let longest: Duration
-  /// Failures older than this are forgotten.
-  let memory: Duration
-
-  public init(
-    first: Duration = .milliseconds(500), longest: Duration = .seconds(10),
-    memory: Duration = .seconds(900)
-  ) {
-    self.first = first
-    self.longest = longest
-    self.memory = memory
-  }
-
-  static func keys(name: String, address: String?) -> [String] {
-    ["name:" + name.lowercased()] + (address.map { ["address:" + $0] } ?? [])
-  }
-
-  /// How long the next attempt with these keys waits.
-  func delay(for keys: [String], now: ContinuousClock.Instant = .now) -> Duration {
-    let count =
-      keys.compactMap { key in
-        failures[key].flatMap { now - $0.last < memory ? $0.count : nil }
-      }.max() ?? 0
-    guard count > 0 else { return .zero }
-    let doubled = first * Int(pow(2.0, Double(min(count - 1, 20))))
-    return min(doubled, longest)
-  }
-
-  func failed(_ keys: [String], now: ContinuousClock.Instant = .now) {
-    if failures.count > 10_000 { failures = failures.filter { now - $0.value.last < memory } }
-    for key in keys {
-      let previous = failures[key].flatMap { now - $0.last < memory ? $0.count : nil } ?? 0
-      failures[key] = (previous + 1, now)
-    }
-  }
-
-  func succeeded(_ keys: [String]) {
-    failures[keys[0]] = nil
-  }
-}
-
 extension TeamServer {
   func signIn(_ request: Request, context: TeamContext) async throws -> Response {
     let body = try await request.body.collect(upTo: 16 * 1024)
@@ -107,34 +65,36 @@ extension TeamServer {
     let name = (fields["name"] ?? "").trimmingCharacters(in: .whitespaces)
     let password = fields["password"] ?? ""
     let next = SignInPage.safeNext(fields["next"])
-    let keys = SignInThrottle.keys(name: name, address: Self.client(of: request, context))
-    let wait = await throttle.delay(for: keys)
-    if wait > .zero { try await Task.sleep(for: wait) }
-    guard !name.isEmpty, !password.isEmpty,
-      let person = try await store.person(name: name, password: password)
-    else {
-      await throttle.failed(keys)
+    // Nobody has a longer name (`user add` refuses it): no work for it, and nothing kept.
+    guard Person.fits(name) else {
+      return .html(
+        SignInPage.render(next: next, problem: SignInPage.tooLong), status: .badRequest)
+    }
+    let address = proxies.client(of: request, context)
+    let person: Person?
+    do {
+      // A blank name or password costs the same bcrypt as any other: no shortcut to time.
+      person = try await throttle.attempt(name: name, address: address) {
+        try await store.person(name: name, password: password)
+      }
+    } catch is SignInThrottle.Busy {
+      var response = Response.html(
+        SignInPage.render(name: name, next: next, problem: SignInPage.busy),
+        status: .tooManyRequests)
+      response.headers[.retryAfter] = "60"
+      return response
+    }
+    guard let person else {
       return .html(
         SignInPage.render(name: name, next: next, problem: SignInPage.failure),
         status: .unauthorized)
     }
-    await throttle.succeeded(keys)
     let token = try await store.startSession(for: person)
-    let secure = request.headers[.forwardedProto] == "https" ? "; Secure" : ""
+    let secure = proxies.isHTTPS(request, context) ? "; Secure" : ""
     let cookie =
       "\(SessionMiddleware.cookie)=\(token); Path=/; Max-Age=\(TeamStore.sessionLifetime); "
       + "HttpOnly; SameSite=Strict" + secure
     return .seeOther(next, headers: [.setCookie: cookie])
-  }
-
-  /// Who is signing in: the peer, or behind a reverse proxy on this host (a loopback peer)
-  /// the address the proxy appended last to `X-Forwarded-For`.
-  static func client(of request: Request, _ context: TeamContext) -> String? {
-    let peer = context.remoteAddress
-    guard peer == "127.0.0.1" || peer == "::1",
-      let forwarded = request.headers[.forwardedFor]?.split(separator: ",").last
-    else { return peer }
-    return forwarded.trimmingCharacters(in: .whitespaces)
   }
 
   func signOut(_ request: Request) async throws -> Response {
