@@ -10,6 +10,8 @@ import NIOCore
 public struct TrustedProxies: Sendable, Equatable {
   /// Written the way a connection reports its peer (`::1`, not `0:0:0:0:0:0:0:1`).
   public let addresses: Set<String>
+  /// This server ends TLS itself (`serve --tls-cert`): every browser used HTTPS.
+  public var servesHTTPS = false
 
   /// None: every peer is the client itself.
   public init() {
@@ -74,9 +76,10 @@ extension TrustedProxies {
     scheme(of: request, context) == "https"
   }
 
-  /// The scheme the browser used, when a trusted proxy says so (nil: not known here).
+  /// The scheme the browser used: HTTPS when this server ends TLS itself, else what a trusted
+  /// proxy says (nil: not known here).
   func scheme(of request: Request, _ context: TeamContext) -> String? {
-    forwarded(request.headers[.forwardedProto], peer: context.remoteAddress)
+    servesHTTPS ? "https" : forwarded(request.headers[.forwardedProto], peer: context.remoteAddress)
   }
 
   /// The host (and port) the browser asked for: a trusted proxy's `X-Forwarded-Host`, else the

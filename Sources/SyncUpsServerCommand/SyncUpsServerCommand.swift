@@ -129,7 +129,8 @@ struct Serve: AsyncParsableCommand {
     {
       logger.logLevel = level
     }
-    let proxies = try TrustedProxies(trustedProxies)
+    var proxies = try TrustedProxies(trustedProxies)
+    proxies.servesHTTPS = transport.tls != nil
     let client = PostgresClientFactory.make(url, logger: logger)
     let server = try TeamServer(
       client: client, data: URL(fileURLWithPath: data, isDirectory: true), proxies: proxies,
