@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import SyncUpsWire
 
@@ -24,9 +25,9 @@ public struct ChangesPageJSON: Sendable {
     bytes += json.count
   }
 
-  public mutating func append(meeting json: [UInt8]) {
-    meetings.append(ByteBuffer(bytes: json))
-    bytes += json.count
+  public mutating func append(meeting json: ByteBuffer) {
+    meetings.append(json)
+    bytes += json.readableBytes
   }
 
   /// The page's JSON in pieces: the documents' buffers with what goes between them.
@@ -44,5 +45,31 @@ public struct ChangesPageJSON: Sendable {
     list(syncUps)
     pieces.append(ByteBuffer(string: #"],"version":\#(version)}"#))
     return pieces
+  }
+}
+
+extension TeamStore {
+  /// A meeting's JSON, byte for byte what `WireJSON.bytes(of: meetingDocument(id))` writes, its
+  /// segments written one by one as their rows arrive: a meeting of many hours is in memory as
+  /// its JSON only, not also as rows and documents.
+  func meetingJSON(_ id: UUID) async throws -> ByteBuffer? {
+    guard let meeting = try await meetingWithoutSegments(id) else { return nil }
+    // The keys are sorted, so the segments sit between `audio` ... `length` and `syncUpID`; a
+    // quote inside a string is escaped, so this is found only where it is the key.
+    let empty = try WireJSON.bytes(of: meeting)
+    let opening = Array(#""segments":["#.utf8)
+    guard let found = empty.firstRange(of: opening + Array(#"],"syncUpID":"#.utf8)) else {
+      return try await meetingDocument(id).map { ByteBuffer(bytes: try WireJSON.bytes(of: $0)) }
+    }
+    var json = ByteBuffer()
+    json.writeBytes(empty[..<(found.lowerBound + opening.count)])
+    var first = true
+    try await eachSegment(of: id) { segment in
+      if !first { json.writeInteger(UInt8(ascii: ",")) }
+      first = false
+      json.writeBytes(try WireJSON.bytes(of: segment))
+    }
+    json.writeBytes(empty[(found.lowerBound + opening.count)...])
+    return json
   }
 }

@@ -1,14 +1,15 @@
 import Foundation
 import SyncUpsWire
 
-/// Decodes a push a meeting at a time.
+/// Decodes a push a meeting at a time, and each meeting a segment at a time.
 ///
 /// `JSONDecoder` first indexes every value of its input, at several times the input's size, and
-/// only then builds the documents: a 30 MB push peaked at 366 MB. Here a scan that only follows
-/// strings and brackets finds the top-level `"meetings": [...]` and each element's bytes; each
-/// meeting is decoded on its own, and the rest of the push with `"meetings": []`. Anything the
-/// scan does not expect (not an object, `meetings` written with escapes or twice) is decoded
-/// whole, as before; every byte is still read by `JSONDecoder`, which finds any mistake.
+/// only then builds the documents: a 30 MB push peaked 254 MB above idle (`make bench-memory`).
+/// Here a scan that only follows strings and brackets finds the top-level `"meetings": [...]`
+/// and each element's bytes; each meeting is decoded on its own, the rest of the push with
+/// `"meetings": []`, and likewise each of a meeting's segments. Anything the scan does not expect
+/// (not an object, a key written with escapes or twice) is decoded whole, as before; every byte
+/// is still read by `JSONDecoder`, which finds any mistake.
 enum PushJSON {
   static func decode(_ bytes: UnsafeRawBufferPointer, with decoder: JSONDecoder) throws -> Push {
     func data(_ range: Range<Int>) -> Data {
@@ -17,17 +18,39 @@ enum PushJSON {
         bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + range.lowerBound),
         count: range.count, deallocator: .none)
     }
-    guard bytes.count > 0, let meetings = Self.meetings(in: bytes) else {
-      return try decoder.decode(Push.self, from: data(0..<bytes.count))
+    /// The bytes of `range` with `array` (inside it) written `[]`.
+    func emptied(_ array: Range<Int>, of range: Range<Int>) -> Data {
+      Data(bytes[range.lowerBound..<array.lowerBound]) + Data("[]".utf8)
+        + Data(bytes[array.upperBound..<range.upperBound])
     }
-    var rest = Array(bytes[..<meetings.array.lowerBound])
-    rest += Array("[]".utf8)
-    rest += bytes[meetings.array.upperBound...]
-    var push = try decoder.decode(Push.self, from: Data(rest))
+    /// A meeting, its segments decoded one at a time too: a meeting of many hours is tens of
+    /// megabytes.
+    func meeting(_ range: Range<Int>) throws -> MeetingDocument {
+      guard let segments = array("segments", in: bytes, range) else {
+        return try decoder.decode(MeetingDocument.self, from: data(range))
+      }
+      var meeting = try decoder.decode(
+        MeetingDocument.self, from: emptied(segments.array, of: range))
+      meeting.segments.reserveCapacity(segments.elements.count)
+      for (index, element) in segments.elements.enumerated() {
+        do {
+          meeting.segments.append(
+            try decoder.decode(MeetingDocument.Segment.self, from: data(element)))
+        } catch let error as DecodingError {
+          throw error.within([Key("segments"), Key(index)])
+        }
+      }
+      return meeting
+    }
+    let whole = 0..<bytes.count
+    guard bytes.count > 0, let meetings = array("meetings", in: bytes, whole) else {
+      return try decoder.decode(Push.self, from: data(whole))
+    }
+    var push = try decoder.decode(Push.self, from: emptied(meetings.array, of: whole))
     push.meetings.reserveCapacity(meetings.elements.count)
     for (index, element) in meetings.elements.enumerated() {
       do {
-        push.meetings.append(try decoder.decode(MeetingDocument.self, from: data(element)))
+        push.meetings.append(try meeting(element))
       } catch let error as DecodingError {
         throw error.within([Key("meetings"), Key(index)])
       }
@@ -35,18 +58,18 @@ enum PushJSON {
     return push
   }
 
-  /// Where the top-level `meetings` array is, and each of its elements; nil when the JSON is
-  /// not shaped as expected.
-  static func meetings(in bytes: UnsafeRawBufferPointer) -> (
+  /// Where the array under `key` of the object in `range` is, and each of its elements; nil
+  /// when the JSON is not shaped as expected.
+  static func array(_ key: String, in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> (
     array: Range<Int>, elements: [Range<Int>]
   )? {
-    var scan = Scan(bytes: bytes)
+    var scan = Scan(bytes: bytes, index: range.lowerBound, end: range.upperBound)
     guard scan.take(UInt8(ascii: "{")) else { return nil }
     var found: (array: Range<Int>, elements: [Range<Int>])?
     if scan.take(UInt8(ascii: "}")) { return nil }
     repeat {
-      guard let key = scan.string(), scan.take(UInt8(ascii: ":")) else { return nil }
-      if bytes[key].elementsEqual("meetings".utf8) {
+      guard let name = scan.string(), scan.take(UInt8(ascii: ":")) else { return nil }
+      if bytes[name].elementsEqual(key.utf8) {
         guard found == nil, let array = scan.array() else { return nil }
         found = array
       } else {
@@ -54,16 +77,19 @@ enum PushJSON {
       }
     } while scan.take(UInt8(ascii: ","))
     guard scan.take(UInt8(ascii: "}")) else { return nil }
-    return found
+    scan.skipSpace()
+    return scan.index == range.upperBound ? found : nil
   }
 
   /// A walk over JSON that follows strings and brackets only (`JSONDecoder` checks the rest).
   struct Scan {
     let bytes: UnsafeRawBufferPointer
-    var index = 0
+    var index: Int
+    /// Where the scan stops, as if the bytes ended there.
+    let end: Int
 
     mutating func skipSpace() {
-      while index < bytes.count {
+      while index < end {
         switch bytes[index] {
         case 0x20, 0x09, 0x0A, 0x0D: index += 1
         default: return
@@ -74,7 +100,7 @@ enum PushJSON {
     /// Steps over `byte` (after any space) when it is next.
     mutating func take(_ byte: UInt8) -> Bool {
       skipSpace()
-      guard index < bytes.count, bytes[index] == byte else { return false }
+      guard index < end, bytes[index] == byte else { return false }
       index += 1
       return true
     }
@@ -82,10 +108,10 @@ enum PushJSON {
     /// A string's contents, between its quotes (escapes left as they are).
     mutating func string() -> Range<Int>? {
       skipSpace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+      guard index < end, bytes[index] == UInt8(ascii: "\"") else { return nil }
       let start = index + 1
       index = start
-      while index < bytes.count {
+      while index < end {
         switch bytes[index] {
         case UInt8(ascii: "\\"): index += 2
         case UInt8(ascii: "\""):
@@ -103,7 +129,7 @@ enum PushJSON {
       skipSpace()
       let start = index
       var depth = 0
-      while index < bytes.count {
+      while index < end {
         switch bytes[index] {
         case UInt8(ascii: "\""):
           guard string() != nil else { return nil }

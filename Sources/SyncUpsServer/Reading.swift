@@ -86,6 +86,13 @@ extension TeamStore {
   /// A meeting with its segments and word times (nil when there is none; deleted ones too,
   /// so a pull learns of the deletion).
   public func meetingDocument(_ id: UUID) async throws -> MeetingDocument? {
+    guard var meeting = try await meetingWithoutSegments(id) else { return nil }
+    meeting.segments = try await segments(of: id)
+    return meeting
+  }
+
+  /// A meeting's row alone, its `segments` empty.
+  func meetingWithoutSegments(_ id: UUID) async throws -> MeetingDocument? {
     let rows = try await run(
       """
       SELECT m.sync_up_id, m.date, m.length, m.audio_sha256, m.audio_type,
@@ -99,19 +106,28 @@ extension TeamStore {
         MeetingDocument.Audio(sha256: $0, size: size ?? 0, type: type ?? "application/octet-stream")
       }
       return MeetingDocument(
-        id: id, syncUpID: syncUp, date: date, length: length, segments: try await segments(of: id),
-        audio: audio, deleted: deleted,
+        id: id, syncUpID: syncUp, date: date, length: length, segments: [], audio: audio,
+        deleted: deleted,
         clock: HybridClock(clock) ?? HybridClock(milliseconds: 0, device: "server"))
     }
     return nil
   }
 
-  /// A meeting's segments in order. Their words come as columns of arrays (PostgreSQL's binary
-  /// form), not as JSON text: decoding an hour's 9,000 words from JSON took most of the meeting
-  /// page's time (`make bench-pages`). A word's unknown confidence is -1 there.
+  /// A meeting's segments in order.
   func segments(of meeting: UUID) async throws -> [MeetingDocument.Segment] {
-    let rows = try await run(
-      """
+    var segments: [MeetingDocument.Segment] = []
+    try await eachSegment(of: meeting) { segments.append($0) }
+    return segments
+  }
+
+  /// A meeting's segments in order, each given to `body` as its row arrives (a meeting of many
+  /// hours is never all in memory as rows). Their words come as columns of arrays (PostgreSQL's
+  /// binary form), not as JSON text: decoding an hour's 9,000 words from JSON took most of the
+  /// meeting page's time (`make bench-pages`). A word's unknown confidence is -1 there.
+  func eachSegment(
+    of meeting: UUID, _ body: (MeetingDocument.Segment) throws -> Void
+  ) async throws {
+    let query: PostgresQuery = """
       SELECT s.speaker, s.start_time, s.end_time, s.text, coalesce(w.texts, '{}'),
         coalesce(w.starts, '{}'), coalesce(w.ends, '{}'), coalesce(w.confidences, '{}'),
         s.original::text
@@ -123,20 +139,25 @@ extension TeamStore {
         FROM jsonb_array_elements(s.words) WITH ORDINALITY AS word(e, i)) w ON true
       WHERE s.meeting_id = \(meeting)
       ORDER BY s.ordinal
-      """, logger: logger)
-    return try rows.decode(
-      (String, Double, Double, String, [String], [Double], [Double], [Double], String?).self
-    ).map { speaker, start, end, text, texts, starts, ends, confidences, original in
-      let words = texts.indices.map { index in
-        MeetingDocument.Word(
-          text: texts[index], start: starts[index], end: ends[index],
-          confidence: confidences[index] < 0 ? nil : confidences[index])
+      """
+    let decoder = WireJSON.decoder()
+    try await client.withOpenConnection { connection in
+      for try await row in try await connection.run(query, logger: logger) {
+        let (speaker, start, end, text, texts, starts, ends, confidences, original) =
+          try row.decode(
+            (String, Double, Double, String, [String], [Double], [Double], [Double], String?).self)
+        let words = texts.indices.map { index in
+          MeetingDocument.Word(
+            text: texts[index], start: starts[index], end: ends[index],
+            confidence: confidences[index] < 0 ? nil : confidences[index])
+        }
+        try body(
+          MeetingDocument.Segment(
+            speaker: speaker, start: start, end: end, text: text, words: words,
+            original: try original.map {
+              try decoder.decode(MeetingDocument.Original.self, from: Data($0.utf8))
+            }))
       }
-      return MeetingDocument.Segment(
-        speaker: speaker, start: start, end: end, text: text, words: words,
-        original: try original.map {
-          try WireJSON.decoder().decode(MeetingDocument.Original.self, from: Data($0.utf8))
-        })
     }
   }
 

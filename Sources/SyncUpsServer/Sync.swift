@@ -93,8 +93,9 @@ extension TeamStore {
 
   /// What changed after `since`, oldest first: at most `limit` documents, and no more once the
   /// page holds `budget` bytes of JSON (always one, so that a pull moves on; `more` then). Each
-  /// document is read, written as JSON and let go before the next, so a page of a thousand long
-  /// meetings is never in memory as documents, nor its JSON more than once.
+  /// document is read and written as JSON before the next (a meeting segment by segment, see
+  /// `meetingJSON`), so a page of a thousand long meetings is never in memory as documents, nor
+  /// its JSON more than once.
   public func changes(since: Int64, limit: Int = 100, budget: Int = Limits().pageBytes)
     async throws -> ChangesPageJSON
   {
@@ -120,8 +121,8 @@ extension TeamStore {
         }) {
           page.append(syncUp: try WireJSON.bytes(of: document))
         }
-      } else if let document = try await meetingDocument(id) {
-        page.append(meeting: try WireJSON.bytes(of: document))
+      } else if let json = try await meetingJSON(id) {
+        page.append(meeting: json)
       }
     }
     return page

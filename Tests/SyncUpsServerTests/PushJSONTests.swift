@@ -6,8 +6,9 @@ import Testing
 
 @testable import SyncUpsServer
 
-/// A push decoded a meeting at a time is the push `JSONDecoder` reads from the whole body, and
-/// its mistakes are told in the same words, with the same paths.
+/// A push decoded a meeting at a time (and a meeting a segment at a time) is the push
+/// `JSONDecoder` reads from the whole body, and its mistakes are told in the same words, with
+/// the same paths.
 struct PushJSONTests {
   static func decoded(_ text: String) throws -> Push {
     try Array(text.utf8).withUnsafeBytes { try PushJSON.decode($0, with: WireJSON.decoder()) }
@@ -39,9 +40,13 @@ struct PushJSONTests {
     let withoutMeetings = try Self.decoded(
       #"{"device":"\#(push.device)","pushID":"\#(push.pushID)","syncUps":[],"meetings":[]}"#)
     #expect(withoutMeetings.meetings.isEmpty)
-    // `meetings` written with an escape is not found by the scan: the push is read whole.
+    // `meetings` or `segments` written with an escape is not found by the scan: the push, or
+    // the meeting, is read whole.
     let hidden = compact.replacingOccurrences(of: #""meetings""#, with: #""meet\u0069ngs""#)
     #expect(try Self.decoded(hidden) == push)
+    let hiddenSegments = compact.replacingOccurrences(
+      of: #""segments""#, with: #""s\u0065gments""#)
+    #expect(try Self.decoded(hiddenSegments) == push)
   }
 
   @Test func aMistakeInAMeetingIsToldWithItsPathInThePush() throws {
