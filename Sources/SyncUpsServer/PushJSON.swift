@@ -37,7 +37,7 @@ enum PushJSON {
           meeting.segments.append(
             try decoder.decode(MeetingDocument.Segment.self, from: data(element)))
         } catch let error as DecodingError {
-          throw error.within([Key("segments"), Key(index)])
+          throw error.placed(at: [Key("segments"), Key(index)])
         }
       }
       return meeting
@@ -52,7 +52,7 @@ enum PushJSON {
       do {
         push.meetings.append(try meeting(element))
       } catch let error as DecodingError {
-        throw error.within([Key("meetings"), Key(index)])
+        throw error.placed(at: [Key("meetings"), Key(index)])
       }
     }
     return push
@@ -177,25 +177,5 @@ enum PushJSON {
     init(_ index: Int) { (stringValue, intValue) = ("Index \(index)", index) }
     init?(stringValue: String) { self.init(stringValue) }
     init?(intValue: Int) { self.init(intValue) }
-  }
-}
-
-extension DecodingError {
-  /// The same error, its path starting at `prefix` (a meeting decoded on its own is
-  /// `meetings[i]` of the push). Invalid JSON keeps its empty path: the body is not JSON.
-  func within(_ prefix: [any CodingKey]) -> DecodingError {
-    func moved(_ context: Context) -> Context {
-      Context(
-        codingPath: prefix + context.codingPath, debugDescription: context.debugDescription,
-        underlyingError: context.underlyingError)
-    }
-    switch self {
-    case .keyNotFound(let key, let context): return .keyNotFound(key, moved(context))
-    case .typeMismatch(let type, let context): return .typeMismatch(type, moved(context))
-    case .valueNotFound(let type, let context): return .valueNotFound(type, moved(context))
-    case .dataCorrupted(let context):
-      return context.codingPath.isEmpty ? self : .dataCorrupted(moved(context))
-    @unknown default: return self
-    }
   }
 }

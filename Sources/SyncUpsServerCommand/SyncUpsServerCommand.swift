@@ -163,9 +163,7 @@ struct User: AsyncParsableCommand {
     @Option(help: "reader (reads) or writer (also pushes).") var role: String
 
     func run() async throws {
-      guard let role = Person.Role(rawValue: role) else {
-        throw ServerError.usage("--role is reader or writer, not '\(role)'")
-      }
+      let role = try Person.Role(option: role)
       let name = name
       let person = try await withStore(options) { try await $0.addPerson(name: name, role: role) }
       print(
@@ -231,9 +229,7 @@ extension User {
     @Option(help: "reader (reads) or writer (also pushes).") var role: String
 
     func run() async throws {
-      guard let role = Person.Role(rawValue: role) else {
-        throw ServerError.usage("--role is reader or writer, not '\(role)'")
-      }
+      let role = try Person.Role(option: role)
       let name = name
       let person = try await withStore(options) { try await $0.setRole(name: name, role: role) }
       print("\(person.name) is now a \(role.rawValue).")
@@ -290,5 +286,15 @@ struct Token: AsyncParsableCommand {
             + (token.revoked.map { $0.formatted(format) } ?? "-"))
       }
     }
+  }
+}
+
+extension Person.Role {
+  /// `--role`'s value, or one line saying which it takes.
+  init(option text: String) throws {
+    guard let role = Self(rawValue: text) else {
+      throw ServerError.usage("--role is reader or writer, not '\(text.prefix(40))'")
+    }
+    self = role
   }
 }

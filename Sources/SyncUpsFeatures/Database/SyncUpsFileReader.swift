@@ -1,4 +1,5 @@
 import Foundation
+import SyncUpsWire
 
 #if canImport(Glibc)
   import Glibc
@@ -130,27 +131,6 @@ struct FileKey: CodingKey {
   }
   init?(stringValue: String) { self.stringValue = stringValue }
   init?(intValue: Int) { self.init(intValue) }
-}
-
-extension DecodingError {
-  /// The same error, its coding path starting at `place`.
-  fileprivate func placed(at place: [any CodingKey]) -> DecodingError {
-    func moved(_ context: Context) -> Context {
-      Context(
-        codingPath: place + context.codingPath, debugDescription: context.debugDescription,
-        underlyingError: context.underlyingError)
-    }
-    switch self {
-    case .keyNotFound(let key, let context): return .keyNotFound(key, moved(context))
-    case .typeMismatch(let type, let context): return .typeMismatch(type, moved(context))
-    case .valueNotFound(let type, let context): return .valueNotFound(type, moved(context))
-    case .dataCorrupted(let context):
-      // Not JSON at all stays "not JSON", wherever it is.
-      return context.codingPath.isEmpty && context.underlyingError != nil
-        ? self : .dataCorrupted(moved(context))
-    @unknown default: return self
-    }
-  }
 }
 
 /// The bytes of a JSON text, read from a stream in blocks: the structure of objects and arrays
