@@ -33,6 +33,21 @@ struct EndlessPullTests {
   }
 }
 
+/// Which addresses would carry the token across a network unencrypted.
+@Suite("Team sync: plain http:// only to this computer")
+struct PlainHTTPTests {
+  @Test(arguments: [
+    ("http://127.0.0.1:8080", false), ("http://127.3.4.5", false), ("http://localhost:1", false),
+    ("http://LOCALHOST", false), ("http://[::1]:8080", false), ("https://team.example", false),
+    ("https://192.0.2.7", false), ("http://team.example", true), ("http://192.0.2.7:8080", true),
+    ("http://127.1", true), ("http://127.0.0.1.example", true), ("http://[::ffff:127.0.0.1]", true),
+    ("http://localhost.example", true),
+  ])
+  func onlyLoopbackMayBePlainHTTP(_ address: String, _ inClear: Bool) {
+    #expect(Team.sendsTokenInClear(to: URL(string: address)!) == inClear, "\(address)")
+  }
+}
+
 /// `syncups` itself against a real socket (`HTTPTeamServer`): redirects, plain http:// to
 /// another computer, pages that never end, answers and audio larger than any should be, and
 /// the server's words with escape sequences in them.
