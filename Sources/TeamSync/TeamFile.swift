@@ -88,11 +88,13 @@ public struct TeamFile: Sendable, Equatable {
       self.allowHTTP = allowHTTP
     }
 
-    /// The server and token, with the request timeout (`SYNCUPS_SYNC_TIMEOUT` seconds, else 20).
+    /// The server and token, with the request timeout (`SYNCUPS_SYNC_TIMEOUT` seconds, 0.1 to
+    /// 3600, else 20).
     public var team: Team {
       let timeout = ProcessInfo.processInfo.environment["SYNCUPS_SYNC_TIMEOUT"].flatMap(Double.init)
       return Team(
-        url: url, token: token, timeout: timeout.map { max(0.1, $0) } ?? 20,
+        url: url, token: token,
+        timeout: timeout.flatMap { $0.isFinite ? min(max(0.1, $0), 3600) : nil } ?? 20,
         allowHTTP: allowHTTP ?? false)
     }
   }
