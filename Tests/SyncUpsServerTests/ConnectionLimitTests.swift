@@ -166,7 +166,9 @@ struct ConnectionLimitTests {
     defer { extra.close() }
     let refused = await extra.receive()
     #expect(refused.closed && refused.bytes.isEmpty, "\(refused.text)")
-    #expect(running.child.stderr.contains("--max-connections"), "\(running.child.stderr)")
+    // The log line may reach its pipe after the connection is closed: wait for it.
+    let said = await waitUntil { running.child.stderr.contains("--max-connections") }
+    #expect(said, "\(running.child.stderr)")
 
     // Once the three close, requests are answered again.
     for connection in held { connection.close() }

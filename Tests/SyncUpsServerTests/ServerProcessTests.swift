@@ -53,7 +53,12 @@ final class ServerProcess: Sendable {
     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     request.httpBody = body
-    let (data, response) = try await URLSession.shared.data(for: request)
+    request.timeoutInterval = 60
+    // A session of its own for each request: several suites send at once, and a request held up
+    // in one session (a restart, a turn) must never hold up another suite's.
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.finishTasksAndInvalidate() }
+    let (data, response) = try await session.data(for: request)
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
   }
 

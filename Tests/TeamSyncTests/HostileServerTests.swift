@@ -148,7 +148,9 @@ struct HostileServerTests {
     var skipped = 0
     var pulled = 0
     for _ in pages {
-      let report = try await sync.run()
+      // Waiting for the sync lock: a child another test spawns at that moment can hold a copy
+      // of its descriptor (and so the lock) until it execs.
+      let report = try await sync.run(waitForOthers: true)
       skipped += report.skipped.count
       pulled += report.pulledSyncUps + report.pulledMeetings
     }
