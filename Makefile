@@ -34,7 +34,7 @@ demo: release
 release: setup
 	$(SWIFT) build -c release --scratch-path .build-release --product syncups
 
-# The team server (issue 19): its own product, so `syncups` never links SwiftNIO.
+# The team server: its own product, so `syncups` never links SwiftNIO.
 server: setup
 	$(SWIFT) build --product syncups-server
 
@@ -120,7 +120,7 @@ pulse: setup
 test: lint
 	@$(TESTING) RELEASE_BINARY=$(RELEASE_BINARY) SWIFT=$(SWIFT) .ci/test
 
-# Tests await their child processes now, so nothing holds the test run's threads: at most
+# Tests await their child processes, so nothing holds the test run's threads: at most
 # $(TEST_WIDTH) test cases run at once (swift-testing's limit), so a loaded machine is not asked to
 # run dozens of `syncups` processes and decoders at the same time (recordings in real time, second
 # passes with a time bound).
@@ -157,7 +157,7 @@ bench: release
 bench-batch: release
 	.ci/bench-batch $(RELEASE_BINARY)
 
-# Who said each word, by slot (as before voice profiles) and by voice, clean and noisy, after
+# Who said each word, by slot (the baseline) and by voice, clean and noisy, after
 # no earlier meeting and after one, on development and held-out teams (see .ci/bench-speakers).
 bench-speakers: release
 	.ci/bench-speakers $(RELEASE_BINARY)
