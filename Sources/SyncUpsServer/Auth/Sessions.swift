@@ -71,11 +71,6 @@ extension TeamStore {
     let hash = Self.hash(token: token)
     try await run("DELETE FROM web_session WHERE hash = \(hash)", logger: logger)
   }
-
-  static func randomToken(prefix: String) -> String {
-    var generator = SystemRandomNumberGenerator()
-    return prefix + (0..<32).map { _ in String(format: "%02x", generator.next() as UInt8) }.joined()
-  }
 }
 
 /// How many passwords a store checked with bcrypt: every sign-in attempt pays for one, whatever
