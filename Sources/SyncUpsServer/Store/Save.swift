@@ -71,21 +71,30 @@ extension TeamStore {
   private func save(
     _ document: MeetingDocument, into saved: inout Saved, on connection: PostgresConnection
   ) async throws {
-    var syncUp = try await syncUp(of: document, on: connection)
+    let syncUp = try await syncUp(of: document, on: connection)
     guard try await isLater(document, on: connection) else { return }
     try await requireAudio(of: document, on: connection)
     if syncUp.deleted.value && !document.deleted {
-      // Recorded into it offline: the sync-up comes back rather than the meeting being lost.
-      let later = max(syncUp.deleted.clock, document.clock)
-      syncUp.deleted = Stamped(
-        false,
-        at: HybridClock(
-          milliseconds: later.milliseconds, counter: later.counter + 1, device: later.device))
-      saved.version = try await write(syncUp, on: connection)
-      saved.syncUps += 1
+      try await bringBack(syncUp, for: document, into: &saved, on: connection)
     }
     saved.version = try await write(document, on: connection)
     saved.meetings += 1
+  }
+
+  /// Undeletes the sync-up a meeting was recorded into offline, rather than lose the meeting:
+  /// its deletion is overruled by a clock later than both.
+  private func bringBack(
+    _ syncUp: SyncUpDocument, for meeting: MeetingDocument, into saved: inout Saved,
+    on connection: PostgresConnection
+  ) async throws {
+    var syncUp = syncUp
+    let later = max(syncUp.deleted.clock, meeting.clock)
+    syncUp.deleted = Stamped(
+      false,
+      at: HybridClock(
+        milliseconds: later.milliseconds, counter: later.counter + 1, device: later.device))
+    saved.version = try await write(syncUp, on: connection)
+    saved.syncUps += 1
   }
 
   /// The sync-up a pushed meeting is in, or 422 when this server does not have it.
