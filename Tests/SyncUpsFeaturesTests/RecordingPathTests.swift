@@ -5,16 +5,6 @@ import MeetingRecorder
 import SyncUpsFeatures
 import Testing
 
-private let now = Date(timeIntervalSince1970: 1_234_567_890)
-private let meetingID = Meeting.ID(UUID(0))
-
-private func started(audio: Bool, syncUp: SyncUp = .mock) -> MeetingRecording {
-  MeetingRecording(
-    meetingID: meetingID, syncUpID: syncUp.id, started: now,
-    audioFile: audio ? DataDirectory.audioFile(of: meetingID) : nil
-  )
-}
-
 /// Every call the feature makes to the recording store, in order.
 private func loggingStore(_ log: LockIsolated<[String]>) -> RecordingStore {
   RecordingStore(
