@@ -120,7 +120,7 @@ struct TeamEndToEndTests {
 
   /// B's interactive app, left on its list, shows a sync-up and meeting saved on A: it syncs in
   /// the background and redraws when their rows arrive. Then it quits as ever.
-  @Test func bsInteractiveAppShowsWhatASaved() async throws {
+  @Test func theInteractiveAppOnBShowsWhatASaved() async throws {
     let team = try await TeamFixture.start()
     defer { team.stop() }
     let a = try team.laptop()
