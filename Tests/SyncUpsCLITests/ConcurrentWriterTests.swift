@@ -2,7 +2,7 @@ import Foundation
 import SyncUpsTestSupport
 import Testing
 
-/// Issue 10, "Concurrent writers lose data silently": real `syncups` processes writing the same
+/// Concurrent writers: real `syncups` processes writing the same
 /// data directory at once. Every write either stands or fails loudly.
 @Suite("syncups: concurrent writers", .serialized)
 struct ConcurrentWriterTests {

@@ -75,7 +75,7 @@ struct RecordingPathTests {
     #expect(recorder.stops.value == 1)
   }
 
-  /// Issue 18: on a full disk "all 8 utterances were printed, 2 were committed". An utterance
+  /// On a full disk, what is shown is what was committed. An utterance
   /// the store could not keep is not shown as kept; it is saved with the meeting (in time
   /// order) if there is room by then, and the notice says so in words.
   @Test func anUtteranceTheStoreCannotKeepIsNotShownButSavedWithTheMeeting() async {

@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 19's scenarios end to end: the real `syncups-server` on the private PostgreSQL of
+/// The team's scenarios end to end: the real `syncups-server` on the private PostgreSQL of
 /// `.ci/postgres` (`SYNCUPS_TEST_DATABASE_URL`), and two laptops, each a data directory and a
 /// config folder of its own, running the real `syncups`.
 @Suite("Team sync end to end: syncups-server, PostgreSQL, two laptops", .serialized)
