@@ -30,7 +30,7 @@ struct KeyMappingTests {
 
   var syncUps: IdentifiedArrayOf<SyncUp> { app.store.state.syncUpsList.syncUps }
 
-  func addingASyncUpSavesItToTheList(_ title: String, attendees: [String]) {
+  func addSyncUp(_ title: String, attendees: [String]) {
     press(.character("a"))
     type(title)
     press(.down, .down, .down)
