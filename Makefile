@@ -142,7 +142,7 @@ test-release: release
 
 # Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench. Then the
 # batch against pocketsphinx_batch on human speech (bench-batch); the lag of a 1 s timer while
-# two decoders run (Sources/TimerLag), against in-run baselines; then the speakers
+# two decoders run (Sources/Tools/TimerLag), against in-run baselines; then the speakers
 # (bench-speakers).
 bench: release
 	.ci/bench .build-release/release/syncups
@@ -172,14 +172,14 @@ bench-interrupt: release
 
 # The real commands on stores of 10 and 250 meetings (optimized build; a command, not a test):
 # medians of `syncups list`, `show`, `meetings`, `transcript`, search and a recorded meeting's
-# save, each command's peak memory, 250/10 ratios (Sources/StoreBenchmark).
+# save, each command's peak memory, 250/10 ratios (Sources/Tools/StoreBenchmark).
 bench-store: release
 	$(SWIFT) build -c release --scratch-path .build-release --product StoreBenchmark
 	.build-release/release/StoreBenchmark --syncups $(RELEASE_BINARY)
 
 # The meeting page of a 60-minute meeting (9,000 words) rendered by the optimized server code:
 # p50/p99 against the goal of 100 ms and against the API's JSON of the same meeting
-# (Sources/PageBenchmark; a command, not a test).
+# (Sources/Tools/PageBenchmark; a command, not a test).
 bench-pages: setup
 	$(SWIFT) build -c release --scratch-path .build-server --product PageBenchmark
 	.build-server/release/PageBenchmark
