@@ -191,7 +191,7 @@ struct ServerAPITests {
       #expect(first.status == .ok && again.status == .ok)
       #expect(try first.decode(PushReceipt.self) == again.decode(PushReceipt.self))
       #expect(try await store.currentVersion() == 2)
-      let hits = try await store.search(TeamSearch(query: SearchQuery("hello")))
+      let hits = try await store.search(TeamSearch(text: "hello"))
       #expect(hits.count == 1)
     }
   }
@@ -216,7 +216,7 @@ struct ServerAPITests {
       #expect(statuses == Array(repeating: .ok, count: 10))
       let summary = try await store.syncUps()
       #expect(summary.map(\.meetings) == [10])
-      #expect(try await store.search(TeamSearch(query: SearchQuery("laptop"))).count == 10)
+      #expect(try await store.search(TeamSearch(text: "laptop")).count == 10)
     }
   }
 

@@ -13,7 +13,7 @@ extension TeamServer {
     if let problem = SearchQuery.problem(in: text) ?? Self.querySyntax(in: text) {
       throw APIError(.badRequest, "cannot search for '\(text)': \(problem)")
     }
-    var search = TeamSearch(query: SearchQuery(text))
+    var search = TeamSearch(text: text)
     search.limit = try request.integer("limit", default: 50, in: 1...500)
     if let syncUp = parameters["syncUp"] {
       guard let id = UUID(uuidString: String(syncUp)) else {
