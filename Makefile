@@ -192,10 +192,13 @@ screenshots: setup
 	@ls $(SCREENSHOTS)/*.png
 
 # The code's format (.swift-format: two-space indent, 100 columns); `make test` fails on any
-# difference, so run `make format` before committing.
+# difference, so run `make format` before committing. Then the house rules (.ci/house-rules:
+# README, file and function lengths, one writer of the laptop's tables) and the manual's links.
 FORMATTED = Sources Tests Package.swift
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
+	@.ci/house-rules
+	@.ci/check-links
