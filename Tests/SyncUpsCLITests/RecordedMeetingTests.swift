@@ -27,29 +27,7 @@ struct RecordedMeetingTests {
       UUID(uuidString: added.stdout.trimmingCharacters(in: .newlines)), "\(added)")
     let date = ISO8601DateFormatter().date(from: "2026-11-21T14:05:00Z")!
 
-    let database = try SyncUpsDatabase.open(home.dataDirectory)
-    let meeting = try await withDependencies {
-      $0.dataDirectory = home.dataDirectory
-      $0.syncUpsDatabase = database
-      $0.recordingStore = .database(database)
-    } operation: {
-      @Shared(.syncUps) var syncUps
-      let syncUp = try #require(Shared($syncUps[id: SyncUp.ID(id)]))
-      let store = try await recordToTheEnd(
-        syncUp,
-        input: .file(
-          repositoryRoot.appendingPathComponent("Samples/standup.wav"), pace: .fast,
-          keeping: .transcript),
-        now: date
-      ) {
-        $0.audioFiles = .liveValue
-        $0.transcription = .live()
-        $0.meetingRecorder = .liveValue
-      }
-      #expect(store.isDismissed)
-      try $syncUps.save()
-      return try #require(syncUp.wrappedValue.meetings.first)
-    }
+    let meeting = try await recordTheStandUp(into: id, of: home, at: date)
     let expected = try String(
       // The live pass with the attendees' names as vocabulary (no audio kept: no second pass).
       contentsOf: repositoryRoot.appendingPathComponent("Samples/standup.recorded-live.txt"),
@@ -81,23 +59,7 @@ struct RecordedMeetingTests {
       #expect(line.hasSuffix("] \(segment.speaker): \(segment.text)"), "\(line)")
     }
 
-    // json: exactly the saved meeting.
-    let json = try await home.run("transcript", "stand-up", "--format", "json")
-    let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-    #expect(object["syncUp"] as? String == "Stand-up")
-    #expect(object["meeting"] as? String == meeting.id.rawValue.uuidString.lowercased())
-    #expect(object["date"] as? String == "2026-11-21T14:05:00Z")
-    #expect(object["text"] as? String == expected)
-    let segments = try #require(object["segments"] as? [[String: Any]])
-    #expect(segments.map { $0["speaker"] as? String } == meeting.segments.map(\.speaker))
-    #expect(segments.map { $0["text"] as? String } == meeting.segments.map(\.text))
-    #expect(
-      segments.map { $0["start"] as? Double }
-        == meeting.segments.map { ($0.start * 1000).rounded() / 1000 })
-    #expect(
-      segments.map { $0["end"] as? Double }
-        == meeting.segments.map { ($0.end * 1000).rounded() / 1000 })
+    try await expectTheJSONTranscriptIsTheSavedMeeting(meeting, text: expected, in: home)
 
     // srt: one cue per segment, the speaker first.
     let srt = try await home.run("transcript", "stand-up", "--format", "srt")
@@ -112,5 +74,68 @@ struct RecordedMeetingTests {
           of: /\d\d:\d\d:\d\d,\d\d\d --> \d\d:\d\d:\d\d,\d\d\d/) != nil)
       #expect(cueLines.last.map(String.init) == "\(segment.speaker): \(segment.text)")
     }
+  }
+
+  /// The bundled stand-up, replayed through the real decoder into the sync-up `id` by the
+  /// app's RecordMeeting, saved as the app saves it: the meeting it made.
+  func recordTheStandUp(
+    into id: UUID, of home: Home, at date: Date, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> Meeting {
+    let database = try SyncUpsDatabase.open(home.dataDirectory)
+    return try await withDependencies {
+      $0.dataDirectory = home.dataDirectory
+      $0.syncUpsDatabase = database
+      $0.recordingStore = .database(database)
+    } operation: {
+      @Shared(.syncUps) var syncUps
+      let syncUp = try #require(Shared($syncUps[id: SyncUp.ID(id)]), sourceLocation: sourceLocation)
+      let store = try await recordToTheEnd(
+        syncUp,
+        input: .file(
+          repositoryRoot.appendingPathComponent("Samples/standup.wav"), pace: .fast,
+          keeping: .transcript),
+        now: date
+      ) {
+        $0.audioFiles = .liveValue
+        $0.transcription = .live()
+        $0.meetingRecorder = .liveValue
+      }
+      #expect(store.isDismissed, sourceLocation: sourceLocation)
+      try $syncUps.save()
+      return try #require(syncUp.wrappedValue.meetings.first, sourceLocation: sourceLocation)
+    }
+  }
+
+  /// json: exactly the saved meeting.
+  func expectTheJSONTranscriptIsTheSavedMeeting(
+    _ meeting: Meeting, text expected: String, in home: Home,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let json = try await home.run("transcript", "stand-up", "--format", "json")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any],
+      sourceLocation: sourceLocation)
+    #expect(object["syncUp"] as? String == "Stand-up", sourceLocation: sourceLocation)
+    #expect(
+      object["meeting"] as? String == meeting.id.rawValue.uuidString.lowercased(),
+      sourceLocation: sourceLocation)
+    #expect(object["date"] as? String == "2026-11-21T14:05:00Z", sourceLocation: sourceLocation)
+    #expect(object["text"] as? String == expected, sourceLocation: sourceLocation)
+    let segments = try #require(
+      object["segments"] as? [[String: Any]], sourceLocation: sourceLocation)
+    #expect(
+      segments.map { $0["speaker"] as? String } == meeting.segments.map(\.speaker),
+      sourceLocation: sourceLocation)
+    #expect(
+      segments.map { $0["text"] as? String } == meeting.segments.map(\.text),
+      sourceLocation: sourceLocation)
+    #expect(
+      segments.map { $0["start"] as? Double }
+        == meeting.segments.map { ($0.start * 1000).rounded() / 1000 },
+      sourceLocation: sourceLocation)
+    #expect(
+      segments.map { $0["end"] as? Double }
+        == meeting.segments.map { ($0.end * 1000).rounded() / 1000 }, sourceLocation: sourceLocation
+    )
   }
 }

@@ -22,43 +22,7 @@ struct PersistenceTests {
     let dataDirectory = DataDirectory(url: directory)
     let now = Date(timeIntervalSince1970: 1_234_567_890)
 
-    let database = try SyncUpsDatabase.open(dataDirectory)
-    try await withDependencies {
-      $0.dataDirectory = dataDirectory
-      $0.syncUpsDatabase = database
-      $0.audioFiles = .liveValue
-      $0.recordingStore = .database(database)
-      $0.transcription = .live()
-      $0.meetingRecorder = .liveValue
-      $0.continuousClock = TestClock()
-      $0.date.now = now
-      $0.uuid = .incrementing
-    } operation: {
-      @Shared(.syncUps) var syncUps = []
-      let syncUp = SyncUp(
-        id: SyncUp.ID(UUID(100)),
-        attendees: [Attendee(id: Attendee.ID(UUID(101)), name: "Ana")],
-        duration: .seconds(60),
-        title: "Persistence"
-      )
-      $syncUps.withLock { _ = $0.append(syncUp) }
-      // On disk before the recording begins (the recording's row refers to it).
-      try $syncUps.save()
-      let derived = try #require(Shared($syncUps[id: syncUp.id]))
-
-      let store = Store(
-        initialState: RecordMeeting.State(
-          meetingID: Meeting.ID(UUID(0)), syncUp: derived,
-          input: .file(SampleMeetingTests.samples.appendingPathComponent("hello.wav"), pace: .fast)
-        )
-      ) {
-        RecordMeeting()
-      }
-      store.send(.onTask)
-      _ = await waitUntil { store.isDismissed }
-      #expect(store.isDismissed, "\(store.state.alert as Any)")
-      try $syncUps.save()
-    }
+    try await recordHello(into: dataDirectory, at: now)
 
     // Read back what is on disk, as the next run of the app would.
     let reopened = try SyncUpsDatabase.open(dataDirectory)
@@ -97,5 +61,52 @@ struct PersistenceTests {
       try MeetingSummariesRequest(syncUpID: SyncUp.ID(UUID(100))).fetch(db)
     }
     #expect(try #require(summaries.first?.length) >= info.duration - 1)
+  }
+
+  /// A sync-up of one attendee, saved, then the bundled hello.wav recorded into it by the
+  /// app's RecordMeeting with the real recorder and decoder, until the screen is dismissed.
+  func recordHello(
+    into dataDirectory: DataDirectory, at now: Date,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let database = try SyncUpsDatabase.open(dataDirectory)
+    try await withDependencies {
+      $0.dataDirectory = dataDirectory
+      $0.syncUpsDatabase = database
+      $0.audioFiles = .liveValue
+      $0.recordingStore = .database(database)
+      $0.transcription = .live()
+      $0.meetingRecorder = .liveValue
+      $0.continuousClock = TestClock()
+      $0.date.now = now
+      $0.uuid = .incrementing
+    } operation: {
+      @Shared(.syncUps) var syncUps = []
+      let syncUp = SyncUp(
+        id: SyncUp.ID(UUID(100)),
+        attendees: [Attendee(id: Attendee.ID(UUID(101)), name: "Ana")],
+        duration: .seconds(60),
+        title: "Persistence"
+      )
+      $syncUps.withLock { _ = $0.append(syncUp) }
+      // On disk before the recording begins (the recording's row refers to it).
+      try $syncUps.save()
+      let derived = try #require(
+        Shared($syncUps[id: syncUp.id]), sourceLocation: sourceLocation)
+
+      let store = Store(
+        initialState: RecordMeeting.State(
+          meetingID: Meeting.ID(UUID(0)), syncUp: derived,
+          input: .file(SampleMeetingTests.samples.appendingPathComponent("hello.wav"), pace: .fast)
+        )
+      ) {
+        RecordMeeting()
+      }
+      store.send(.onTask)
+      _ = await waitUntil { store.isDismissed }
+      #expect(
+        store.isDismissed, "\(store.state.alert as Any)", sourceLocation: sourceLocation)
+      try $syncUps.save()
+    }
   }
 }

@@ -103,14 +103,9 @@ struct RecordMeetingTests {
     }
     // Blob Jr's slot starts at 2 s: an utterance starting at 2.3 s is theirs, even if its
     // result arrives before the clock has ticked that far.
-    recorder.send(.utterance(Utterance(start: 2.3, end: 3.1, text: "reviews today", words: [])))
-    let reviews = Meeting.Segment(
-      speaker: "Blob Jr", start: 2.3, end: 3.1, text: "reviews today")
-    await store.receive(\.recorder?.utterance) { $0.pendingSegments = [.init(reviews)] }
-    await store.receive(\.segmentKept) {
-      $0.pendingSegments = []
-      $0.segments.append(reviews)
-    }
+    let reviews = await store.hears(
+      Utterance(start: 2.3, end: 3.1, text: "reviews today", words: []), from: recorder,
+      as: Meeting.Segment(speaker: "Blob Jr", start: 2.3, end: 3.1, text: "reviews today"))
     await store.send(.endMeetingButtonTapped) {
       $0.alert = .endMeeting(isDiscardable: true)
       $0.timeline.anchors.append(.init(recordingSeconds: 0, meetingSeconds: 0, isPaused: true))
@@ -128,13 +123,7 @@ struct RecordMeetingTests {
           Meeting(
             id: meetingID, date: now,
             transcript: "i finished the parser reviews today",
-            segments: [
-              Meeting.Segment(
-                speaker: "Blob", start: 0.4, end: 1.6, text: "i finished the parser",
-                words: [Meeting.Word(word: "i", start: 0.4, end: 0.5, confidence: 0.9)]
-              ),
-              Meeting.Segment(speaker: "Blob Jr", start: 2.3, end: 3.1, text: "reviews today"),
-            ],
+            segments: [parser, reviews],
             length: 3.1
           )
         ]

@@ -86,96 +86,11 @@ struct ServerAPITests {
       let receipt = try pushed.decode(PushReceipt.self)
       #expect(receipt.syncUps == 1 && receipt.meetings == 1 && receipt.version == 2)
 
-      let list = try await http.send(.get, "/api/v1/sync-ups", token: server.readerToken)
-      #expect(
-        try list.decode([SyncUpSummary].self) == [
-          SyncUpSummary(
-            id: syncUp.id, title: "Morning Sync", theme: "teal", duration: 300,
-            attendees: ["Ana", "Ben"], meetings: 1)
-        ])
-      let page = try await http.send(
-        .get, "/api/v1/sync-ups/\(syncUp.id)/meetings", token: server.readerToken
-      ).decode(MeetingsPage.self)
-      #expect(page.meetings.map(\.id) == [meeting.id])
-      #expect(page.meetings.first?.firstWords == "it has been very slow since monday")
-      #expect(page.next == nil)
-
-      let read = try await http.send(
-        .get, "/api/v1/meetings/\(meeting.id)", token: server.readerToken)
-      #expect(try read.decode(MeetingDocument.self) == meeting)
-
-      // Stop words are kept, so phrases of them match as in FTS5; stems match (servers).
-      for (query, expected) in [
-        ("\"it has been\"", ["it has been very slow since monday"]),
-        ("\"staging server\"", ["the staging server is down again"]),
-        ("migr*", ["we should migrate the logs to the new server"]),
-        (
-          "servers",
-          ["the staging server is down again", "we should migrate the logs to the new server"]
-        ),
-        ("kubernetes", []),
-      ] {
-        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let hits = try await http.send(
-          .get, "/api/v1/search?q=\(encoded)", token: server.readerToken
-        )
-        .decode([SearchHit].self)
-        #expect(Set(hits.map(\.text)) == Set(expected), "\(query)")
-      }
-      let filtered = try await http.send(
-        .get, "/api/v1/search?q=server&speaker=ben&since=2025-11-26&syncUp=\(syncUp.id)",
-        token: server.readerToken
-      ).decode([SearchHit].self)
-      #expect(
-        filtered == [
-          SearchHit(
-            syncUp: "Morning Sync", meeting: meeting.id.uuidString.lowercased(), date: meeting.date,
-            speaker: "Ben", start: 5, end: 9, text: "the staging server is down again")
-        ])
-      let later = try await http.send(
-        .get, "/api/v1/search?q=server&since=2026-01-01", token: server.readerToken)
-      #expect(try later.decode([SearchHit].self).isEmpty)
-
-      let changes = try await http.send(
-        .get, "/api/v1/sync/changes?since=0", token: server.readerToken
-      )
-      .decode(ChangesPage.self)
-      #expect(changes.syncUps == [syncUp] && changes.meetings == [meeting])
-      #expect(changes.version == 2 && !changes.more)
-      let none = try await http.send(
-        .get, "/api/v1/sync/changes?since=2", token: server.readerToken
-      )
-      .decode(ChangesPage.self)
-      #expect(none.syncUps.isEmpty && none.meetings.isEmpty && none.version == 2)
-
-      // The audio, whole and in ranges.
-      let whole = try await http.send(.get, "/audio/\(meeting.id)", token: server.readerToken)
-      #expect(whole.status == .ok)
-      #expect(Data(whole.body.readableBytesView) == audio)
-      #expect(whole.headers[.acceptRanges] == "bytes")
-      #expect(whole.headers[.eTag] == "\"\(sha)\"")
-      #expect(whole.headers[.contentType] == "audio/flac")
-      for (range, expected, contentRange) in [
-        ("bytes=0-9", audio[0..<10], "bytes 0-9/1000"),
-        ("bytes=990-", audio[990..<1000], "bytes 990-999/1000"),
-        ("bytes=-5", audio[995..<1000], "bytes 995-999/1000"),
-        ("bytes=995-5000", audio[995..<1000], "bytes 995-999/1000"),
-      ] {
-        let part = try await http.send(
-          .get, "/audio/\(meeting.id)", token: server.readerToken, headers: [.range: range])
-        #expect(part.status == .partialContent, "\(range)")
-        #expect(Data(part.body.readableBytesView) == Data(expected), "\(range)")
-        #expect(part.headers[.contentRange] == contentRange)
-      }
-      let past = try await http.send(
-        .get, "/audio/\(meeting.id)", token: server.readerToken, headers: [.range: "bytes=1000-"])
-      #expect(past.status == .rangeNotSatisfiable)
-      #expect(past.headers[.contentRange] == "bytes */1000")
-      #expect(past.errorMessage?.contains("past the end") == true)
-      let cached = try await http.send(
-        .get, "/audio/\(meeting.id)", token: server.readerToken,
-        headers: [.ifNoneMatch: "\"\(sha)\""])
-      #expect(cached.status == .notModified)
+      try await expectTheListsShow(meeting, of: syncUp, http: http, server: server)
+      try await expectSearchFindsTheMeetingsWords(meeting, of: syncUp, http: http, server: server)
+      try await expectAPullGivesWhatWasPushed(meeting, of: syncUp, http: http, server: server)
+      try await expectTheAudioIsServedWholeAndInRanges(
+        audio, sha: sha, of: meeting, http: http, server: server)
     }
   }
 
@@ -318,5 +233,132 @@ struct ServerAPITests {
       // Woken by NOTIFY, not by the 30 s timeout (a safety net far above a normal run).
       #expect(ContinuousClock.now - started < .seconds(25))
     }
+  }
+}
+
+/// The checks of what a push keeps, as the API serves it back to a reader.
+extension ServerAPITests {
+  /// The sync-up's list, its page of meetings and the meeting itself.
+  func expectTheListsShow(
+    _ meeting: MeetingDocument, of syncUp: SyncUpDocument, http: any TestClientProtocol,
+    server: TestServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let list = try await http.send(.get, "/api/v1/sync-ups", token: server.readerToken)
+    #expect(
+      try list.decode([SyncUpSummary].self) == [
+        SyncUpSummary(
+          id: syncUp.id, title: "Morning Sync", theme: "teal", duration: 300,
+          attendees: ["Ana", "Ben"], meetings: 1)
+      ], sourceLocation: sourceLocation)
+    let page = try await http.send(
+      .get, "/api/v1/sync-ups/\(syncUp.id)/meetings", token: server.readerToken
+    ).decode(MeetingsPage.self)
+    #expect(page.meetings.map(\.id) == [meeting.id], sourceLocation: sourceLocation)
+    #expect(
+      page.meetings.first?.firstWords == "it has been very slow since monday",
+      sourceLocation: sourceLocation)
+    #expect(page.next == nil, sourceLocation: sourceLocation)
+
+    let read = try await http.send(
+      .get, "/api/v1/meetings/\(meeting.id)", token: server.readerToken)
+    #expect(try read.decode(MeetingDocument.self) == meeting, sourceLocation: sourceLocation)
+  }
+
+  /// Stop words are kept, so phrases of them match as in FTS5; stems match (servers).
+  func expectSearchFindsTheMeetingsWords(
+    _ meeting: MeetingDocument, of syncUp: SyncUpDocument, http: any TestClientProtocol,
+    server: TestServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    for (query, expected) in [
+      ("\"it has been\"", ["it has been very slow since monday"]),
+      ("\"staging server\"", ["the staging server is down again"]),
+      ("migr*", ["we should migrate the logs to the new server"]),
+      (
+        "servers",
+        ["the staging server is down again", "we should migrate the logs to the new server"]
+      ),
+      ("kubernetes", []),
+    ] {
+      let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+      let hits = try await http.send(
+        .get, "/api/v1/search?q=\(encoded)", token: server.readerToken
+      )
+      .decode([SearchHit].self)
+      #expect(Set(hits.map(\.text)) == Set(expected), "\(query)", sourceLocation: sourceLocation)
+    }
+    let filtered = try await http.send(
+      .get, "/api/v1/search?q=server&speaker=ben&since=2025-11-26&syncUp=\(syncUp.id)",
+      token: server.readerToken
+    ).decode([SearchHit].self)
+    #expect(
+      filtered == [
+        SearchHit(
+          syncUp: "Morning Sync", meeting: meeting.id.uuidString.lowercased(), date: meeting.date,
+          speaker: "Ben", start: 5, end: 9, text: "the staging server is down again")
+      ], sourceLocation: sourceLocation)
+    let later = try await http.send(
+      .get, "/api/v1/search?q=server&since=2026-01-01", token: server.readerToken)
+    #expect(try later.decode([SearchHit].self).isEmpty, sourceLocation: sourceLocation)
+  }
+
+  /// Changes since 0 are the push; since its version, nothing.
+  func expectAPullGivesWhatWasPushed(
+    _ meeting: MeetingDocument, of syncUp: SyncUpDocument, http: any TestClientProtocol,
+    server: TestServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let changes = try await http.send(
+      .get, "/api/v1/sync/changes?since=0", token: server.readerToken
+    )
+    .decode(ChangesPage.self)
+    #expect(
+      changes.syncUps == [syncUp] && changes.meetings == [meeting], sourceLocation: sourceLocation)
+    #expect(changes.version == 2 && !changes.more, sourceLocation: sourceLocation)
+    let none = try await http.send(
+      .get, "/api/v1/sync/changes?since=2", token: server.readerToken
+    )
+    .decode(ChangesPage.self)
+    #expect(
+      none.syncUps.isEmpty && none.meetings.isEmpty && none.version == 2,
+      sourceLocation: sourceLocation)
+  }
+
+  /// The meeting's audio whole, in ranges, past its end and unchanged since the tag.
+  func expectTheAudioIsServedWholeAndInRanges(
+    _ audio: Data, sha: String, of meeting: MeetingDocument, http: any TestClientProtocol,
+    server: TestServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let whole = try await http.send(.get, "/audio/\(meeting.id)", token: server.readerToken)
+    #expect(whole.status == .ok, sourceLocation: sourceLocation)
+    #expect(Data(whole.body.readableBytesView) == audio, sourceLocation: sourceLocation)
+    #expect(whole.headers[.acceptRanges] == "bytes", sourceLocation: sourceLocation)
+    #expect(whole.headers[.eTag] == "\"\(sha)\"", sourceLocation: sourceLocation)
+    #expect(whole.headers[.contentType] == "audio/flac", sourceLocation: sourceLocation)
+    for (range, expected, contentRange) in [
+      ("bytes=0-9", audio[0..<10], "bytes 0-9/1000"),
+      ("bytes=990-", audio[990..<1000], "bytes 990-999/1000"),
+      ("bytes=-5", audio[995..<1000], "bytes 995-999/1000"),
+      ("bytes=995-5000", audio[995..<1000], "bytes 995-999/1000"),
+    ] {
+      let part = try await http.send(
+        .get, "/audio/\(meeting.id)", token: server.readerToken, headers: [.range: range])
+      #expect(part.status == .partialContent, "\(range)", sourceLocation: sourceLocation)
+      #expect(
+        Data(part.body.readableBytesView) == Data(expected), "\(range)",
+        sourceLocation: sourceLocation)
+      #expect(part.headers[.contentRange] == contentRange, sourceLocation: sourceLocation)
+    }
+    let past = try await http.send(
+      .get, "/audio/\(meeting.id)", token: server.readerToken, headers: [.range: "bytes=1000-"])
+    #expect(past.status == .rangeNotSatisfiable, sourceLocation: sourceLocation)
+    #expect(past.headers[.contentRange] == "bytes */1000", sourceLocation: sourceLocation)
+    #expect(past.errorMessage?.contains("past the end") == true, sourceLocation: sourceLocation)
+    let cached = try await http.send(
+      .get, "/audio/\(meeting.id)", token: server.readerToken,
+      headers: [.ifNoneMatch: "\"\(sha)\""])
+    #expect(cached.status == .notModified, sourceLocation: sourceLocation)
   }
 }

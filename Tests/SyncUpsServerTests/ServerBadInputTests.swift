@@ -63,25 +63,7 @@ extension ServerAPITests {
         #expect(response.errorMessage != nil, "\(path)")
       }
 
-      for query in [
-        "'); DROP TABLE meeting; --", "a & b | !c", "x:a <-> y", "(a) !b:c", "1=1 --",
-        "staging\\ server",
-      ] {
-        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let response = try await http.send(.get, "/api/v1/search?q=\(encoded)", token: token)
-        #expect(response.status == .badRequest, "\(query): \(response.text)")
-        #expect(response.errorMessage?.contains("is query syntax") == true, "\(query)")
-      }
-      // Apostrophes and the words of SQL are text: searched for, found nowhere.
-      for query in ["don't", "DROP TABLE meeting", "it's 'quoted'"] {
-        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let response = try await http.send(.get, "/api/v1/search?q=\(encoded)", token: token)
-        #expect(response.status == .ok, "\(query): \(response.text)")
-        #expect(try response.decode([SearchHit].self).isEmpty)
-      }
-      let unclosed = try await http.send(.get, "/api/v1/search?q=%22staging", token: token)
-      #expect(unclosed.status == .badRequest)
-      #expect(unclosed.errorMessage?.contains("a quote is not closed") == true)
+      try await expectQuerySyntaxIsRefusedAndQuotesAreText(http: http, token: token)
       let badSince = try await http.send(.get, "/api/v1/sync/changes?since=-1", token: token)
       #expect(badSince.status == .badRequest)
       let unknown = try await http.send(.get, "/api/v1/nothing-here", token: token)
@@ -92,5 +74,37 @@ extension ServerAPITests {
       // And the server keeps serving.
       #expect(try await http.send(.get, "/api/v1/sync-ups", token: token).status == .ok)
     }
+  }
+
+  /// Query syntax in a search (operators, an escaped space, an unclosed quote) is refused in
+  /// words; apostrophes and the words of SQL are plain text, found nowhere.
+  func expectQuerySyntaxIsRefusedAndQuotesAreText(
+    http: any TestClientProtocol, token: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    for query in [
+      "'); DROP TABLE meeting; --", "a & b | !c", "x:a <-> y", "(a) !b:c", "1=1 --",
+      "staging\\ server",
+    ] {
+      let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+      let response = try await http.send(.get, "/api/v1/search?q=\(encoded)", token: token)
+      #expect(
+        response.status == .badRequest, "\(query): \(response.text)", sourceLocation: sourceLocation
+      )
+      #expect(
+        response.errorMessage?.contains("is query syntax") == true, "\(query)",
+        sourceLocation: sourceLocation)
+    }
+    // Apostrophes and the words of SQL are text: searched for, found nowhere.
+    for query in ["don't", "DROP TABLE meeting", "it's 'quoted'"] {
+      let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+      let response = try await http.send(.get, "/api/v1/search?q=\(encoded)", token: token)
+      #expect(response.status == .ok, "\(query): \(response.text)", sourceLocation: sourceLocation)
+      #expect(try response.decode([SearchHit].self).isEmpty, sourceLocation: sourceLocation)
+    }
+    let unclosed = try await http.send(.get, "/api/v1/search?q=%22staging", token: token)
+    #expect(unclosed.status == .badRequest, sourceLocation: sourceLocation)
+    #expect(
+      unclosed.errorMessage?.contains("a quote is not closed") == true,
+      sourceLocation: sourceLocation)
   }
 }

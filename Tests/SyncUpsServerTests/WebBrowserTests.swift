@@ -37,20 +37,53 @@ struct WebBrowserTests {
     _ browser: Browser, base: String, meeting id: String, words: [MeetingDocument.Word]
   ) async throws {
     // Signed out: the meeting page sends the visitor to sign in; the audio is refused.
+    try await expectASignedOutVisitorIsSentToSignIn(browser, base: base, meeting: id)
+    // Signing in leads back to the meeting.
+    try await signInAndExpectTheMeetingWithItsAudio(browser, base: base, meeting: id)
+    // The audio sought to a word's start: that word, and only it, is the current one.
+    try await expectSeekingToAWordMakesItTheCurrentOne(browser, word: words[3])
+    // A click on another word plays from its start.
+    try await expectClickingAWordPlaysFromItsStart(browser, word: words[8])
+    // The space bar plays, and pressed again pauses (outside the search box).
+    try await expectTheSpaceBarPlaysAndPausesOutsideTheSearchBox(browser)
+    // Search from the box, follow the result: the audio is at that moment.
+    try await expectASearchResultLeadsToItsMoment(browser, base: base, meeting: id)
+  }
+}
+
+/// Where the audio is and which words are lit, as the page reports it.
+private struct Moment: Decodable {
+  var time: Double
+  var lit: [String]
+}
+
+/// The steps of the journey; a failure points at the journey's line.
+extension WebBrowserTests {
+  func expectASignedOutVisitorIsSentToSignIn(
+    _ browser: Browser, base: String, meeting id: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
     try await browser.go("\(base)/meetings/\(id)")
-    #expect(try await browser.currentURL() == "\(base)/sign-in?next=%2Fmeetings%2F\(id)")
+    #expect(
+      try await browser.currentURL() == "\(base)/sign-in?next=%2Fmeetings%2F\(id)",
+      sourceLocation: sourceLocation)
     #expect(
       try await browser.run(
-        Bool.self, "return JSON.stringify(!document.querySelector('.transcript'))"))
+        Bool.self, "return JSON.stringify(!document.querySelector('.transcript'))"),
+      sourceLocation: sourceLocation)
     let refused = try await browser.wait(
       Int.self, "fetch('/audio/\(id)').then(r => done(JSON.stringify(r.status)));")
-    #expect(refused == 401)
+    #expect(refused == 401, sourceLocation: sourceLocation)
+  }
 
-    // Signing in leads back to the meeting.
+  func signInAndExpectTheMeetingWithItsAudio(
+    _ browser: Browser, base: String, meeting id: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
     try await browser.type("Ana", into: "#name")
     try await browser.type("correct horse", into: "#password")
     try await browser.click("form.stack button")
-    #expect(await browser.arrives(at: "\(base)/meetings/\(id)"))
+    #expect(await browser.arrives(at: "\(base)/meetings/\(id)"), sourceLocation: sourceLocation)
     let duration = try await browser.wait(
       Double.self,
       """
@@ -58,10 +91,15 @@ struct WebBrowserTests {
       const go = () => done(JSON.stringify(audio.duration));
       if (audio.readyState >= 1) go(); else audio.addEventListener('loadedmetadata', go);
       """)
-    #expect(abs(duration - 5.475) < 0.05, "the sample's audio is 5.475 s long")
+    #expect(
+      abs(duration - 5.475) < 0.05, "the sample's audio is 5.475 s long",
+      sourceLocation: sourceLocation)
+  }
 
-    // The audio sought to a word's start: that word, and only it, is the current one.
-    let sought = words[3]
+  func expectSeekingToAWordMakesItTheCurrentOne(
+    _ browser: Browser, word sought: MeetingDocument.Word,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
     let lit = try await browser.wait(
       [String].self,
       """
@@ -71,16 +109,15 @@ struct WebBrowserTests {
         { once: true });
       audio.currentTime = \(sought.start);
       """)
-    #expect(lit == [String(format: "%.2f", sought.start)])
+    #expect(lit == [String(format: "%.2f", sought.start)], sourceLocation: sourceLocation)
+  }
 
-    // A click on another word plays from its start.
-    let clicked = words[8]
+  func expectClickingAWordPlaysFromItsStart(
+    _ browser: Browser, word clicked: MeetingDocument.Word,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
     let start = String(format: "%.2f", clicked.start)
     try await browser.click(".said [data-start=\"\(start)\"]")
-    struct Moment: Decodable {
-      var time: Double
-      var lit: [String]
-    }
     let moment = try await browser.run(
       Moment.self,
       """
@@ -89,10 +126,15 @@ struct WebBrowserTests {
       return JSON.stringify({ time: audio.currentTime,
         lit: [...document.querySelectorAll('[aria-current="true"]')].map(e => e.dataset.start) });
       """)
-    #expect(moment.time >= clicked.start - 0.001 && moment.time < clicked.end + 0.5)
-    #expect(moment.lit.count <= 1)
+    #expect(
+      moment.time >= clicked.start - 0.001 && moment.time < clicked.end + 0.5,
+      sourceLocation: sourceLocation)
+    #expect(moment.lit.count <= 1, sourceLocation: sourceLocation)
+  }
 
-    // The space bar plays, and pressed again pauses (outside the search box).
+  func expectTheSpaceBarPlaysAndPausesOutsideTheSearchBox(
+    _ browser: Browser, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
     func playing(_ wanted: Bool) async throws -> Bool {
       try await browser.wait(
         Bool.self,
@@ -104,9 +146,9 @@ struct WebBrowserTests {
     }
     _ = try await browser.run(Bool.self, "document.activeElement.blur(); return 'true';")
     try await browser.press(" ")
-    #expect(try await playing(true))
+    #expect(try await playing(true), sourceLocation: sourceLocation)
     try await browser.press(" ")
-    #expect(try await playing(false))
+    #expect(try await playing(false), sourceLocation: sourceLocation)
     // In the search box the space bar types a space instead.
     try await browser.type("a", into: "#q")
     try await browser.press(" ")
@@ -114,20 +156,25 @@ struct WebBrowserTests {
       try await browser.run(
         Bool.self,
         "return JSON.stringify(document.getElementById('player').paused && "
-          + "document.getElementById('q').value === 'a ')"))
+          + "document.getElementById('q').value === 'a ')"), sourceLocation: sourceLocation)
     _ = try await browser.run(Bool.self, "document.getElementById('q').value = ''; return 'true';")
+  }
 
-    // Search from the box, follow the result: the audio is at that moment.
+  func expectASearchResultLeadsToItsMoment(
+    _ browser: Browser, base: String, meeting id: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
     try await browser.type("speech", into: "#q")
     try await browser.click("form.search button")
-    #expect(await browser.arrives(at: "\(base)/search?q=speech"))
+    #expect(await browser.arrives(at: "\(base)/search?q=speech"), sourceLocation: sourceLocation)
     let marked = try await browser.run(
       [String].self,
       "return JSON.stringify([...document.querySelectorAll('.results mark')].map(m => m.textContent))"
     )
-    #expect(marked == ["speech"])
+    #expect(marked == ["speech"], sourceLocation: sourceLocation)
     try await browser.click(".results a")
-    #expect(await browser.arrives(at: "\(base)/meetings/\(id)?t=3.20"))
+    #expect(
+      await browser.arrives(at: "\(base)/meetings/\(id)?t=3.20"), sourceLocation: sourceLocation)
     let arrived = try await browser.wait(
       Moment.self,
       """
@@ -140,8 +187,8 @@ struct WebBrowserTests {
       };
       check();
       """)
-    #expect(abs(arrived.time - 3.2) < 0.01)
-    #expect(arrived.lit == ["s1"])
+    #expect(abs(arrived.time - 3.2) < 0.01, sourceLocation: sourceLocation)
+    #expect(arrived.lit == ["s1"], sourceLocation: sourceLocation)
   }
 }
 
