@@ -4,22 +4,23 @@ import GRDB
 import SyncUpsWire
 
 /// The pull side: one page of the server's changes applied in one transaction, with
-/// `syncApplying` set so the triggers leave the outbox alone; last writer wins per field.
-enum Pull {
+/// `syncApplying` set so the triggers leave the outbox alone; last writer wins per field. What
+/// breaks the rules every front end saves by is left out first (`keptByTheRules`).
+public enum PulledChanges {
   /// What applying a page changed here.
-  struct Applied: Equatable, Sendable {
-    var syncUps = 0
-    var meetings = 0
+  public struct Applied: Equatable, Sendable {
+    public var syncUps = 0
+    public var meetings = 0
     /// Audio files (relative to the data directory) of meetings deleted here: to delete once
     /// the transaction has committed.
-    var deletedAudio: [String] = []
+    public var deletedAudio: [String] = []
     /// Documents left out because they break the rules (why, one line each).
-    var skipped: [String] = []
+    public var skipped: [String] = []
   }
 
-  /// Applies `page` and stores its version as the cursor; `audioFiles` maps a meeting id to the
-  /// audio file downloaded for it.
-  static func apply(
+  /// Applies `page` and records its version as the sync cursor; `audioFiles` maps a meeting id
+  /// to the audio file downloaded for it.
+  public static func apply(
     _ page: ChangesPage, audioFiles: [UUID: String], directory: URL?, now: Date = Date(),
     _ db: Database
   ) throws -> Applied {
@@ -27,29 +28,18 @@ enum Pull {
     var applied = Applied()
     let (kept, skipped) = keptByTheRules(page, now: now)
     applied.skipped = skipped
-    let (syncUps, meetings) = (kept.syncUps, kept.meetings)
-    for document in syncUps {
-      if try apply(document, &applied, db) { applied.syncUps += 1 }
+    for document in kept.syncUps {
+      if try applyPulledSyncUp(document, &applied, db) { applied.syncUps += 1 }
     }
-    for document in meetings {
-      if try apply(document, audioFile: audioFiles[document.id], &applied, db) {
+    for document in kept.meetings {
+      if try applyPulledMeeting(document, audioFile: audioFiles[document.id], &applied, db) {
         applied.meetings += 1
       }
     }
-    // Meetings that came before their sync-up.
-    for row in try Row.fetchAll(
-      db,
-      sql: """
-        SELECT document FROM syncParked WHERE syncUpId IN (SELECT id FROM syncUp)
-        """)
-    {
-      let document = try WireJSON.decoder().decode(MeetingDocument.self, from: row["document"])
-      let file = audioFile(for: document, in: directory)
-      if try apply(document, audioFile: file, &applied, db) { applied.meetings += 1 }
-    }
-    if applied.syncUps > 0 { try orderSyncUps(db) }
-    try receive(syncUps, meetings, db)
-    try setState("cursor", page.version, db)
+    try applyParkedMeetings(directory: directory, &applied, db)
+    if applied.syncUps > 0 { try orderSyncUpsAsEveryLaptopDoes(db) }
+    try receiveClocks(of: kept, db)
+    try SyncState.recordCursor(page.version, db)
     try db.execute(sql: "DELETE FROM syncApplying")
     return applied
   }
@@ -57,7 +47,9 @@ enum Pull {
   /// The page without what breaks the rules every front end saves by, and why each document
   /// was left out: it is said and passed over (the cursor moves on), and its clocks are never
   /// adopted.
-  static func keptByTheRules(_ page: ChangesPage, now: Date) -> (ChangesPage, skipped: [String]) {
+  public static func keptByTheRules(_ page: ChangesPage, now: Date) -> (
+    ChangesPage, skipped: [String]
+  ) {
     var skipped: [String] = []
     func passes(_ check: () throws(DocumentProblem) -> Void) -> Bool {
       do {
@@ -78,175 +70,108 @@ enum Pull {
     return (kept, skipped)
   }
 
-  /// The audio already downloaded for a parked meeting, if it is there.
-  private static func audioFile(for document: MeetingDocument, in directory: URL?) -> String? {
-    guard document.audio != nil, let directory else { return nil }
-    let file = "audio/\(document.id.lowercasedStored).flac"
-    return FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path)
-      ? file : nil
-  }
+  /// A field of a sync-up document and its clock.
+  typealias StampedField = (name: String, clock: HybridClock)
 
   /// A sync-up, field by field: each field whose clock is later than this one's. A deletion
   /// deletes it here too, unless a meeting recorded here has not reached the server yet (or a
   /// recording runs): then it stays, and that meeting's push brings it back on the server.
-  static func apply(_ remote: SyncUpDocument, _ applied: inout Applied, _ db: Database) throws
-    -> Bool
+  static func applyPulledSyncUp(_ remote: SyncUpDocument, _ applied: inout Applied, _ db: Database)
+    throws -> Bool
   {
-    let id = remote.id.lowercasedStored
+    let id = remote.id.lowercasedString
     let clocks = try StoredDocuments.clocks(id, db)
-    func later(_ field: String, _ clock: HybridClock) -> Bool {
-      clock > (clocks[field] ?? StoredDocuments.zero)
+    let later = { (field: StampedField) in
+      field.clock > (clocks[field.name] ?? StoredDocuments.zero)
     }
-    let exists =
-      try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM syncUp WHERE id = ?)", arguments: [id]) ?? false
-    let fields: [(String, HybridClock)] = [
+    let fields: [StampedField] = [
       ("title", remote.title.clock), ("theme", remote.theme.clock),
       ("duration", remote.duration.clock), ("attendees", remote.attendees.clock),
       ("vocabulary", remote.vocabulary.clock), ("deleted", remote.deleted.clock),
     ]
-    if !exists {
-      if remote.deleted.value || !later("deleted", remote.deleted.clock) {
-        // Deleted there, or deleted here later (this laptop's deletion is on its way).
-        for (field, clock) in fields where later(field, clock) {
-          try StoredDocuments.setClock(id, field, clock, db)
-        }
+    let deletedLater = later(("deleted", remote.deleted.clock))
+    guard try syncUpExists(id, db) else {
+      // Deleted there, or deleted here later (this laptop's deletion is on its way).
+      if remote.deleted.value || !deletedLater {
+        try adoptClocks(of: id, fields.filter(later), db)
         return false
       }
-      let position =
-        try Int.fetchOne(db, sql: "SELECT coalesce(max(position), -1) + 1 FROM syncUp") ?? 0
-      try db.execute(
-        sql: """
-          INSERT INTO syncUp (id, position, title, durationMilliseconds, theme)
-          VALUES (?, ?, ?, ?, ?)
-          """,
-        arguments: [
-          id, position, remote.title.value, milliseconds(remote.duration.value),
-          remote.theme.value,
-        ])
-      try replaceAttendees(id, remote.attendees.value, db)
-      try replaceVocabulary(id, remote.vocabulary.value, db)
-      try db.execute(sql: "DELETE FROM syncTombstone WHERE entityId = ?", arguments: [id])
-      for (field, clock) in fields { try StoredDocuments.setClock(id, field, clock, db) }
+      try insertSyncUp(remote, db)
+      try adoptClocks(of: id, fields, db)
       return true
     }
-    var changed = false
-    if later("deleted", remote.deleted.clock), remote.deleted.value {
-      guard try recordedHereSinceLastPush(id, db) else {
-        applied.deletedAudio += try String.fetchAll(
-          db, sql: "SELECT audioFile FROM meeting WHERE syncUpId = ? AND audioFile IS NOT NULL",
-          arguments: [id])
-        try db.execute(sql: "DELETE FROM syncUp WHERE id = ?", arguments: [id])
-        for (field, clock) in fields where later(field, clock) {
-          try StoredDocuments.setClock(id, field, clock, db)
-        }
-        return true
-      }
+    if deletedLater, remote.deleted.value, try !recordedHereSinceLastPush(id, db) {
+      applied.deletedAudio += try deleteSyncUp(id, db)
+      try adoptClocks(of: id, fields.filter(later), db)
+      return true
     }
-    if later("title", remote.title.clock) {
-      try db.execute(
-        sql: "UPDATE syncUp SET title = ? WHERE id = ?", arguments: [remote.title.value, id])
-      changed = true
-    }
-    if later("theme", remote.theme.clock) {
-      try db.execute(
-        sql: "UPDATE syncUp SET theme = ? WHERE id = ?", arguments: [remote.theme.value, id])
-      changed = true
-    }
-    if later("duration", remote.duration.clock) {
-      try db.execute(
-        sql: "UPDATE syncUp SET durationMilliseconds = ? WHERE id = ?",
-        arguments: [milliseconds(remote.duration.value), id])
-      changed = true
-    }
-    if later("attendees", remote.attendees.clock) {
-      try replaceAttendees(id, remote.attendees.value, db)
-      changed = true
-    }
-    if later("vocabulary", remote.vocabulary.clock) {
-      try replaceVocabulary(id, remote.vocabulary.value, db)
-      changed = true
-    }
-    for (field, clock) in fields where later(field, clock) {
-      // A deletion kept off (a meeting recorded here) keeps this laptop's clock.
-      if field == "deleted", remote.deleted.value { continue }
-      try StoredDocuments.setClock(id, field, clock, db)
-    }
+    let changed = try updateSyncUp(id, from: remote, fields: fields.filter(later), db)
+    // A deletion kept off (a meeting recorded here) keeps this laptop's clock.
+    let adopted = fields.filter { later($0) && !($0.name == "deleted" && remote.deleted.value) }
+    try adoptClocks(of: id, adopted, db)
     return changed
   }
 
-  /// A meeting whose clock is later than this one's replaces it whole (or deletes it). One
-  /// into a sync-up this laptop deleted and has not yet pushed brings the sync-up back; one
-  /// whose sync-up has not arrived yet waits in `syncParked`.
-  static func apply(
-    _ remote: MeetingDocument, audioFile: String?, _ applied: inout Applied, _ db: Database
+  /// Writes the sync-up's `fields` (those whose clock is later than this laptop's) from the
+  /// document; true when there was one.
+  private static func updateSyncUp(
+    _ id: String, from remote: SyncUpDocument, fields: [StampedField], _ db: Database
   ) throws -> Bool {
-    let id = remote.id.lowercasedStored
-    let syncUpID = remote.syncUpID.lowercasedStored
-    let local = try StoredDocuments.clocks(id, db)["meeting"] ?? StoredDocuments.zero
-    let row = try Row.fetchOne(
-      db, sql: "SELECT isFinished, audioFile FROM meeting WHERE id = ?", arguments: [id])
-    try db.execute(sql: "DELETE FROM syncParked WHERE meetingId = ?", arguments: [id])
-    // Never a recording in progress; never an older write.
-    if let row, !(row["isFinished"] as Bool) { return false }
-    guard remote.clock > local else { return false }
-    if remote.deleted {
-      try StoredDocuments.setClock(id, "meeting", remote.clock, db)
-      guard let row else { return false }
-      if let file = row["audioFile"] as String? { applied.deletedAudio.append(file) }
-      try db.execute(sql: "DELETE FROM meeting WHERE id = ?", arguments: [id])
-      return true
+    let names = Set(fields.map(\.name))
+    if names.contains("title") {
+      try db.execute(
+        sql: "UPDATE syncUp SET title = ? WHERE id = ?", arguments: [remote.title.value, id])
     }
-    let syncUpExists =
-      try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM syncUp WHERE id = ?)", arguments: [syncUpID])
-      ?? false
-    if !syncUpExists {
-      guard try restoreDeleted(syncUpID, db) else {
-        try db.execute(
-          sql: "INSERT OR REPLACE INTO syncParked (meetingId, syncUpId, document) VALUES (?, ?, ?)",
-          arguments: [id, syncUpID, try WireJSON.encoder().encode(remote)])
-        return false
-      }
-      applied.syncUps += 1
+    if names.contains("theme") {
+      try db.execute(
+        sql: "UPDATE syncUp SET theme = ? WHERE id = ?", arguments: [remote.theme.value, id])
     }
+    if names.contains("duration") {
+      try db.execute(
+        sql: "UPDATE syncUp SET durationMilliseconds = ? WHERE id = ?",
+        arguments: [milliseconds(remote.duration.value), id])
+    }
+    if names.contains("attendees") { try replaceAttendees(id, remote.attendees.value, db) }
+    if names.contains("vocabulary") { try replaceVocabulary(id, remote.vocabulary.value, db) }
+    return !names.subtracting(["deleted"]).isEmpty
+  }
+
+  private static func adoptClocks(of id: String, _ fields: [StampedField], _ db: Database) throws {
+    for field in fields { try StoredDocuments.setClock(id, field.name, field.clock, db) }
+  }
+
+  static func syncUpExists(_ id: String, _ db: Database) throws -> Bool {
+    try Bool.fetchOne(
+      db, sql: "SELECT EXISTS (SELECT 1 FROM syncUp WHERE id = ?)", arguments: [id]) ?? false
+  }
+
+  /// A sync-up made elsewhere (or brought back here) as the document has it: after the others
+  /// in the list, with its attendees and words, and no tombstone.
+  static func insertSyncUp(_ document: SyncUpDocument, _ db: Database) throws {
+    let id = document.id.lowercasedString
+    let position =
+      try Int.fetchOne(db, sql: "SELECT coalesce(max(position), -1) + 1 FROM syncUp") ?? 0
     try db.execute(
       sql: """
-        INSERT INTO meeting (id, syncUpId, date, isFinished, length, audioFile, transcript)
-        VALUES (?, ?, ?, 1, ?, ?, NULL)
-        ON CONFLICT (id) DO UPDATE SET syncUpId = excluded.syncUpId, date = excluded.date,
-          isFinished = 1, length = excluded.length, audioFile = excluded.audioFile,
-          transcript = NULL
+        INSERT INTO syncUp (id, position, title, durationMilliseconds, theme)
+        VALUES (?, ?, ?, ?, ?)
         """,
       arguments: [
-        id, syncUpID, remote.date.timeIntervalSince1970, remote.length,
-        remote.audio == nil ? nil : audioFile,
+        id, position, document.title.value, milliseconds(document.duration.value),
+        document.theme.value,
       ])
-    try db.execute(sql: "DELETE FROM segment WHERE meetingId = ?", arguments: [id])
-    let encoder = JSONEncoder()
-    func storedWords(_ words: [MeetingDocument.Word]) throws -> Data {
-      try encoder.encode(
-        words.map {
-          Transcription.Word(
-            word: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence ?? 1)
-        })
-    }
-    for (ordinal, segment) in remote.segments.enumerated() {
-      // A corrected segment brings what was recognised with it.
-      try db.execute(
-        sql: """
-          INSERT INTO segment (meetingId, ordinal, speaker, startTime, endTime, text, words,
-            originalSpeaker, originalText, originalWords)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """,
-        arguments: [
-          id, ordinal, segment.speaker, segment.start, segment.end, segment.text,
-          try storedWords(segment.words), segment.original?.speaker, segment.original?.text,
-          try segment.original.map { try storedWords($0.words) },
-        ])
-    }
-    try StoredDocuments.setClock(id, "meeting", remote.clock, db)
-    return true
+    try replaceAttendees(id, document.attendees.value, db)
+    try replaceVocabulary(id, document.vocabulary.value, db)
+    try db.execute(sql: "DELETE FROM syncTombstone WHERE entityId = ?", arguments: [id])
+  }
+
+  /// Deletes a sync-up deleted elsewhere and returns its meetings' audio files.
+  private static func deleteSyncUp(_ id: String, _ db: Database) throws -> [String] {
+    let audio = try String.fetchAll(
+      db, sql: "SELECT audioFile FROM meeting WHERE syncUpId = ? AND audioFile IS NOT NULL",
+      arguments: [id])
+    try db.execute(sql: "DELETE FROM syncUp WHERE id = ?", arguments: [id])
+    return audio
   }
 
   /// True when a meeting of the sync-up was recorded here and has not reached the server, or
@@ -260,40 +185,10 @@ enum Pull {
         """, arguments: [syncUpID]) ?? false
   }
 
-  /// Brings back a sync-up this laptop deleted (its deletion not yet pushed), because a meeting
-  /// recorded elsewhere arrived for it: its deletion is undone by a later write of its own.
-  static func restoreDeleted(_ syncUpID: String, _ db: Database) throws -> Bool {
-    guard let was = try StoredDocuments.syncUp(syncUpID, db), was.deleted.value,
-      try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM syncOutbox WHERE kind = 'syncUp' AND entityId = ?)",
-        arguments: [syncUpID]) ?? false
-    else { return false }
-    let position =
-      try Int.fetchOne(db, sql: "SELECT coalesce(max(position), -1) + 1 FROM syncUp") ?? 0
-    try db.execute(
-      sql: """
-        INSERT INTO syncUp (id, position, title, durationMilliseconds, theme)
-        VALUES (?, ?, ?, ?, ?)
-        """,
-      arguments: [
-        syncUpID, position, was.title.value, milliseconds(was.duration.value), was.theme.value,
-      ])
-    try replaceAttendees(syncUpID, was.attendees.value, db)
-    try replaceVocabulary(syncUpID, was.vocabulary.value, db)
-    try db.execute(sql: "DELETE FROM syncTombstone WHERE entityId = ?", arguments: [syncUpID])
-    try StoredDocuments.setClock(syncUpID, "deleted", try tick(db), db)
-    try db.execute(
-      sql: """
-        INSERT INTO syncOutbox (kind, entityId) VALUES ('syncUp', ?)
-        ON CONFLICT (kind, entityId) DO UPDATE SET generation = generation + 1
-        """, arguments: [syncUpID])
-    return true
-  }
-
   /// The list's order is the same on every laptop: by when each sync-up was made (the clock of
   /// its `deleted` field, set when it is made), then as it was here (sync-ups that were here
   /// before the sync keep their order).
-  private static func orderSyncUps(_ db: Database) throws {
+  private static func orderSyncUpsAsEveryLaptopDoes(_ db: Database) throws {
     try db.execute(
       sql: """
         WITH ordered AS (
@@ -312,7 +207,7 @@ enum Pull {
     for (position, attendee) in attendees.enumerated() {
       try db.execute(
         sql: "INSERT OR REPLACE INTO attendee (id, syncUpId, position, name) VALUES (?, ?, ?, ?)",
-        arguments: [attendee.id.lowercasedStored, id, position, attendee.name])
+        arguments: [attendee.id.lowercasedString, id, position, attendee.name])
     }
   }
 
@@ -328,46 +223,30 @@ enum Pull {
   private static func milliseconds(_ seconds: Double) -> Int64 {
     Int64(saturating: (seconds * 1000).rounded())
   }
+}
 
-  /// A local change's clock: now, or one more count than the last reading.
-  static func tick(_ db: Database, now: Date = Date()) throws -> HybridClock {
-    guard
-      let row = try Row.fetchOne(db, sql: "SELECT id, milliseconds, counter FROM syncDevice")
-    else { return StoredDocuments.zero }
-    var clock = HybridClock(
-      milliseconds: row["milliseconds"], counter: row["counter"], device: row["id"])
-    clock = clock.tick(now: now, device: clock.device)
-    try db.execute(
-      sql: "UPDATE syncDevice SET milliseconds = ?, counter = ?",
-      arguments: [clock.milliseconds, clock.counter])
-    return clock
-  }
-
-  /// The hybrid clock's receive rule: this laptop's next change is later than anything seen.
-  private static func receive(
-    _ syncUps: [SyncUpDocument], _ meetings: [MeetingDocument], _ db: Database
-  ) throws {
-    var latest = meetings.map(\.clock).max() ?? StoredDocuments.zero
-    for document in syncUps {
-      latest = max(
-        latest, document.title.clock, document.theme.clock, document.duration.clock,
-        document.attendees.clock, document.vocabulary.clock, document.deleted.clock)
-    }
-    try db.execute(
-      sql: """
-        UPDATE syncDevice SET milliseconds = ?, counter = ?
-        WHERE milliseconds < ? OR (milliseconds = ? AND counter < ?)
-        """,
-      arguments: [
-        latest.milliseconds, latest.counter, latest.milliseconds, latest.milliseconds,
-        latest.counter,
-      ])
-  }
-
-  static func setState(_ key: String, _ value: (any DatabaseValueConvertible)?, _ db: Database)
-    throws
+extension SyncUpsDatabase {
+  /// Applies a page of the server's changes in one transaction (`PulledChanges.apply`), with
+  /// the audio downloaded for its meetings.
+  public func applyPulledPage(_ page: ChangesPage, audioFiles: [UUID: String]) async throws
+    -> PulledChanges.Applied
   {
-    try db.execute(
-      sql: "INSERT OR REPLACE INTO syncState (key, value) VALUES (?, ?)", arguments: [key, value])
+    try await writer.write { [directory] db in
+      try PulledChanges.apply(page, audioFiles: audioFiles, directory: directory?.url, db)
+    }
+  }
+
+  /// The page's meetings whose clock is later than this laptop's, and that have audio: what to
+  /// download before the page is applied.
+  public func meetingsWithAudioToDownload(_ page: ChangesPage) async throws -> [MeetingDocument] {
+    try await writer.read { db in
+      try page.meetings.filter { document in
+        guard !document.deleted, document.audio != nil else { return false }
+        let local =
+          try StoredDocuments.clocks(document.id.lowercasedString, db)["meeting"]
+          ?? StoredDocuments.zero
+        return document.clock > local
+      }
+    }
   }
 }
