@@ -34,7 +34,7 @@ demo: release
 release: setup
 	$(SWIFT) build -c release --scratch-path .build-release --product syncups
 
-# The team server (issue 19): its own product, so `syncups` never links SwiftNIO.
+# The team server: its own product, so `syncups` never links SwiftNIO.
 server: setup
 	$(SWIFT) build --product syncups-server
 
@@ -120,7 +120,7 @@ pulse: setup
 test: lint
 	@$(TESTING) RELEASE_BINARY=$(RELEASE_BINARY) SWIFT=$(SWIFT) .ci/test
 
-# Tests await their child processes now, so nothing holds the test run's threads: at most
+# Tests await their child processes, so nothing holds the test run's threads: at most
 # $(TEST_WIDTH) test cases run at once (swift-testing's limit), so a loaded machine is not asked to
 # run dozens of `syncups` processes and decoders at the same time (recordings in real time, second
 # passes with a time bound).
@@ -142,7 +142,7 @@ test-release: release
 
 # Benchmark against pocketsphinx_batch (a command, not a timed test): see .ci/bench. Then the
 # batch against pocketsphinx_batch on human speech (bench-batch); the lag of a 1 s timer while
-# two decoders run (Sources/TimerLag), against in-run baselines; then the speakers
+# two decoders run (Sources/Tools/TimerLag), against in-run baselines; then the speakers
 # (bench-speakers).
 bench: release
 	.ci/bench .build-release/release/syncups
@@ -157,7 +157,7 @@ bench: release
 bench-batch: release
 	.ci/bench-batch $(RELEASE_BINARY)
 
-# Who said each word, by slot (as before voice profiles) and by voice, clean and noisy, after
+# Who said each word, by slot (the baseline) and by voice, clean and noisy, after
 # no earlier meeting and after one, on development and held-out teams (see .ci/bench-speakers).
 bench-speakers: release
 	.ci/bench-speakers $(RELEASE_BINARY)
@@ -172,14 +172,14 @@ bench-interrupt: release
 
 # The real commands on stores of 10 and 250 meetings (optimized build; a command, not a test):
 # medians of `syncups list`, `show`, `meetings`, `transcript`, search and a recorded meeting's
-# save, each command's peak memory, 250/10 ratios (Sources/StoreBenchmark).
+# save, each command's peak memory, 250/10 ratios (Sources/Tools/StoreBenchmark).
 bench-store: release
 	$(SWIFT) build -c release --scratch-path .build-release --product StoreBenchmark
 	.build-release/release/StoreBenchmark --syncups $(RELEASE_BINARY)
 
 # The meeting page of a 60-minute meeting (9,000 words) rendered by the optimized server code:
 # p50/p99 against the goal of 100 ms and against the API's JSON of the same meeting
-# (Sources/PageBenchmark; a command, not a test).
+# (Sources/Tools/PageBenchmark; a command, not a test).
 bench-pages: setup
 	$(SWIFT) build -c release --scratch-path .build-server --product PageBenchmark
 	.build-server/release/PageBenchmark
@@ -192,10 +192,13 @@ screenshots: setup
 	@ls $(SCREENSHOTS)/*.png
 
 # The code's format (.swift-format: two-space indent, 100 columns); `make test` fails on any
-# difference, so run `make format` before committing.
+# difference, so run `make format` before committing. Then the house rules (.ci/house-rules:
+# README, file and function lengths, one writer of the laptop's tables) and the manual's links.
 FORMATTED = Sources Tests Package.swift
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
+	@.ci/house-rules
+	@.ci/check-links

@@ -85,7 +85,8 @@ let package = Package(
     // A child program the Sharing tests spawn, kill and signal (multi-process file storage).
     .executableTarget(
       name: "SharingProbe",
-      dependencies: ["Sharing", .product(name: "Dependencies", package: "swift-dependencies")]
+      dependencies: ["Sharing", .product(name: "Dependencies", package: "swift-dependencies")],
+      path: "Sources/Tools/SharingProbe"
     ),
     .testTarget(
       name: "SharingTests",
@@ -227,7 +228,7 @@ let package = Package(
       dependencies: [
         "AudioCore", "TranscriptionClient", "TranscriptionClientLive", "AudioFilesClientLive",
       ],
-      path: "Sources/TimerLag"
+      path: "Sources/Tools/TimerLag"
     ),
 
     // MARK: Features and the app
@@ -254,7 +255,8 @@ let package = Package(
     // A child program the database tests spawn, kill (at each step of a save) and run two at once.
     .executableTarget(
       name: "DatabaseProbe",
-      dependencies: ["SyncUpsStore", "SharingGRDB"]
+      dependencies: ["SyncUpsStore", "SharingGRDB"],
+      path: "Sources/Tools/DatabaseProbe"
     ),
     .testTarget(
       name: "DatabaseTests",
@@ -266,7 +268,8 @@ let package = Package(
     // `make bench-store`: the database at 10 and 250 meetings (a command, not a test).
     .executableTarget(
       name: "StoreBenchmark",
-      dependencies: ["SyncUpsStore", "SharingGRDB"]
+      dependencies: ["SyncUpsStore", "SharingGRDB"],
+      path: "Sources/Tools/StoreBenchmark"
     ),
     // Interface modules only: no C library is built or linked for the features' tests.
     .testTarget(
@@ -405,7 +408,8 @@ let package = Package(
     // and again, p50/p99 against the API's JSON of the same meeting (a command, not a test).
     .executableTarget(
       name: "PageBenchmark",
-      dependencies: ["SyncUpsServer", "SyncUpsWire"]
+      dependencies: ["SyncUpsServer", "SyncUpsWire"],
+      path: "Sources/Tools/PageBenchmark"
     ),
     // Issue 19's scenarios end to end: the built `syncups-server` on the private PostgreSQL of
     // .ci/postgres, and two laptops (data directories) running the built `syncups`.

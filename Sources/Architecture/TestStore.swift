@@ -30,16 +30,16 @@ public final class TestStore<State: Equatable, Action> {
   /// The current state, including changes made by received actions not yet asserted.
   public var state: State { currentState }
 
-  private var currentState: State
-  private var assertedState: State
-  private let reducer: any Reducer<State, Action>
-  private var effects: EffectRunner!
-  private var received: [(action: Action, state: State)] = []
+  var currentState: State
+  var assertedState: State
+  let reducer: any Reducer<State, Action>
+  var effects: EffectRunner!
+  var received: [(action: Action, state: State)] = []
   /// The last action sent or received.
-  private var lastAction: Action?
-  private var effectOrigins: [Int: SourceLocation] = [:]
-  private let tracker = SharedChangeTracker()
-  private let location: SourceLocation
+  var lastAction: Action?
+  var effectOrigins: [Int: SourceLocation] = [:]
+  let tracker = SharedChangeTracker()
+  let location: SourceLocation
 
   public init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
@@ -109,124 +109,6 @@ public final class TestStore<State: Equatable, Action> {
     expect(update, actual: actual, idGenerator: idGenerator, at: location)
     await Task.megaYield()
     return TestStoreTask(keys: keys, store: self)
-  }
-
-  /// Asserts that an effect sent an action in the case `actionCase` reaches next, e.g.
-  /// `receive(\.delegate?.saved)` (see `Scope` for how a case is reached), and how it changed
-  /// state.
-  public func receive<Value>(
-    _ actionCase: KeyPath<Action, Value?>,
-    timeout: Duration? = nil,
-    assert update: ((_ state: inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async {
-    await receive(
-      matching: { $0[keyPath: actionCase] != nil },
-      expected: describeExpected(actionCase, () as? Value, fileID: fileID, line: line),
-      timeout: timeout, update: update,
-      at: SourceLocation(fileID, filePath, line, column, action: "receive")
-    )
-  }
-
-  /// Asserts that an effect sent exactly `expectedAction` next.
-  public func receive(
-    _ expectedAction: Action,
-    timeout: Duration? = nil,
-    assert update: ((_ state: inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async where Action: Equatable {
-    await receive(
-      matching: { $0 == expectedAction },
-      expected: dump(expectedAction),
-      timeout: timeout, update: update,
-      at: SourceLocation(fileID, filePath, line, column, action: "receive")
-    )
-  }
-
-  /// Asserts that an effect sent an action in the case `actionCase` reaches, carrying `value`,
-  /// next.
-  public func receive<Value: Equatable>(
-    _ actionCase: KeyPath<Action, Value?>,
-    _ value: Value,
-    timeout: Duration? = nil,
-    assert update: ((_ state: inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async {
-    await receive(
-      matching: { $0[keyPath: actionCase] == value },
-      expected: describeExpected(actionCase, value, fileID: fileID, line: line),
-      timeout: timeout, update: update,
-      at: SourceLocation(fileID, filePath, line, column, action: "receive")
-    )
-  }
-
-  /// The action `receive` expects, for its failure messages. A single case (a writable key path)
-  /// whose value is known is written out as the action: its setter turns any action into that
-  /// case, and the last action this store handled is at hand.
-  private func describeExpected<Value>(
-    _ actionCase: KeyPath<Action, Value?>, _ value: Value?, fileID: StaticString, line: UInt
-  ) -> String {
-    if let value, var action = lastAction,
-      let writable = actionCase as? WritableKeyPath<Action, Value?>
-    {
-      action[keyPath: writable] = value
-      return dump(action)
-    }
-    let matching = "an action matching the key path at \(fileID):\(line)"
-    return value.map { "\(matching) carrying \(dump($0))" } ?? matching
-  }
-
-  private func receive(
-    matching matches: (Action) -> Bool,
-    expected: String,
-    timeout: Duration?,
-    update: ((inout State) throws -> Void)?,
-    at location: SourceLocation
-  ) async {
-    let deadline = ContinuousClock.now + (timeout ?? self.timeout)
-    while true {
-      guard await waitForReceivedAction(until: deadline) else {
-        fail(
-          """
-          Expected to receive \(expected.firstLine), but received none after \(timeout ?? self.timeout). \
-          \(effects.inFlight.isEmpty ? "No effect is running." : "\(effects.inFlight.count) effect(s) still running.")
-
-          \(diffDescription(expected: expected, actual: "(nothing)"))
-          """,
-          at: location
-        )
-        return
-      }
-      let (action, state) = received.removeFirst()
-      if matches(action) {
-        expect(update, actual: state, idGenerator: nil, at: location)
-        break
-      }
-      if exhaustivity == .off {
-        assertedState = state
-        continue
-      }
-      fail(
-        """
-        Received unexpected action: …
-
-        \(diffDescription(expected: expected, actual: dump(action)))
-        """,
-        at: location
-      )
-      assertedState = state
-      break
-    }
-    await Task.megaYield()
   }
 
   /// Asserts the current state without sending an action, e.g. after an effect changed shared
@@ -313,7 +195,7 @@ public final class TestStore<State: Equatable, Action> {
   /// back by effects are recorded, with the state they produced, for `receive`. Returns the
   /// started effects and the state right after this action's reducer.
   @discardableResult
-  private func process(
+  func process(
     _ action: Action, isReceived: Bool, origin: SourceLocation
   ) -> (keys: [Int], state: State) {
     lastAction = action
@@ -333,7 +215,7 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// Compares the expected state (the last asserted state changed by `update`) with `actual`.
-  private func expect(
+  func expect(
     _ update: ((inout State) throws -> Void)?,
     actual: State,
     idGenerator: StackElementIDGenerator?,
@@ -378,7 +260,7 @@ public final class TestStore<State: Equatable, Action> {
     )
   }
 
-  private func checkCompleted(at location: SourceLocation) {
+  func checkCompleted(at location: SourceLocation) {
     guard exhaustivity == .on else { return }
     if !received.isEmpty {
       fail(
@@ -410,7 +292,7 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// Fails for an effect that is still running, at the action that started it, and cancels it.
-  private func reportStillRunning(_ key: Int, at origin: SourceLocation) {
+  func reportStillRunning(_ key: Int, at origin: SourceLocation) {
     fail(
       """
       An effect returned for this action is still running. It must complete before the end of \
@@ -426,13 +308,13 @@ public final class TestStore<State: Equatable, Action> {
     effects.cancel(key: key)
   }
 
-  private func waitForReceivedAction(until deadline: ContinuousClock.Instant) async -> Bool {
+  func waitForReceivedAction(until deadline: ContinuousClock.Instant) async -> Bool {
     await waitUntil(deadline) { !received.isEmpty }
     return !received.isEmpty
   }
 
   /// Polls `condition`, letting effects run, until it holds or `deadline` passes.
-  private func waitUntil(_ deadline: ContinuousClock.Instant, _ condition: () -> Bool) async {
+  func waitUntil(_ deadline: ContinuousClock.Instant, _ condition: () -> Bool) async {
     await Task.megaYield()
     while !condition(), ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(1))
@@ -440,7 +322,7 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  private func fail(_ message: String, at location: SourceLocation) {
+  func fail(_ message: String, at location: SourceLocation) {
     reportIssue(
       message,
       fileID: location.fileID, filePath: location.filePath,
@@ -448,87 +330,6 @@ public final class TestStore<State: Equatable, Action> {
     )
   }
 
-  fileprivate func isInFlight(_ key: Int) -> Bool { effects.inFlight[key] != nil }
-  fileprivate func cancel(key: Int) { effects.cancel(key: key) }
-}
-
-/// The effects started by one `TestStore.send`.
-@MainActor
-public struct TestStoreTask {
-  let keys: [Int]
-  weak var store: AnyObject?
-  private let isInFlight: (Int) -> Bool
-  private let cancelKey: (Int) -> Void
-
-  init<State, Action>(keys: [Int], store: TestStore<State, Action>) {
-    self.keys = keys
-    self.store = store
-    self.isInFlight = { [weak store] in store?.isInFlight($0) ?? false }
-    self.cancelKey = { [weak store] in store?.cancel(key: $0) }
-  }
-
-  /// Cancels these effects.
-  public func cancel() async {
-    keys.forEach(cancelKey)
-    await Task.megaYield()
-  }
-
-  /// Waits for these effects to finish; fails if they are still running after `timeout`.
-  public func finish(
-    timeout: Duration = .seconds(1),
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async {
-    let deadline = ContinuousClock.now + timeout
-    while isRunning, ContinuousClock.now < deadline {
-      await Task.megaYield()
-      try? await Task.sleep(for: .milliseconds(1))
-    }
-    if isRunning {
-      reportIssue(
-        "Expected effects to finish, but they are still running after \(timeout).",
-        fileID: fileID, filePath: filePath, line: line, column: column
-      )
-    }
-  }
-
-  /// Whether any of these effects is still running.
-  public var isRunning: Bool { keys.contains(where: isInFlight) }
-}
-
-private func dump(_ value: Any) -> String {
-  var output = ""
-  customDump(value, to: &output)
-  return output
-}
-
-private func describe(_ action: Any) -> String {
-  dump(action).split(separator: "\n").prefix(3).joined(separator: "\n")
-}
-
-/// A two-line diff for things that are not state (an expected action case against what came).
-private func diffDescription(expected: String, actual: String) -> String {
-  let minus = expected.split(separator: "\n").map { "  − \($0)" }
-  let plus = actual.split(separator: "\n").map { "  + \($0)" }
-  return (minus + plus).joined(separator: "\n") + "\n\n  (Expected: −, Actual: +)"
-}
-
-extension String {
-  fileprivate var firstLine: Substring { split(separator: "\n").first ?? "" }
-
-  fileprivate var indented: String {
-    split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
-      .joined(separator: "\n")
-  }
-}
-
-extension Task where Success == Never, Failure == Never {
-  /// Gives effects a chance to start and reach their first suspension point.
-  static func megaYield(count: Int = 20) async {
-    for _ in 0..<count {
-      await Task<Void, Never>.detached(priority: .background) { await Task.yield() }.value
-    }
-  }
+  func isInFlight(_ key: Int) -> Bool { effects.inFlight[key] != nil }
+  func cancel(key: Int) { effects.cancel(key: key) }
 }

@@ -53,8 +53,6 @@ public enum DecoderAdaptation {
   {
     var report = Report()
     guard !mix.isPlain else { return report }
-    let config = ps_get_config(decoder)
-    let logmath = ps_get_logmath(decoder)
     guard let currentName = ps_get_search(decoder).map({ String(cString: $0) }),
       let current = ps_get_lm(decoder, currentName),
       let general = ngram_model_set_lookup(current, "default")
@@ -62,8 +60,18 @@ public enum DecoderAdaptation {
       throw AdaptationError(
         "the decoder has no n-gram language model to adapt; check the model folder")
     }
+    report.models = try combineModels(
+      mix, decoder: decoder, general: general, currentName: currentName)
+    try addWords(mix, to: decoder, &report)
+    return report
+  }
 
-    // 1. The language model set, interpolated.
+  /// 1. The language model set, interpolated, made the decoder's search; returns the models' names.
+  private static func combineModels(
+    _ mix: LanguageModelMix, decoder: OpaquePointer, general: OpaquePointer, currentName: String
+  ) throws(AdaptationError) -> [String] {
+    let config = ps_get_config(decoder)
+    let logmath = ps_get_logmath(decoder)
     var models: [OpaquePointer?] = [ngram_model_retain(general)]
     var names = ["general"]
     var weights: [Float] = []
@@ -94,7 +102,6 @@ public enum DecoderAdaptation {
       throw AdaptationError("the stand-up and vocabulary weights must add up to less than 1")
     }
     weights.insert(Float(rest), at: 0)
-    report.models = names
     // sphinxbase interpolates the submodels' scores after its language weight (-lw, 6.5) has
     // scaled them: sum of w * p^lw, so the model with the higher probability wins whatever its
     // weight. Weights raised to lw make each term (weight * p)^lw: the larger of the weighted
@@ -115,11 +122,16 @@ public enum DecoderAdaptation {
         "PocketSphinx could not start a search with the combined language model")
     }
     if currentName != searchName { _ = ps_unset_search(decoder, currentName) }
+    return names
+  }
 
-    // 2. The dictionary: the stand-up model's extra words, then the vocabulary's. They enter
-    // after the combined model is the active search's, which already holds them: ps_add_word
-    // then adds nothing to the general model (adding unigrams to a trie model corrupts memory
-    // in this sphinxbase). The last word added rebuilds the search with the new words.
+  /// 2. The dictionary: the stand-up model's extra words, then the vocabulary's. They enter
+  /// after the combined model is the active search's, which already holds them: ps_add_word
+  /// then adds nothing to the general model (adding unigrams to a trie model corrupts memory
+  /// in this sphinxbase). The last word added rebuilds the search with the new words.
+  private static func addWords(
+    _ mix: LanguageModelMix, to decoder: OpaquePointer, _ report: inout Report
+  ) throws(AdaptationError) {
     var newWords: [(String, String)] = []
     var seen = Set<String>()
     if let standup = mix.standup, mix.standupWeight > 0, let path = standup.dictionary {
@@ -144,7 +156,6 @@ public enum DecoderAdaptation {
         report.unpronounceable.append(word)
       }
     }
-    return report
   }
 
   static func known(_ word: String, _ decoder: OpaquePointer) -> Bool {

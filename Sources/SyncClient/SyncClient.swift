@@ -108,26 +108,6 @@ public struct TeamMember: Codable, Sendable, Equatable {
   }
 }
 
-/// `syncups search --team`'s question: the same query language and filters as `syncups search`.
-public struct TeamSearchQuery: Sendable, Equatable {
-  public var text: String
-  public var syncUpID: UUID?
-  public var speaker: String?
-  public var since: Date?
-  public var limit: Int
-
-  public init(
-    text: String, syncUpID: UUID? = nil, speaker: String? = nil, since: Date? = nil,
-    limit: Int = 50
-  ) {
-    self.text = text
-    self.syncUpID = syncUpID
-    self.speaker = speaker
-    self.since = since
-    self.limit = limit
-  }
-}
-
 /// Why a request to the team server failed, in words a user can act on.
 public enum SyncFailure: Error, Equatable, CustomStringConvertible {
   /// 401: a wrong, revoked or missing token.

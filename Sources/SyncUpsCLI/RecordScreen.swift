@@ -6,13 +6,12 @@ import SyncUpsFeatures
 /// a pure function of the state, so it is tested without a terminal.
 public struct RecordScreen {
   public var state: RecordMeeting.State
-  public var width: Int
-  public var height: Int
+  /// The terminal's columns and rows, at least 1 each.
+  public var width: Int, height: Int
 
   public init(state: RecordMeeting.State, width: Int = 80, height: Int = 24) {
     self.state = state
-    self.width = max(width, 1)
-    self.height = max(height, 1)
+    (self.width, self.height) = (max(width, 1), max(height, 1))
   }
 
   /// Silence longer than this gets a warning.

@@ -3,7 +3,7 @@ import AudioCore
 import VoiceProfiles
 import WorkerThreads
 
-// Who said each whole sentence, by voice (issue 21): the second pass's sentences come with
+// Who said each whole sentence, by voice: the second pass's sentences come with
 // their voice features; each goes to the attendee whose voice it is, the slot's owner when
 // the voice is unsure, and is split where the voice changes. What the meeting taught about each
 // voice is kept once the meeting is saved.

@@ -5,7 +5,7 @@ import Testing
 
 @MainActor
 struct CounterTests {
-  @Test func incrementAndDecrement() async {
+  @Test func incrementingAndDecrementingChangeTheCount() async {
     let store = TestStore(initialState: Counter.State()) { Counter() }
     await store.send(.incrementButtonTapped) { $0.count = 1 }
     await store.send(.incrementButtonTapped) { $0.count = 2 }

@@ -126,7 +126,7 @@ struct StackNavigationTests {
     }
   }
 
-  @Test func pushRunElementAndPop() async {
+  @Test func aPushedElementRunsItsEffectsUntilPopped() async {
     let clock = TestClock()
     let store = TestStore(initialState: Navigation.State()) {
       Navigation()

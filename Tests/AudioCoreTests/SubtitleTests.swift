@@ -55,7 +55,7 @@ struct SubtitleTests {
     }
   }
 
-  @Test func emptyTranscripts() {
+  @Test func anEmptyTranscriptGivesEmptySubtitles() {
     #expect(TranscriptText.subtitles([], format: .srt) == "")
     #expect(TranscriptText.subtitles([], format: .vtt) == "WEBVTT\n\n")
   }

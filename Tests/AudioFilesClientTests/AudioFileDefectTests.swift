@@ -6,7 +6,7 @@ import SyncUpsTestSupport
 import TestSupport
 import Testing
 
-/// Files the reader used to misjudge, and file operations whose errors showed Swift internals.
+/// Files that are easy to misjudge, and file operations whose errors must say no Swift internals.
 @Suite("Audio files: odd inputs and file operations")
 struct AudioFileDefectTests {
   let hello = samples.appendingPathComponent("hello.wav")

@@ -151,7 +151,7 @@ struct RecordingTests {
     #expect(try database.unfinished().isEmpty)
   }
 
-  /// Issue 18: a recording killed before anything was heard is dropped with its audio when it
+  /// A recording killed before anything was heard is dropped with its audio when it
   /// left less than a second of it (as a meeting ended that soon is), never recovered empty;
   /// with more audio it is recovered, audio and all.
   @Test(arguments: [(0.4, false), (5.0, true)])

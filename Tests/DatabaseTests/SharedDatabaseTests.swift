@@ -120,7 +120,7 @@ struct SharedDatabaseTests {
     #expect(try count("segment", in: database) == 20 * 3 + 5)
   }
 
-  /// Issue 17: a recording's meeting saved through the detail's `$syncUp` (derived from the
+  /// A recording's meeting saved through the detail's `$syncUp` (derived from the
   /// list's) is one write of that meeting: no other sync-up is compared or read back, the
   /// segments committed as they were heard stay when they are what is saved, and they are
   /// replaced once by the second pass's sentences; the meeting is finished once.
@@ -175,7 +175,7 @@ struct SharedDatabaseTests {
     }
   }
 
-  /// Issue 18: an edit from a value read before another process's edit changes only its own
+  /// An edit from a value read before another process's edit changes only its own
   /// fields, over the rows as they are: both edits stand.
   @Test func anEditKeepsWhatAnotherEditChangedMeanwhile() throws {
     var syncUp = makeSyncUp("Team")

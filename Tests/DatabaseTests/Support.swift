@@ -25,22 +25,7 @@ struct ProbeResult {
 
 /// The DatabaseProbe child program, built beside the test bundle.
 enum Probe {
-  static let executable: URL? = {
-    var directories: [URL] = []
-    if let executable = Bundle.main.executableURL {
-      directories.append(executable.deletingLastPathComponent())
-    }
-    directories.append(Bundle.main.bundleURL)
-    directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
-    let package = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    directories.append(package.appendingPathComponent(".build/debug"))
-    for directory in directories {
-      let candidate = directory.appendingPathComponent("DatabaseProbe")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    return nil
-  }()
+  static let executable = BuiltProgram.url("DatabaseProbe")
 
   struct NotFound: Error {}
 

@@ -50,7 +50,7 @@ struct TerminalTextTests {
     #expect("\u{1B}x".visible.visible == "\u{1B}x".visible)
   }
 
-  @Test func countsAndDurations() {
+  @Test func countsAndDurationsReadAsWords() {
     #expect(Format.count(1, "attendee") == "1 attendee")
     #expect(Format.count(0, "meeting") == "0 meetings")
     #expect(Format.count(3, "utterance") == "3 utterances")

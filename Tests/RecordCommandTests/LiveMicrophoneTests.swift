@@ -49,7 +49,7 @@ struct LiveMicrophoneTests {
     let text = try #require(json["text"] as? String)
     // The second pass over the kept audio, the attendees' names as vocabulary.
     #expect(text == (try committedRecording("standup")))
-    // Each sentence is named by its voice (issue 21), though all of them fall in Ana's 2-minute
+    // Each sentence is named by its voice, though all of them fall in Ana's 2-minute
     // slot: in a first meeting the voices are named in the order they first speak, and the
     // sample's are slt, rms, awb, slt, rms, awb, slt (Samples/standup.script).
     let segments = try #require(json["segments"] as? [[String: Any]])

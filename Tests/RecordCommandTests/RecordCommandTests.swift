@@ -21,7 +21,7 @@ struct RecordCommandTests {
     try await waitForSentencePasses(home)
     let meeting = try #require(try savedMeetings(home).first)
     #expect(meeting["transcript"] as? String == (try committedRecording("standup")))
-    // Who really spoke (issue 21): the sample's voices are slt, rms, awb, slt, rms, awb, slt
+    // Who really spoke: the sample's voices are slt, rms, awb, slt, rms, awb, slt
     // (Samples/standup.script), each sentence named by its voice, not by whose slot it fell in
     // (by slot it was Ana, Ana, Ana, Ben, Ben, Ben, Cleo).
     #expect(

@@ -5,7 +5,7 @@ import SyncUpsTestSupport
 import TestSupport
 import Testing
 
-/// Remote stand-ups end to end (issue 21 item 3): `syncups record --source A --source B` and
+/// Remote stand-ups end to end: `syncups record --source A --source B` and
 /// `--call` through real PulseAudio daemons, two spoken clips played into two virtual sources
 /// one after the other, as the two ends of a call take turns.
 @Suite("syncups record from several sources", .serialized)

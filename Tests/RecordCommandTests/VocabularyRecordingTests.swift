@@ -2,7 +2,7 @@ import Foundation
 import SyncUpsTestSupport
 import Testing
 
-/// The proof of issue 11's vocabulary, end to end against the binary: a made-up team name that
+/// A team's vocabulary, end to end against the binary: a made-up team name that
 /// no dictionary has ("Zorbex", `Samples/vocabulary.wav`, spoken by flite) is not heard until
 /// `edit --add-word` puts it in the sync-up's vocabulary; then `record` hears it, and
 /// `transcript` shows the second pass (what `transcribe` gives with the same vocabulary).

@@ -230,7 +230,7 @@ private func json(_ value: some Encodable) throws -> Data { try JSONEncoder().en
     }
   }
 
-  @Test func customCoders() throws {
+  @Test func fileStorageTakesCustomCoders() throws {
     let fileSystem = InMemoryFileSystem()
     let url = URL(fileURLWithPath: "/data/plain.txt")
     try withDependencies {

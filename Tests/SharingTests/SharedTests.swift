@@ -26,7 +26,7 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
 }
 
 @Suite struct SharedTests {
-  @Test func valueReadAndWithLock() {
+  @Test func aSharedValueIsReadAndChangedUnderItsLock() {
     @Shared(value: 1) var count: Int
     #expect(count == 1)
     let result = $count.withLock { value -> String in
@@ -55,7 +55,7 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
     #expect(await iterator.next() == [1], "the change is announced")
   }
 
-  @Test func sharedValueInit() {
+  @Test func aSharedValueCanBeMadeFromAPlainValue() {
     let shared = Shared(value: [1, 2])
     shared.withLock { $0.append(3) }
     #expect(shared.wrappedValue == [1, 2, 3])
@@ -135,7 +135,7 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
     #expect(first.wrappedValue.title == "Back")
   }
 
-  @Test func arrayOfSharedElements() {
+  @Test func eachElementOfASharedArrayIsASharedReferenceToIt() {
     @Shared(value: IdentifiedArray(uniqueElements: (1...3).map { Item(id: $0, title: "\($0)") }))
     var items: IdentifiedArrayOf<Item>
     let elements = Array($items)
@@ -157,7 +157,7 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
     #expect(text == "text")
   }
 
-  @Test func keysWithDefaults() {
+  @Test func aKeyWithADefaultSharesOneValue() {
     @Shared(.counter) var counter
     #expect(counter == 7)
     $counter.withLock { $0 += 1 }
@@ -182,7 +182,7 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
     #expect(feature.name == "Blob")
   }
 
-  @Test func readerElements() throws {
+  @Test func aReaderOfAnElementFollowsTheArray() throws {
     @Shared(value: IdentifiedArray(uniqueElements: [Item(id: 1, title: "A")])) var items:
       IdentifiedArrayOf<Item>
     let reader = SharedReader($items)
@@ -224,7 +224,7 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
     #expect(profile.address.street.count == "Rue A".count + 1000)
   }
 
-  @Test func readers() {
+  @Test func aReaderFollowsTheValueItReads() {
     @Shared(value: Profile()) var profile
     let reader = SharedReader($profile)
     let city = reader.address.city
@@ -241,7 +241,7 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
     #expect(constant == 3)
   }
 
-  @Test func valuesStream() async {
+  @Test func aSharedValuesStreamAnnouncesEachChange() async {
     let shared = Shared(value: Profile())
     let city = shared.address.city
     var iterator = city.values.makeAsyncIterator()
@@ -252,7 +252,7 @@ extension SharedReaderKey where Self == InMemoryKey<Int>.Default {
     #expect(await iterator.next() == "Nice")
   }
 
-  @Test func observationTracking() {
+  @Test func observationSeesASharedValueChange() {
     let shared = Shared(value: 0)
     let changed = LockedFlag()
     withObservationTracking {

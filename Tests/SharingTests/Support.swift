@@ -68,26 +68,7 @@ func decodeProbeState(_ url: URL) throws -> ProbeState {
 
 /// The SharingProbe child program, built beside the test bundle (SharingTests depends on it).
 enum Probe {
-  static let executable: URL? = {
-    var directories: [URL] = []
-    if let executable = Bundle.main.executableURL {
-      directories.append(executable.deletingLastPathComponent())
-    }
-    directories.append(Bundle.main.bundleURL)
-    directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
-    directories.append(
-      URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
-    )
-    // <package>/Tests/SharingTests/Support.swift → <package>/.build/debug
-    let package = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    directories.append(package.appendingPathComponent(".build/debug"))
-    for directory in directories {
-      let candidate = directory.appendingPathComponent("SharingProbe")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    return nil
-  }()
+  static let executable = BuiltProgram.url("SharingProbe")
 
   /// Starts the probe; `mode` and `arguments` as SharingProbe's main.swift reads them.
   static func start(_ mode: String, _ file: URL, _ arguments: [String] = []) throws

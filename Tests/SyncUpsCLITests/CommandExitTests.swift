@@ -28,7 +28,7 @@ struct CommandExitTests {
       try await home.run("list", "--json").stdout.components(separatedBy: "Closed").count == 2)
   }
 
-  /// Issue 18: "`record >/dev/full` crashes too". The meeting is saved once and the last line
+  /// `record >/dev/full`: the meeting is saved once and the last line
   /// says so; the exit status says the output was lost.
   @Test func recordToAFullStdoutSaysTheMeetingWasSaved() async throws {
     let home = try Home()

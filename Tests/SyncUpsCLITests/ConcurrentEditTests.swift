@@ -2,7 +2,7 @@ import Foundation
 import SyncUpsTestSupport
 import Testing
 
-/// Issue 18, "Concurrent edits of one sync-up are lost, silently": `syncups edit` changes only
+/// Concurrent edits of one sync-up: `syncups edit` changes only
 /// what it names, over the sync-up as stored when it writes, so edits at the same time all
 /// stand.
 @Suite("syncups: concurrent edits of one sync-up", .serialized)

@@ -2,7 +2,7 @@ import Foundation
 import SyncUpsTestSupport
 import Testing
 
-/// Issue 10, "Concurrent writers lose data silently": real `syncups` processes writing the same
+/// Concurrent writers: real `syncups` processes writing the same
 /// data directory at once. Every write either stands or fails loudly.
 @Suite("syncups: concurrent writers", .serialized)
 struct ConcurrentWriterTests {
@@ -43,7 +43,7 @@ struct ConcurrentWriterTests {
   }
 
   /// Three first runs at once on an empty data directory each create the database's tables:
-  /// they used to race (one failed with "table syncUp already exists"), 11 times in 25.
+  /// none fails with "table syncUp already exists".
   @Test func firstRunsAtOnceAllSucceed() async throws {
     for _ in 0..<5 {
       let home = try Home()

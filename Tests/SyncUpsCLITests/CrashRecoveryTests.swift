@@ -2,7 +2,7 @@ import Foundation
 import SyncUpsTestSupport
 import Testing
 
-/// Issue 10, "The last save is not atomic": `syncups record` killed (SIGKILL) at each step that
+/// The save is atomic: `syncups record` killed (SIGKILL) at each step that
 /// makes its meeting durable — every fsync/fdatasync, rename and unlink, just before it and just
 /// after it, numbered across threads by `Tests/Shims/kill-at-step.c` — and the next start.
 @Suite("syncups: a recording killed at each step of its save", .serialized)

@@ -3,7 +3,7 @@ import GRDB
 import SyncUpsTestSupport
 import Testing
 
-/// Issue 10, "Nothing lost, ever" and "A newer format is destroyed as corrupt": the real binary
+/// Nothing lost, and a newer format never taken for a corrupt one: the real binary
 /// on a full disk, a damaged or newer database, a newer `sync-ups.json`, a symlinked data file
 /// and a read-only data folder. Whatever fails says so in one line and writes nothing.
 @Suite("syncups: full, damaged, newer or read-only data", .serialized)
@@ -42,8 +42,7 @@ struct DamagedStorageTests {
     #expect(try await home.meetings(id).count == 1)
   }
 
-  /// Issue 18: the disk fills up during a recording ("all 8 utterances were printed, 2 were
-  /// committed"). Every utterance shown was committed first, the message is in words, and
+  /// The disk fills up during a recording. Every utterance shown was committed first, the message is in words, and
   /// with room again the meeting holds every utterance that was shown.
   @Test(.enabled(if: canMount, "needs root and a mountable tmpfs"))
   func aDiskThatFillsDuringARecordingShowsOnlyWhatIsKept() async throws {

@@ -3,8 +3,7 @@ import Foundation
 import SyncUpsTestSupport
 import Testing
 
-/// Issue 10, "`delete` leaves the recordings on disk, also when a recording of that sync-up is
-/// running".
+/// `delete` removes the recordings from disk, also when a recording of that sync-up is running.
 @Suite("syncups delete and recordings", .serialized)
 struct DeleteAudioTests {
   @Test func deleteRemovesItsMeetingsAudioAndNoOtherSyncUps() async throws {
@@ -65,9 +64,7 @@ struct DeleteAudioTests {
     #expect(try await home.listed().isEmpty)
   }
 
-  /// Issue 18: "`delete` racing `record` (1 in 40): `delete` says Deleted, the recording then
-  /// says it is kept for recovery, nothing recovers it, and its FLAC is left orphaned." Whoever
-  /// wins, the other says so in one line: a deleted sync-up leaves no meeting, row or audio
+  /// `delete` racing `record`: whoever wins, the other says so in one line: a deleted sync-up leaves no meeting, row or audio
   /// behind, and a refused delete leaves the saved meeting.
   @Test func deleteRacingRecordLosesNothingAndLeavesNothing() async throws {
     let home = try Home()

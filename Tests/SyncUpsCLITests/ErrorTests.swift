@@ -120,7 +120,7 @@ struct ErrorTests {
     #expect((try? Data(contentsOf: wal))?.isEmpty ?? true)
   }
 
-  @Test func noPulseAudio() async throws {
+  @Test func withoutPulseAudioSourcesSaysSoInOneLine() async throws {
     let home = try Home()
     let run = try await home.run("sources", environment: ["PULSE_SERVER": "unix:/nonexistent"])
     expectOneLineFailure(run, containing: ["PulseAudio is not running: "])
@@ -200,7 +200,7 @@ struct ErrorTests {
     #expect(try home.load() == [syncUp])
   }
 
-  @Test func transcriptErrors() async throws {
+  @Test func transcriptMistakesAreSaidInOneLine() async throws {
     let (home, _) = try homeWithOneSyncUp()
     expectOneLineFailure(
       try await home.run("transcript", "morning sync"),

@@ -91,7 +91,7 @@ struct FaultMessageTests {
   }
 
   /// `locks` is a file: `record` says so in one line; the others work or say so in words.
-  @Test func locksIsAFile() async throws {
+  @Test func aLocksFileWhereAFolderShouldBeIsSaidInWords() async throws {
     let (home, file) = try await Self.prepared()
     try Data("x".utf8).write(to: home.url.appendingPathComponent("locks"))
     for command in Self.commands {
@@ -117,7 +117,7 @@ struct FaultMessageTests {
 
   /// Mistakes in the command line: said as what they are, never "Missing value", never help
   /// with exit 0.
-  @Test func commandLineMistakes() async throws {
+  @Test func commandLineMistakesAreSaidAsWhatTheyAre() async throws {
     let (home, _) = try await Self.prepared()
     let cases: [([String], [String])] = [
       (["add", "--title", "T", "--attendee", "A", "--duration", "-1"], ["invalid duration '-1'"]),

@@ -95,8 +95,8 @@ struct RulesTests {
     #expect(try home.load() == [syncUp])
   }
 
-  /// Issue 12: a sync-up saved by the old form with a blank attendee row could not be edited
-  /// at all ("cannot remove every attendee"); blank rows are now dropped on save.
+  /// A sync-up saved with a blank attendee row (as an older form could) can still be edited:
+  /// blank rows are dropped on save, never taken for "removing every attendee".
   @Test func editingTheDurationOfASyncUpWithABlankRowWorks() async throws {
     let home = try Home()
     let id = SyncUp.ID(UUID(uuidString: "12345678-0000-4000-8000-000000000000")!)

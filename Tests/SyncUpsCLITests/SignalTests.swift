@@ -3,8 +3,7 @@ import SyncUpsTestSupport
 import TestSupport
 import Testing
 
-/// Issue 18: "a signal during `export --output F` leaves `.F.XXXX.tmp` files (up to 9.9 MB)
-/// that nothing removes". Every signal that ends a command removes its temporary file.
+/// A signal during `export --output F` leaves no `.F.XXXX.tmp` file behind: every signal that ends a command removes its temporary file.
 @Suite("syncups and signals", .serialized)
 struct SignalTests {
   /// An export of a few megabytes, caught (and stopped) while its temporary file exists, then

@@ -5,16 +5,6 @@ import MeetingRecorder
 import SyncUpsFeatures
 import Testing
 
-private let now = Date(timeIntervalSince1970: 1_234_567_890)
-private let meetingID = Meeting.ID(UUID(0))
-
-private func started(audio: Bool, syncUp: SyncUp = .mock) -> MeetingRecording {
-  MeetingRecording(
-    meetingID: meetingID, syncUpID: syncUp.id, started: now,
-    audioFile: audio ? DataDirectory.audioFile(of: meetingID) : nil
-  )
-}
-
 /// Every call the feature makes to the recording store, in order.
 private func loggingStore(_ log: LockIsolated<[String]>) -> RecordingStore {
   RecordingStore(
@@ -85,7 +75,7 @@ struct RecordingPathTests {
     #expect(recorder.stops.value == 1)
   }
 
-  /// Issue 18: on a full disk "all 8 utterances were printed, 2 were committed". An utterance
+  /// On a full disk, what is shown is what was committed. An utterance
   /// the store could not keep is not shown as kept; it is saved with the meeting (in time
   /// order) if there is room by then, and the notice says so in words.
   @Test func anUtteranceTheStoreCannotKeepIsNotShownButSavedWithTheMeeting() async {

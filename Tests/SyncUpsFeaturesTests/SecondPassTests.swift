@@ -5,16 +5,6 @@ import MeetingRecorder
 import SyncUpsFeatures
 import Testing
 
-private let now = Date(timeIntervalSince1970: 1_234_567_890)
-private let meetingID = Meeting.ID(UUID(0))
-
-private func started(audio: Bool) -> MeetingRecording {
-  MeetingRecording(
-    meetingID: meetingID, syncUpID: SyncUp.mock.id, started: now,
-    audioFile: audio ? DataDirectory.audioFile(of: meetingID) : nil
-  )
-}
-
 private var withWords: SyncUp {
   var syncUp = SyncUp.mock
   syncUp.vocabulary = ["Grafana", "pull request"]

@@ -76,7 +76,7 @@ struct SyncUpDetailTests {
     #expect(syncUps.ids == [SyncUp.mock.id])
   }
 
-  @Test func deleteMeetings() async {
+  @Test func deletingMeetingsRemovesThemFromTheSyncUp() async {
     var syncUp = SyncUp.mock
     let meetings = (0..<3).map {
       Meeting(

@@ -4,7 +4,7 @@ import Testing
 
 @MainActor
 struct SyncUpsListTests {
-  @Test func addSyncUp() async {
+  @Test func addingASyncUpSavesItToTheList() async {
     let store = TestStore(initialState: SyncUpsList.State()) {
       SyncUpsList()
     } withDependencies: {
@@ -126,7 +126,7 @@ struct SyncUpsListTests {
     #expect(store.state.syncUps.isEmpty)
   }
 
-  @Test func deleteSyncUp() async throws {
+  @Test func deletingASyncUpRemovesItFromTheList() async throws {
     @Shared(.syncUps) var syncUps
     try $syncUps.seed([.mock])
     let store = TestStore(initialState: SyncUpsList.State()) { SyncUpsList() }

@@ -4,18 +4,7 @@ import TestSupport
 import Testing
 
 /// The built `syncups-server` binary (beside this test program).
-let serverBinary: URL = {
-  let executable =
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-    ?? CommandLine.arguments[0]
-  var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
-  while folder.path != "/" {
-    let candidate = folder.appendingPathComponent("syncups-server")
-    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    folder = folder.deletingLastPathComponent()
-  }
-  return URL(fileURLWithPath: "syncups-server")
-}()
+let serverBinary = BuiltProgram.url("syncups-server") ?? URL(fileURLWithPath: "syncups-server")
 
 struct Run {
   var status: Int32

@@ -44,7 +44,7 @@ struct SignInAttackTests {
       let times = answers.map(\.1).sorted()
       #expect(times.last! >= waits.reduce(.zero, +), "took \(times.last!)")
       // Each answer comes after the one before it has waited: never two at once (two bcrypt
-      // threads used to answer two guesses together).
+      // threads must not answer two guesses together).
       for (earlier, later) in zip(times, times.dropFirst()) {
         #expect(later - earlier >= .milliseconds(100), "answered at \(times)")
       }

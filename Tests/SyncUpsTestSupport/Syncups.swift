@@ -1,11 +1,9 @@
 import Foundation
 import TestSupport
 
-/// The `syncups` binary of this build. SwiftPM puts executables in the same products folder as
-/// the test bundle (whatever the triple, configuration or --build-path), so look beside the
-/// running test program first; `SYNCUPS_BINARY` overrides it (how `make test-release` runs the
-/// tests against the optimized build). When it is not built: the first place looked (running it
-/// then fails, and `syncupsBinaryProblem` says why).
+/// The `syncups` binary of this build (see `BuiltProgram`); `SYNCUPS_BINARY` overrides it (how
+/// `make test-release` runs the tests against the optimized build). When it is not built: the
+/// first place looked (running it then fails, and `syncupsBinaryProblem` says why).
 public let syncupsBinary: URL = {
   switch findSyncups() {
   case .success(let url): url
@@ -19,46 +17,8 @@ public var syncupsBinaryProblem: BinaryNotFound? {
   return nil
 }
 
-public struct BinaryNotFound: Error, CustomStringConvertible {
-  public var searched: [String]
-  public var description: String {
-    "the syncups binary was not built (looked in \(searched.joined(separator: ", "))); "
-      + "run swift build"
-  }
-}
-
 private func findSyncups() -> Result<URL, BinaryNotFound> {
-  let fileManager = FileManager.default
-  if let override = ProcessInfo.processInfo.environment["SYNCUPS_BINARY"], !override.isEmpty {
-    return fileManager.isExecutableFile(atPath: override)
-      ? .success(URL(fileURLWithPath: override)) : .failure(BinaryNotFound(searched: [override]))
-  }
-  var folders: [URL] = []
-  if let executable = try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-    folders.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
-  }
-  folders.append(Bundle.main.bundleURL)
-  folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-  if let first = CommandLine.arguments.first {
-    folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-  }
-  // A test bundle folder (`X.xctest/...`) sits inside the products folder.
-  folders += folders.compactMap { folder in
-    var url = folder
-    while url.path != "/" {
-      if url.pathExtension == "xctest" { return url.deletingLastPathComponent() }
-      url = url.deletingLastPathComponent()
-    }
-    return nil
-  }
-  folders.append(repositoryRoot.appendingPathComponent(".build/debug"))
-  let candidates = folders.map { $0.appendingPathComponent("syncups").standardizedFileURL }
-  let found = candidates.first { url in
-    var isDirectory: ObjCBool = false
-    return fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory)
-      && !isDirectory.boolValue && fileManager.isExecutableFile(atPath: url.path)
-  }
-  return found.map { .success($0) } ?? .failure(BinaryNotFound(searched: candidates.map(\.path)))
+  BuiltProgram.find("syncups", override: ProcessInfo.processInfo.environment["SYNCUPS_BINARY"])
 }
 
 /// What a finished `syncups` printed, and how it exited.

@@ -35,13 +35,13 @@ import Testing
     }
   }
 
-  @Test func nothingToFind() {
+  @Test func aQueryOfOnlyPunctuationFindsNothing() {
     #expect(SearchQuery("  \"\" * -- ").terms.isEmpty)
     #expect(SearchQuery("--").tsquery == nil)
     #expect(SearchQuery("--").fts5Match == nil)
   }
 
-  @Test func problemsInWords() {
+  @Test func aMalformedQuerySaysItsProblemInWords() {
     #expect(SearchQuery.problem(in: "\"staging server")?.hasPrefix("a quote is not closed") == true)
     #expect(SearchQuery.problem(in: "mi*gr")?.hasPrefix("a * must end a word") == true)
     #expect(SearchQuery.problem(in: "*")?.hasPrefix("a * must end a word") == true)

@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 19's scenarios end to end: the real `syncups-server` on the private PostgreSQL of
+/// The team's scenarios end to end: the real `syncups-server` on the private PostgreSQL of
 /// `.ci/postgres` (`SYNCUPS_TEST_DATABASE_URL`), and two laptops, each a data directory and a
 /// config folder of its own, running the real `syncups`.
 @Suite("Team sync end to end: syncups-server, PostgreSQL, two laptops", .serialized)
@@ -120,7 +120,7 @@ struct TeamEndToEndTests {
 
   /// B's interactive app, left on its list, shows a sync-up and meeting saved on A: it syncs in
   /// the background and redraws when their rows arrive. Then it quits as ever.
-  @Test func bsInteractiveAppShowsWhatASaved() async throws {
+  @Test func theInteractiveAppOnBShowsWhatASaved() async throws {
     let team = try await TeamFixture.start()
     defer { team.stop() }
     let a = try team.laptop()

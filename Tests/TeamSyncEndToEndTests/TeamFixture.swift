@@ -137,7 +137,8 @@ struct TeamFixture: Sendable {
   static var serverBinary: URL {
     let beside = syncupsBinary.deletingLastPathComponent().appendingPathComponent("syncups-server")
     if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-    return repositoryRoot.appendingPathComponent(".build/debug/syncups-server")
+    return BuiltProgram.url("syncups-server")
+      ?? repositoryRoot.appendingPathComponent(".build/debug/syncups-server")
   }
 
   /// A laptop: a data directory and a config folder of its own.

@@ -6,7 +6,7 @@ import Testing
 
 @testable import TeamSync
 
-/// The database records its own changes (issue 19, item 3): triggers fill the outbox and stamp
+/// The database records its own changes: triggers fill the outbox and stamp
 /// each field's clock, on real SQLite files.
 @Suite("Team sync: the outbox the triggers fill")
 struct OutboxTests {

@@ -3,7 +3,7 @@ import SyncUpsTestSupport
 import TestSupport
 import Testing
 
-/// Inputs `syncups transcribe` used to misreport or overwrite.
+/// Inputs `syncups transcribe` must neither misreport nor overwrite.
 @Suite("syncups transcribe: odd inputs")
 struct TranscribeDefectTests {
   let hello = samples.appendingPathComponent("hello.wav").path

@@ -6,14 +6,13 @@ import SyncUpsFeatures
 public struct DetailScreen {
   public var state: SyncUpDetail.State
   public var selection: Int
-  public var width: Int
-  public var height: Int
+  /// The terminal's columns and rows, at least 1 each.
+  public var width: Int, height: Int
 
   public init(state: SyncUpDetail.State, selection: Int = 0, width: Int = 80, height: Int = 24) {
     self.state = state
     self.selection = selection
-    self.width = max(width, 1)
-    self.height = max(height, 1)
+    (self.width, self.height) = (max(width, 1), max(height, 1))
   }
 
   public var lines: [String] {

@@ -21,8 +21,8 @@ public struct FormScreen {
   public var heading: String
   public var state: SyncUpForm.State
   public var field: FormField
-  public var width: Int
-  public var height: Int
+  /// The terminal's columns and rows, at least 1 each.
+  public var width: Int, height: Int
 
   public init(
     heading: String, state: SyncUpForm.State, field: FormField = .title, width: Int = 80,
@@ -31,8 +31,7 @@ public struct FormScreen {
     self.heading = heading
     self.state = state
     self.field = field
-    self.width = max(width, 1)
-    self.height = max(height, 1)
+    (self.width, self.height) = (max(width, 1), max(height, 1))
   }
 
   public var lines: [String] {

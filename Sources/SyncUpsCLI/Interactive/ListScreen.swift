@@ -6,16 +6,15 @@ import SyncUpsFeatures
 public struct ListScreen {
   public var state: SyncUpsList.State
   public var selection: Int
-  public var width: Int
-  public var height: Int
+  /// The terminal's columns and rows, at least 1 each.
+  public var width: Int, height: Int
 
   public init(
     state: SyncUpsList.State, selection: Int = 0, width: Int = 80, height: Int = 24
   ) {
     self.state = state
     self.selection = selection
-    self.width = max(width, 1)
-    self.height = max(height, 1)
+    (self.width, self.height) = (max(width, 1), max(height, 1))
   }
 
   public var lines: [String] {

@@ -6,14 +6,13 @@ import SyncUpsFeatures
 public struct MeetingScreen {
   public var state: MeetingFeature.State
   public var offset: Int
-  public var width: Int
-  public var height: Int
+  /// The terminal's columns and rows, at least 1 each.
+  public var width: Int, height: Int
 
   public init(state: MeetingFeature.State, offset: Int = 0, width: Int = 80, height: Int = 24) {
     self.state = state
     self.offset = offset
-    self.width = max(width, 1)
-    self.height = max(height, 1)
+    (self.width, self.height) = (max(width, 1), max(height, 1))
   }
 
   public var lines: [String] {

@@ -6,13 +6,12 @@ import SyncUpsFeatures
 /// (sync-up, date, time in the meeting, speaker) and what was said, the matches in bold.
 public struct SearchScreen {
   public var state: TranscriptSearchFeature.State
-  public var width: Int
-  public var height: Int
+  /// The terminal's columns and rows, at least 1 each.
+  public var width: Int, height: Int
 
   public init(state: TranscriptSearchFeature.State, width: Int = 80, height: Int = 24) {
     self.state = state
-    self.width = max(width, 1)
-    self.height = max(height, 1)
+    (self.width, self.height) = (max(width, 1), max(height, 1))
   }
 
   public var lines: [String] {

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 
 /// `GET /api/v1/me`: who the token belongs to, so a laptop that joins can name its person.
 public struct Me: Codable, Equatable, Sendable {
@@ -13,14 +12,5 @@ public struct Me: Codable, Equatable, Sendable {
 
   public init(_ person: Person) {
     self.init(name: person.name, role: person.role.rawValue)
-  }
-}
-
-extension TeamServer {
-  /// Adds `GET me` to the token-checked API group.
-  func addMe(to api: RouterGroup<TeamContext>) {
-    api.get("me") { _, context -> Response in
-      Response.json(Me(try context.requirePerson()))
-    }
   }
 }

@@ -52,13 +52,19 @@ public struct TeamStore: Sendable {
 
   /// The newest version given to a change (0 when nothing was ever pushed).
   public func currentVersion() async throws -> Int64 {
-    let rows = try await run(
+    try await client.withOpenConnection { try await currentVersion(on: $0) }
+  }
+
+  /// The newest version given to a change, as `connection` sees it (0 when none was).
+  func currentVersion(on connection: PostgresConnection) async throws -> Int64 {
+    let rows = try await connection.run(
       """
       SELECT greatest((SELECT coalesce(max(version), 0) FROM sync_up),
         (SELECT coalesce(max(version), 0) FROM meeting))
       """, logger: logger)
-    for version in try rows.decode(Int64.self) { return version }
-    return 0
+    var version: Int64 = 0
+    for try await value in rows.decode(Int64.self) { version = value }
+    return version
   }
 }
 

@@ -4,26 +4,8 @@ import Hummingbird
 import PostgresNIO
 import SyncUpsWire
 
-/// What `GET /api/v1/search` looks for.
-public struct TeamSearch: Sendable {
-  public var query: SearchQuery
-  public var syncUpID: UUID?
-  /// The whole name, any case.
-  public var speaker: String?
-  public var since: Date?
-  public var limit: Int
-
-  public init(
-    query: SearchQuery, syncUpID: UUID? = nil, speaker: String? = nil, since: Date? = nil,
-    limit: Int = 50
-  ) {
-    self.query = query
-    self.syncUpID = syncUpID
-    self.speaker = speaker
-    self.since = since
-    self.limit = limit
-  }
-}
+/// What `GET /api/v1/search` and the search page look for.
+public typealias TeamSearch = TeamSearchQuery
 
 extension TeamStore {
   /// Every sync-up that is not deleted, by title, as `syncups list --json` shows them.

@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import SyncUpsWire
+
+/// A meeting's recording: a writer's laptop uploads it under its SHA-256 before pushing the
+/// meeting, and a listener plays it (whole or by ranges, as `<audio>` asks). The upload sits
+/// behind the API's token; playing takes the token or the web session.
+struct AudioRoutes {
+  let store: TeamStore
+  let audio: AudioStore
+  let limits: Limits
+
+  /// `PUT audio/:sha256`, for the API's group.
+  var uploads: RouteCollection<TeamContext> {
+    RouteCollection(context: TeamContext.self).put("audio/:sha256", use: upload)
+  }
+
+  /// `GET :meeting`, for the `/audio` group (outside the API so a web page's `<audio>` can use
+  /// it with the session).
+  var playback: RouteCollection<TeamContext> {
+    RouteCollection(context: TeamContext.self).get(":meeting", use: play)
+  }
+
+  @Sendable func upload(_ request: Request, context: TeamContext) async throws -> Response {
+    let person = try context.requirePerson()
+    guard person.role == .writer else {
+      throw APIError(.forbidden, "\(person.name) may read but not upload audio")
+    }
+    let sha = context.parameters.get("sha256") ?? ""
+    guard AudioStore.isHash(sha) else {
+      throw APIError(.badRequest, "audio is named by its SHA-256 in 64 lowercase hex digits")
+    }
+    if let size = try await audio.size(of: sha) {
+      try await store.keepAudio(sha256: sha, size: Int64(size))
+      return Response.json(["sha256": sha], status: .ok)
+    }
+    let size = try await audio.store(request.body, sha256: sha, limit: limits.audio)
+    try await store.keepAudio(sha256: sha, size: size)
+    return Response.json(["sha256": sha], status: .created)
+  }
+
+  @Sendable func play(_ request: Request, context: TeamContext) async throws -> Response {
+    let id = try request.uuid("meeting", in: context)
+    guard let meeting = try await store.meetingDocument(id), !meeting.deleted,
+      let recording = meeting.audio
+    else {
+      throw APIError(.notFound, "meeting \(id) has no audio here")
+    }
+    guard let size = try await audio.size(of: recording.sha256) else {
+      throw APIError(.notFound, "the audio of meeting \(id) is not on the server (yet)")
+    }
+    let etag = "\"\(recording.sha256)\""
+    let headers = Self.headers(type: recording.type, etag: etag)
+    if request.headers[.ifNoneMatch] == etag {
+      return Response(status: .notModified, headers: headers)
+    }
+    let range = ByteRange(header: request.headers[.range], size: size)
+    return try await send(
+      range, of: audio.path(of: recording.sha256), size: size, headers: headers,
+      context: context)
+  }
+
+  /// What every answer about a recording says. Audio is audio: only an audio type is served as
+  /// what it claims (a meeting kept before the rules could name any), never sniffed, and a page
+  /// that opens it directly runs nothing.
+  static func headers(type: String, etag: String) -> HTTPFields {
+    [
+      .contentType: Rules.audioTypes.contains(type) ? type : "application/octet-stream",
+      .acceptRanges: "bytes", .eTag: etag,
+      .cacheControl: "private, max-age=31536000, immutable",
+      .xContentTypeOptions: "nosniff",
+      .contentSecurityPolicy: "default-src 'none'; media-src 'self'; sandbox",
+    ]
+  }
+
+  /// The part of the file at `path` that `range` asks for: all of it, a range, or 416.
+  func send(
+    _ range: ByteRange, of path: String, size: Int, headers: HTTPFields, context: TeamContext
+  ) async throws -> Response {
+    var headers = headers
+    let files = FileIO()
+    switch range {
+    case .whole:
+      headers[.contentLength] = String(size)
+      if size == 0 { return Response(status: .ok, headers: headers) }
+      return Response(
+        status: .ok, headers: headers,
+        body: try await files.loadFile(path: path, range: 0...(size - 1), context: context))
+    case .part(let range):
+      headers[.contentLength] = String(range.count)
+      headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+      return Response(
+        status: .partialContent, headers: headers,
+        body: try await files.loadFile(path: path, range: range, context: context))
+    case .unsatisfiable:
+      headers[.contentRange] = "bytes */\(size)"
+      headers[.contentType] = "application/json; charset=utf-8"
+      let body = try WireJSON.encoder().encode(
+        ErrorBody("the range is past the end of the audio (\(size) bytes)"))
+      return Response(
+        status: .rangeNotSatisfiable, headers: headers,
+        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+  }
+}
+
+extension TeamStore {
+  /// Records that the audio with this hash is on disk.
+  func keepAudio(sha256: String, size: Int64) async throws {
+    try await run(
+      "INSERT INTO audio (sha256, size) VALUES (\(sha256), \(size)) ON CONFLICT DO NOTHING",
+      logger: logger)
+  }
+}

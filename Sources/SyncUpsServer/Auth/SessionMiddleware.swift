@@ -1,0 +1,42 @@
+import Hummingbird
+import Logging
+
+/// Who asks for a page or the audio: the bearer token of the API, else the session cookie.
+/// Signed out, pages redirect to the sign-in page and the audio is 401. Errors of the pages
+/// behind it become HTML pages (with the search box, as the person is known here).
+struct SessionMiddleware: RouterMiddleware {
+  enum SignedOut { case signIn, unauthorized }
+  static let cookie = "syncups_session"
+
+  let store: TeamStore
+  let signedOut: SignedOut
+  let logger: Logger
+
+  func handle(
+    _ request: Request, context: TeamContext,
+    next: (Request, TeamContext) async throws -> Response
+  ) async throws -> Response {
+    var context = context
+    if request.headers[.authorization] != nil {
+      context.person = try await TokenMiddleware.person(from: request, store: store)
+    } else if let token = request.cookies[Self.cookie]?.value {
+      context.person = try await store.person(session: token)
+    }
+    guard context.person != nil else {
+      switch signedOut {
+      case .unauthorized:
+        throw APIError(
+          .unauthorized, "sign in on the web page, or send Authorization: Bearer TOKEN")
+      case .signIn:
+        return .seeOther("/sign-in?next=" + HTML.queryValue(request.uri.description))
+      }
+    }
+    guard signedOut == .signIn else { return try await next(request, context) }
+    do {
+      return try await next(request, context)
+    } catch {
+      let (status, message) = ErrorMiddleware.answer(error, request: request, logger: logger)
+      return Pages.error(status, message, person: context.person)
+    }
+  }
+}

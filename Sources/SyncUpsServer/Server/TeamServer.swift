@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+import SyncUpsWire
+
+/// Everything a running server needs: its store, the audio folder, the limits, the watcher.
+public struct TeamServer: Sendable {
+  public let store: TeamStore
+  public let audio: AudioStore
+  public let limits: Limits
+  public let watcher: ChangesWatcher
+  /// Slows down failed sign-ins on the web pages.
+  public let throttle: SignInThrottle
+  /// Pushes larger than `limits.largePush` are decoded and saved one at a time.
+  public let largePushes = Turns(1)
+  /// The reverse proxies whose `X-Forwarded-*` headers are believed.
+  public let proxies: TrustedProxies
+
+  public init(
+    client: PostgresClient, data: URL, limits: Limits = Limits(),
+    throttle: SignInThrottle = SignInThrottle(), proxies: TrustedProxies = TrustedProxies(),
+    logger: Logger
+  ) throws {
+    store = TeamStore(client: client, logger: logger)
+    audio = try AudioStore(data: data)
+    self.limits = limits
+    self.throttle = throttle
+    self.proxies = proxies
+    watcher = ChangesWatcher(client: client, logger: logger)
+  }
+
+  /// The HTTP application: the routes, with the PostgreSQL client and the watcher as services,
+  /// its connections held as `transport` says. `onServerRunning` gets the port it listens on
+  /// once it does (port 0 picks a free one).
+  public func application(
+    configuration: ApplicationConfiguration = .init(), transport: Transport = Transport(),
+    logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+  ) -> some ApplicationProtocol {
+    Application(
+      router: router(logger: logger), server: transport.server(logger: logger),
+      configuration: configuration,
+      services: [ClientService(client: store.client), watcher],
+      onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+      logger: logger)
+  }
+
+  /// The routes, by concern, behind the doors they need: the JSON API takes a bearer token; the
+  /// audio a token or the web session (401 without); the pages the session (else the sign-in
+  /// page); signing in and the assets take nothing. Every error is answered in words, and
+  /// every form must come from this server's own pages.
+  public func router(logger: Logger) -> Router<TeamContext> {
+    let router = Router(context: TeamContext.self)
+    router.middlewares.add(ErrorMiddleware(logger: logger))
+    router.middlewares.add(SameOriginForms(proxies: proxies, logger: logger))
+    let auth = AuthRoutes(store: store, throttle: throttle, proxies: proxies)
+    let audio = AudioRoutes(store: store, audio: self.audio, limits: limits)
+    let sync = SyncRoutes(
+      store: store, limits: limits, watcher: watcher, largePushes: largePushes)
+    let pages = PageRoutes(server: self)
+
+    router.group("api/v1").add(middleware: TokenMiddleware(store: store))
+      .addRoutes(auth.whoAmI)
+      .addRoutes(ReadingRoutes(store: store).routes)
+      .addRoutes(sync.routes)
+      .addRoutes(audio.uploads)
+    // Outside /api/v1 so that a web page's <audio> can play it with the session.
+    router.group("audio")
+      .add(middleware: SessionMiddleware(store: store, signedOut: .unauthorized, logger: logger))
+      .addRoutes(audio.playback)
+    router.addRoutes(pages.assets)
+    router.addRoutes(auth.signing)
+    router.group()
+      .add(middleware: SessionMiddleware(store: store, signedOut: .signIn, logger: logger))
+      .addRoutes(pages.pages)
+    return router
+  }
+}
+
+/// Runs the PostgreSQL client's pool as one of the application's services, until the
+/// application shuts down (gracefully: the HTTP server stops first).
+struct ClientService: Service {
+  let client: PostgresClient
+  func run() async throws {
+    try await cancelWhenGracefulShutdown { await client.run() }
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import SyncUpsWire
+
+/// Pages of changes, for pulls.
+extension TeamStore {
+  /// What changed after `since`, oldest first: at most `limit` documents, and no more once the
+  /// page holds `budget` bytes of JSON (always one, so that a pull moves on; `more` then). Each
+  /// document is read and written as JSON before the next (a meeting segment by segment, see
+  /// `meetingJSON`), so a page of a thousand long meetings is never in memory as documents, nor
+  /// its JSON more than once.
+  public func changes(since: Int64, limit: Int = 100, budget: Int = Limits().pageBytes)
+    async throws -> ChangesPageJSON
+  {
+    let rows = try await run(
+      """
+      SELECT kind, id, version FROM (
+        SELECT 's' AS kind, id, version FROM sync_up WHERE version > \(since)
+        UNION ALL SELECT 'm', id, version FROM meeting WHERE version > \(since)
+      ) AS changed ORDER BY version LIMIT \(limit + 1)
+      """, logger: logger)
+    var changed: [(String, UUID, Int64)] = []
+    for row in try rows.decode((String, UUID, Int64).self) { changed.append(row) }
+    var page = ChangesPageJSON(version: since, more: changed.count > limit)
+    for (kind, id, version) in changed.prefix(limit) {
+      if page.bytes >= budget {
+        page.more = true
+        break
+      }
+      page.version = version
+      if kind == "s" {
+        if let document = try await client.withOpenConnection({
+          try await syncUpDocument(id, on: $0)
+        }) {
+          page.append(syncUp: try WireJSON.bytes(of: document))
+        }
+      } else if let json = try await meetingJSON(id) {
+        page.append(meeting: json)
+      }
+    }
+    return page
+  }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import PostgresNIO
+import SyncUpsWire
+
+extension TeamStore {
+  /// Saves a push once: a repeat of a (device, push id) gets the first receipt and changes
+  /// nothing. Sync-ups merge field by field (last writer wins by clock); a meeting replaces the
+  /// server's copy when its clock is later; a meeting pushed into a deleted sync-up brings the
+  /// sync-up back. Pushes take turns (an advisory lock), so versions commit in order.
+  public func save(_ push: Push, by person: Person) async throws -> PushReceipt {
+    try check(push)
+    return try await client.inTransaction(logger: logger) { connection in
+      try await waitForTurn(on: connection)
+      if let receipt = try await earlierReceipt(of: push, on: connection) { return receipt }
+      var saved = Saved()
+      for document in push.syncUps {
+        try await merge(document, into: &saved, on: connection)
+      }
+      for document in push.meetings {
+        try await save(document, into: &saved, on: connection)
+      }
+      let version = try await announce(saved, on: connection)
+      let receipt = PushReceipt(
+        pushID: push.pushID, version: version, syncUps: saved.syncUps, meetings: saved.meetings)
+      try await keep(receipt, of: push, by: person, on: connection)
+      return receipt
+    }
+  }
+
+  /// What a push has written so far: the newest version it gave, and how many documents.
+  struct Saved {
+    var version: Int64 = 0
+    var syncUps = 0
+    var meetings = 0
+  }
+
+  /// Holds the push lock until the transaction ends: one push is saved at a time.
+  private func waitForTurn(on connection: PostgresConnection) async throws {
+    try await connection.run("SELECT pg_advisory_xact_lock(\(Schema.pushLock))", logger: logger)
+  }
+
+  /// The receipt of this push when it was saved before (a laptop that sends it again never
+  /// heard the answer).
+  private func earlierReceipt(of push: Push, on connection: PostgresConnection) async throws
+    -> PushReceipt?
+  {
+    let previous = try await connection.run(
+      "SELECT receipt FROM push_receipt WHERE device = \(push.device) AND push_id = \(push.pushID)",
+      logger: logger
+    ).all(String.self)
+    guard let previous = previous.first else { return nil }
+    return try WireJSON.decoder().decode(PushReceipt.self, from: Data(previous.utf8))
+  }
+
+  /// Merges a pushed sync-up into the server's copy, field by field, and writes it if that
+  /// changed anything.
+  private func merge(
+    _ document: SyncUpDocument, into saved: inout Saved, on connection: PostgresConnection
+  ) async throws {
+    let existing = try await syncUpDocument(document.id, on: connection)
+    let merged = existing.map { $0.merged(with: document) } ?? document
+    guard merged != existing else { return }
+    saved.version = try await write(merged, on: connection)
+    saved.syncUps += 1
+  }
+
+  /// Writes a pushed meeting when it is later than the server's copy: its sync-up must be
+  /// here, and its audio uploaded. A deleted sync-up it was recorded into comes back.
+  private func save(
+    _ document: MeetingDocument, into saved: inout Saved, on connection: PostgresConnection
+  ) async throws {
+    let syncUp = try await syncUp(of: document, on: connection)
+    guard try await isLater(document, on: connection) else { return }
+    try await requireAudio(of: document, on: connection)
+    if syncUp.deleted.value && !document.deleted {
+      try await bringBack(syncUp, for: document, into: &saved, on: connection)
+    }
+    saved.version = try await write(document, on: connection)
+    saved.meetings += 1
+  }
+
+  /// Undeletes the sync-up a meeting was recorded into offline, rather than lose the meeting:
+  /// its deletion is overruled by a clock later than both.
+  private func bringBack(
+    _ syncUp: SyncUpDocument, for meeting: MeetingDocument, into saved: inout Saved,
+    on connection: PostgresConnection
+  ) async throws {
+    var syncUp = syncUp
+    let later = max(syncUp.deleted.clock, meeting.clock)
+    syncUp.deleted = Stamped(
+      false,
+      at: HybridClock(
+        milliseconds: later.milliseconds, counter: later.counter + 1, device: later.device))
+    saved.version = try await write(syncUp, on: connection)
+    saved.syncUps += 1
+  }
+
+  /// The sync-up a pushed meeting is in, or 422 when this server does not have it.
+  private func syncUp(of meeting: MeetingDocument, on connection: PostgresConnection)
+    async throws -> SyncUpDocument
+  {
+    guard let syncUp = try await syncUpDocument(meeting.syncUpID, on: connection) else {
+      throw APIError(
+        .unprocessableContent,
+        "meeting \(meeting.id) is in sync-up \(meeting.syncUpID), which this server does "
+          + "not have; push the sync-up with its meeting")
+    }
+    return syncUp
+  }
+
+  /// Whether a pushed meeting's clock is later than the server's copy's (locked until the
+  /// transaction ends), or there is no copy.
+  private func isLater(_ meeting: MeetingDocument, on connection: PostgresConnection)
+    async throws -> Bool
+  {
+    let current = try await connection.run(
+      "SELECT clock FROM meeting WHERE id = \(meeting.id) FOR UPDATE", logger: logger
+    ).all(String.self)
+    guard let current = current.first else { return true }
+    return current < meeting.clock.description
+  }
+
+  /// 409 when a pushed meeting names audio that was not uploaded first.
+  private func requireAudio(of meeting: MeetingDocument, on connection: PostgresConnection)
+    async throws
+  {
+    guard let audio = meeting.audio else { return }
+    let known = try await connection.run(
+      "SELECT 1 FROM audio WHERE sha256 = \(audio.sha256)", logger: logger
+    ).all(Int.self)
+    guard known.isEmpty else { return }
+    throw APIError(
+      .conflict,
+      "the audio of meeting \(meeting.id) (\(audio.sha256)) is not on the server; "
+        + "upload it first with PUT /api/v1/audio/\(audio.sha256)")
+  }
+
+  /// The version the receipt names: tells waiting pulls of it when the push wrote anything,
+  /// else it is the newest version there is.
+  private func announce(_ saved: Saved, on connection: PostgresConnection) async throws -> Int64 {
+    guard saved.version != 0 else { return try await currentVersion(on: connection) }
+    try await connection.run(
+      "SELECT pg_notify(\(Schema.changesChannel), \(String(saved.version)))", logger: logger)
+    return saved.version
+  }
+
+  /// Keeps the receipt, so that the same push sent again gets it back.
+  private func keep(
+    _ receipt: PushReceipt, of push: Push, by person: Person, on connection: PostgresConnection
+  ) async throws {
+    let text = String(decoding: try WireJSON.encoder().encode(receipt), as: UTF8.self)
+    try await connection.run(
+      """
+      INSERT INTO push_receipt (device, push_id, person_id, receipt)
+      VALUES (\(push.device), \(push.pushID), \(person.id), \(text))
+      """, logger: logger)
+  }
+
+  /// Refuses what no laptop would send, before anything is written: every document by the
+  /// rules `syncups add` and `import` use, each clock no further ahead of this server's time
+  /// than the drift allows.
+  private func check(_ push: Push) throws {
+    do {
+      try push.check(now: now())
+    } catch {
+      throw APIError(.unprocessableContent, error.description)
+    }
+  }
+}
