@@ -232,32 +232,43 @@ let package = Package(
     ),
 
     // MARK: Features and the app
+    // The laptop's store: the models, the SQLite schema, records, requests and every write
+    // (the app's, the command line's and the team sync's), each by name and by the rules.
+    .target(
+      name: "SyncUpsStore",
+      dependencies: [
+        "AudioCore", "SpeechVocabulary", "Sharing", "SharingGRDB", "VoiceProfiles", "SyncUpsWire",
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+        .product(name: "Tagged", package: "swift-tagged"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
     .target(
       name: "SyncUpsFeatures",
       dependencies: [
-        "Architecture", "AudioCore", "AudioCaptureClient", "MeetingRecorder", "SpeechVocabulary",
-        "SharingGRDB", "VoiceProfiles", "WorkerThreads", "SyncUpsWire", "ChildProcesses",
+        "Architecture", "AudioCore", "AudioCaptureClient", "MeetingRecorder", "SyncUpsStore",
+        "VoiceProfiles", "WorkerThreads", "ChildProcesses",
         .product(name: "Tagged", package: "swift-tagged"),
-        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     // A child program the database tests spawn, kill (at each step of a save) and run two at once.
     .executableTarget(
       name: "DatabaseProbe",
-      dependencies: ["SyncUpsFeatures", "SharingGRDB"],
+      dependencies: ["SyncUpsStore", "SharingGRDB"],
       path: "Sources/Tools/DatabaseProbe"
     ),
     .testTarget(
       name: "DatabaseTests",
       dependencies: [
-        "SyncUpsFeatures", "SharingGRDB", "DatabaseProbe", "WorkerThreads", "TestSupport",
-        "VoiceProfiles",
+        "SyncUpsFeatures", "SyncUpsStore", "SharingGRDB", "DatabaseProbe", "WorkerThreads",
+        "TestSupport", "VoiceProfiles",
       ] + pointfree + testSupport
     ),
     // `make bench-store`: the database at 10 and 250 meetings (a command, not a test).
     .executableTarget(
       name: "StoreBenchmark",
-      dependencies: ["SyncUpsFeatures", "SharingGRDB"],
+      dependencies: ["SyncUpsStore", "SharingGRDB"],
       path: "Sources/Tools/StoreBenchmark"
     ),
     // Interface modules only: no C library is built or linked for the features' tests.
@@ -344,22 +355,23 @@ let package = Package(
     .target(name: "SyncUpsWire", dependencies: ["SpeechVocabulary"]),
     .testTarget(name: "SyncUpsWireTests", dependencies: ["SyncUpsWire"]),
     // The laptop's side of the team sync: the server's routes as a client (interface, and a
-    // live module on FoundationNetworking's URLSession, no SwiftNIO), and the sync itself (the
-    // outbox the database's triggers fill, pushes, pulls applied in one transaction).
+    // live module on FoundationNetworking's URLSession, no SwiftNIO), and the sync itself
+    // (pushes, pages pulled, audio up and down); what it reads and writes in the laptop's
+    // database (the outbox, pulled changes, the cursor) is SyncUpsStore's.
     .target(name: "SyncClient", dependencies: ["SyncUpsWire"] + dependencyClient),
     .target(
       name: "SyncClientLive", dependencies: ["SyncClient", "SyncUpsWire"] + dependencyClient),
     .target(
       name: "TeamSync",
       dependencies: [
-        "SyncClient", "SyncUpsWire", "SyncUpsFeatures", "AudioCore", "WorkerThreads",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "SyncClient", "SyncUpsWire", "SyncUpsStore", "AudioCore", "WorkerThreads",
       ]
     ),
     .testTarget(
       name: "TeamSyncTests",
       dependencies: [
-        "TeamSync", "SyncClient", "SyncUpsWire", "SyncUpsFeatures", "AudioCore", "syncups",
+        "TeamSync", "SyncClient", "SyncUpsWire", "SyncUpsFeatures", "SyncUpsStore", "AudioCore",
+        "syncups",
         "SyncUpsTestSupport", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
       ] + dependencyClient + testSupport
     ),

@@ -71,7 +71,7 @@ public enum Editing {
   /// Edits a sync-up, by the rules: only what `changes` names changes, over the sync-up as
   /// stored now (what another `syncups` changed meanwhile is kept). Returns the edited sync-up.
   public static func edit(
-    _ shared: Shared<SyncUp>, _ changes: Changes, in data: SyncUpsStore
+    _ shared: Shared<SyncUp>, _ changes: Changes, in data: EditableSyncUps
   ) throws(CLIError) -> SyncUp {
     guard !changes.isEmpty else {
       throw CLIError(
@@ -138,7 +138,7 @@ public enum Editing {
   /// Deletes a sync-up, its meetings (rows, in one transaction) and their audio files; refuses,
   /// removing nothing, while a recording of it runs.
   public static func delete(
-    _ syncUp: Shared<SyncUp>, in data: SyncUpsStore
+    _ syncUp: Shared<SyncUp>, in data: EditableSyncUps
   ) async throws(CLIError) {
     try data.checkWritable()
     let id = syncUp.wrappedValue.id
@@ -158,7 +158,7 @@ public enum Editing {
 
   /// Runs a write; says why when it fails (nothing is claimed saved then).
   private static func saving<T>(
-    in data: SyncUpsStore, _ write: () throws -> T
+    in data: EditableSyncUps, _ write: () throws -> T
   ) throws(CLIError) -> T {
     try saving(in: data.data, write)
   }

@@ -52,7 +52,7 @@ public final class RecordSession {
 
   /// Prepares a recording of the sync-up `reference` names; fails with one line when it cannot.
   public init(reference: String, configuration: Configuration) async throws(CLIError) {
-    let syncUps = try await SyncUpsStore.open()
+    let syncUps = try await EditableSyncUps.open()
     let syncUp = try syncUps.resolve(reference)
     try syncUps.checkWritable()
     var configuration = configuration

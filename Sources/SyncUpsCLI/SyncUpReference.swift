@@ -66,10 +66,7 @@ public struct SyncUpName: Equatable, Sendable {
 /// attendees, no meetings).
 struct SyncUpNamesRequest: FetchKeyRequest {
   func fetch(_ db: Database) throws -> [SyncUpName] {
-    try Row.fetchAll(db, sql: "SELECT id, title FROM syncUp ORDER BY position, rowid")
-      .compactMap { row in
-        UUID(uuidString: row["id"]).map { SyncUpName(id: SyncUp.ID($0), title: row["title"]) }
-      }
+    try SyncUpTitlesRequest().fetch(db).map(\.name)
   }
 }
 

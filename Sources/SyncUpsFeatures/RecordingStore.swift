@@ -181,3 +181,20 @@ extension RecordingStore {
     }
   }
 }
+
+extension Meeting {
+  /// A recorded meeting, saved normally or recovered after a crash: its date is when the
+  /// recording started; its length is how long it ran, at least until its last word.
+  public static func recorded(
+    _ recording: MeetingRecording, segments: [Segment], length: Double?
+  ) -> Meeting {
+    Meeting(
+      id: recording.meetingID,
+      date: recording.started,
+      transcript: segments.map(\.text).joined(separator: " "),
+      segments: segments,
+      audioFile: recording.audioFile,
+      length: max(length ?? 0, segments.map(\.end).max() ?? 0)
+    )
+  }
+}

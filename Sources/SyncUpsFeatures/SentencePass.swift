@@ -2,7 +2,6 @@ import AudioCore
 import ChildProcesses
 import Dependencies
 import Foundation
-import GRDB
 import IssueReporting
 import MeetingRecorder
 import VoiceProfiles
@@ -37,7 +36,7 @@ public enum SentencePass {
     @Dependency(\.dataDirectory) var dataDirectory
     let name = "meeting \(meetingID.rawValue.lowercasedString.prefix(8))"
     do {
-      let found = try database.read { db in try meetingAndSyncUp(meetingID, db) }
+      let found = try database.meetingAndItsSyncUp(meetingID)
       guard let (meeting, syncUp) = found, let audioFile = meeting.audioFile
       else {
         try database.dropSentencePass(meetingID)
@@ -87,18 +86,6 @@ public enum SentencePass {
         text: sentence.text, words: sentence.words)
     }
   }
-}
-
-/// A finished meeting with its segments, and its sync-up (attendees, the words its decoder
-/// expects).
-private func meetingAndSyncUp(
-  _ meetingID: Meeting.ID, _ db: Database
-) throws -> (Meeting, SyncUp)? {
-  guard let meeting = try MeetingTranscriptRequest(meetingID: meetingID).fetch(db),
-    let syncUpID = try MeetingRecord.fetchOne(db, id: meetingID)?.syncUpId,
-    let syncUp = try SyncUpRequest(syncUpID: syncUpID).fetch(db)
-  else { return nil }
-  return (meeting, syncUp)
 }
 
 /// Starts the sentence passes still to do in a process of their own, in the background, so

@@ -29,15 +29,6 @@ public struct SyncUpDeletion: Sendable {
   public init() {}
 }
 
-/// A sync-up cannot be deleted while one of its meetings is being recorded.
-public struct SyncUpBeingRecorded: Error, Equatable, CustomStringConvertible {
-  public var title: String
-  public init(title: String) { self.title = title }
-  public var description: String {
-    "'\(title)' is being recorded; nothing was deleted: end that recording, then delete it"
-  }
-}
-
 extension SyncUpDeletion: DependencyKey {
   public static var liveValue: SyncUpDeletion {
     @Dependency(\.syncUpsDatabase) var database

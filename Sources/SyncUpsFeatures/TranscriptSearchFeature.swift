@@ -183,9 +183,6 @@ extension DependencyValues {
 }
 
 extension TranscriptSearch {
-  /// False when the text holds no word to look for (blank, or only punctuation).
-  public var hasTerms: Bool { matchExpression != nil }
-
   /// What is being typed, as a query: the word (or phrase) still being typed is a prefix, so
   /// `stag` already finds "staging"; a space after it makes it a whole word again.
   public static func asTyped(_ text: String) -> String {

@@ -1,6 +1,6 @@
 import Foundation
 import SyncClient
-import SyncUpsFeatures
+import SyncUpsStore
 
 #if canImport(Glibc)
   import Glibc

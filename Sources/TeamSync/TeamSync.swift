@@ -1,7 +1,6 @@
 import Foundation
-import GRDB
 import SyncClient
-import SyncUpsFeatures
+import SyncUpsStore
 import SyncUpsWire
 import WorkerThreads
 
@@ -92,6 +91,15 @@ public struct TeamSync: Sendable {
   /// When another sync of this data directory runs, waits for it to end (`waitForOthers`) or
   /// throws `Busy`.
   public func run(wait: Int = 0, waitForOthers: Bool = false) async throws -> Report {
+    do {
+      return try await sync(wait: wait, waitForOthers: waitForOthers)
+    } catch let error as UnreadableClock {
+      // A clock in this database that cannot be read fails the sync like an answer that cannot.
+      throw SyncFailure.unreadable(error.reason)
+    }
+  }
+
+  private func sync(wait: Int, waitForOthers: Bool) async throws -> Report {
     let directory = database.directory?.url
     let lock =
       waitForOthers
@@ -108,10 +116,7 @@ public struct TeamSync: Sendable {
       report.notPushed = message
     }
     try await pull(&report, wait: wait)
-    try await database.writer.write { [skipped = report.skipped] db in
-      try Pull.setState("lastSync", Date().timeIntervalSince1970, db)
-      if let last = skipped.last { try Pull.setState("lastSkipped", last, db) }
-    }
+    try await database.recordSyncEnded(at: Date(), lastSkipped: report.skipped.last)
     return report
   }
 
@@ -119,11 +124,11 @@ public struct TeamSync: Sendable {
 
   func push(_ report: inout Report) async throws {
     while true {
-      var pending = try await database.writer.read { try Outbox.pending($0) }
+      var pending = try await database.pendingPush()
       if pending == nil {
-        let files = try await database.writer.read { try Outbox.audioFiles($0) }
+        let files = try await database.audioFilesWaitingToBePushed()
         let hashes = try await hash(files)
-        pending = try await database.writer.write { try Outbox.prepare($0, audio: hashes) }
+        pending = try await database.preparePush(audio: hashes)
       }
       guard let pending else { return }
       for audio in pending.audio {
@@ -133,7 +138,7 @@ public struct TeamSync: Sendable {
         report.uploadedBytes += audio.size
       }
       _ = try await client.push(team, pending.body)
-      try await database.writer.write { try Outbox.acknowledge(pending, $0) }
+      try await database.acknowledgePush(pending)
       report.pushedSyncUps += pending.syncUps
       report.pushedMeetings += pending.meetings
     }
@@ -160,9 +165,7 @@ public struct TeamSync: Sendable {
   // MARK: Pull
 
   func pull(_ report: inout Report, wait: Int) async throws {
-    var since = try await database.writer.read { db in
-      try Int64.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = 'cursor'") ?? 0
-    }
+    var since = try await database.syncCursor()
     var wait = wait
     // Fewer documents a page once a page is too large to read (the client bounds an answer).
     var limit = 100
@@ -175,15 +178,13 @@ public struct TeamSync: Sendable {
         continue
       }
       // What breaks the rules is left out before anything of it is downloaded or applied.
-      let (page, skipped) = Pull.keptByTheRules(received, now: Date())
+      let (page, skipped) = PulledChanges.keptByTheRules(received, now: Date())
       report.skipped += skipped
       wait = 0
       // More to come, but not past `since`: asking again would get the same page forever.
       if page.more && page.version <= since { throw SyncFailure.noProgress(since: since) }
       let files = try await download(page, report: &report)
-      let applied = try await database.writer.write { db in
-        try Pull.apply(page, audioFiles: files, directory: database.directory?.url, db)
-      }
+      let applied = try await database.applyPulledPage(page, audioFiles: files)
       for file in applied.deletedAudio {
         guard let url = database.directory?.url.appendingPathComponent(file) else { continue }
         try? FileManager.default.removeItem(at: url)
@@ -199,19 +200,11 @@ public struct TeamSync: Sendable {
   /// `audio/<meeting id>.flac` and checked against its hash before it is kept there.
   func download(_ page: ChangesPage, report: inout Report) async throws -> [UUID: String] {
     guard let directory = database.directory?.url else { return [:] }
-    let wanted = try await database.writer.read { db in
-      try page.meetings.filter { document in
-        guard !document.deleted, document.audio != nil else { return false }
-        let local =
-          try StoredDocuments.clocks(document.id.lowercasedStored, db)["meeting"]
-          ?? StoredDocuments.zero
-        return document.clock > local
-      }
-    }
+    let wanted = try await database.meetingsWithAudioToDownload(page)
     var files: [UUID: String] = [:]
     for document in wanted {
       guard let audio = document.audio else { continue }
-      let file = "audio/\(document.id.lowercasedStored).flac"
+      let file = "audio/\(document.id.lowercasedString).flac"
       let url = directory.appendingPathComponent(file)
       let present = try await WorkerThread.run(name: "syncups-hash") {
         (try? SHA256Hasher.file(url)) == audio.sha256
@@ -231,7 +224,7 @@ public struct TeamSync: Sendable {
       }
       guard sha256 == audio.sha256 else {
         throw SyncFailure.unreadable(
-          "the audio of meeting \(document.id.lowercasedStored) does not have its hash")
+          "the audio of meeting \(document.id.lowercasedString) does not have its hash")
       }
       guard rename(temporary.path, url.path) == 0 else {
         throw SyncFailure.unreadable("cannot keep the audio in \(url.path)")
@@ -255,41 +248,20 @@ public struct TeamSyncStatus: Equatable, Sendable {
 
   /// Keeps why a sync failed (nil: it worked) for `syncups team status`.
   public static func recordProblem(_ problem: String?, _ database: SyncUpsDatabase) {
-    try? database.writer.write { db in try Pull.setState("lastProblem", problem, db) }
+    try? database.recordSyncProblem(problem)
   }
 
   public static func read(_ database: SyncUpsDatabase) throws -> TeamSyncStatus {
-    try database.writer.read { db in
-      let waiting = try Outbox.count(db)
-      let last = try Double.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = 'lastSync'")
-      let version =
-        try Int64.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = 'cursor'") ?? 0
-      let problem = try String.fetchOne(
-        db, sql: "SELECT value FROM syncState WHERE key = 'lastProblem'")
-      let skipped = try String.fetchOne(
-        db, sql: "SELECT value FROM syncState WHERE key = 'lastSkipped'")
-      return TeamSyncStatus(
-        waiting: waiting, lastSync: last.map(Date.init(timeIntervalSince1970:)), version: version,
-        lastProblem: problem, lastSkipped: skipped)
-    }
+    let state = try database.syncStatus()
+    return TeamSyncStatus(
+      waiting: state.waiting, lastSync: state.lastSync, version: state.cursor,
+      lastProblem: state.lastProblem, lastSkipped: state.lastSkipped)
   }
 
   /// A laptop that joins another server starts over with it: every sync-up and finished meeting
   /// waits to be pushed, the cursor goes back to 0, a push not yet acknowledged is dropped.
   public static func startOver(_ database: SyncUpsDatabase) throws {
-    try database.writer.write { db in
-      try db.execute(
-        sql: """
-          DELETE FROM syncPendingPush;
-          DELETE FROM syncParked;
-          DELETE FROM syncState WHERE key IN ('cursor', 'lastSync');
-          INSERT INTO syncOutbox (kind, entityId) SELECT 'syncUp', id FROM syncUp ORDER BY position
-            ON CONFLICT (kind, entityId) DO UPDATE SET generation = generation + 1;
-          INSERT INTO syncOutbox (kind, entityId)
-            SELECT 'meeting', id FROM meeting WHERE isFinished ORDER BY date
-            ON CONFLICT (kind, entityId) DO UPDATE SET generation = generation + 1;
-          """)
-    }
+    try database.startSyncOver()
   }
 }
 

@@ -15,7 +15,7 @@ struct DeleteCommand: AsyncParsableCommand {
   var yes = false
 
   @MainActor func run() async throws {
-    let data = try await SyncUpsStore.open()
+    let data = try await EditableSyncUps.open()
     let syncUp = try data.resolve(ref)
     let label = syncUp.wrappedValue.label
     let meetings = syncUp.wrappedValue.meetings.count

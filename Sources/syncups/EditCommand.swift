@@ -47,7 +47,7 @@ struct EditCommand: AsyncParsableCommand {
       addWords: addWord,
       removeWords: removeWord
     )
-    let data = try await SyncUpsStore.open()
+    let data = try await EditableSyncUps.open()
     let edited = try Editing.edit(try data.resolve(ref), changes, in: data)
     try Console.out(Listing.show(edited), saved: "the change to \(edited.label)")
   }

@@ -3,7 +3,7 @@ import GRDB
 import Testing
 import VoiceProfiles
 
-@testable import SyncUpsFeatures
+@testable import SyncUpsStore
 
 /// Migration v6 keeps each attendee's voice profile beside the attendee: what a database
 /// held before it stays, profiles are refined in place, and go with their attendee.

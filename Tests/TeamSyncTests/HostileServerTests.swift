@@ -82,7 +82,7 @@ struct HostileServerTests {
     try laptop.database.add(local)
     let poisoned = HybridClock(milliseconds: 9_999_999_999_999_999, device: "zzzz")
     var takeover = try await laptop.database.writer.read {
-      try #require(try StoredDocuments.syncUp(local.id.rawValue.lowercasedStored, $0))
+      try #require(try StoredDocuments.syncUp(local.id.rawValue.lowercasedString, $0))
     }
     takeover.title = Stamped("Owned", at: poisoned)
     let server = PageServer([
@@ -113,13 +113,13 @@ struct HostileServerTests {
     let laptop = try Laptop()
     let local = standup()
     try laptop.database.add(local)
-    let id = local.id.rawValue.lowercasedStored
+    let id = local.id.rawValue.lowercasedString
     try await laptop.database.writer.write { db in
       try db.execute(
         sql: "UPDATE syncClock SET clock = '10000000000000000-0000-x' WHERE entityId = ?",
         arguments: [id])
     }
-    #expect(throws: SyncFailure.self) {
+    #expect(throws: UnreadableClock.self) {
       try laptop.database.writer.read { try StoredDocuments.clocks(id, $0) }
     }
     let sync = TeamSync(database: laptop.database, team: testTeam, client: PageServer([]).client)

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import SyncUpsFeatures
+@testable import SyncUpsStore
 @testable import TeamSync
 
 /// A database written before the sync existed: migration 3 puts everything it holds in the

@@ -58,7 +58,7 @@ struct OutboxTests {
     _ = try laptop.database.discard(discarded.id)
     #expect(try laptop.outbox().map(\.kind) == ["syncUp", "meeting"])
     let document = try laptop.database.writer.read { db in
-      try StoredDocuments.meeting(discarded.id.rawValue.lowercasedStored, audio: nil, db)
+      try StoredDocuments.meeting(discarded.id.rawValue.lowercasedString, audio: nil, db)
     }
     #expect(document == nil)
   }
@@ -77,8 +77,8 @@ struct OutboxTests {
     #expect(after["attendees"] == before["attendees"], "the cascade stamped the attendees")
     let (stored, storedMeeting) = try laptop.database.writer.read { db in
       (
-        try StoredDocuments.syncUp(syncUp.id.rawValue.lowercasedStored, db),
-        try StoredDocuments.meeting(meeting.rawValue.lowercasedStored, audio: nil, db)
+        try StoredDocuments.syncUp(syncUp.id.rawValue.lowercasedString, db),
+        try StoredDocuments.meeting(meeting.rawValue.lowercasedString, audio: nil, db)
       )
     }
     let document = try #require(stored)
@@ -97,7 +97,7 @@ struct OutboxTests {
     let laptop = try Laptop()
     let remote = SyncUpDocument.sample(title: "Remote", device: "other")
     try laptop.database.writer.write { db in
-      _ = try Pull.apply(
+      _ = try PulledChanges.apply(
         ChangesPage(version: 7, more: false, syncUps: [remote], meetings: []), audioFiles: [:],
         directory: nil, db)
     }
@@ -128,7 +128,7 @@ struct OutboxTests {
     edited.theme = .navy
     try laptop.database.edit(from: second, to: edited)
     try laptop.database.writer.write { try Outbox.acknowledge(pending, $0) }
-    #expect(try laptop.outbox().map(\.entityId) == [second.id.rawValue.lowercasedStored])
+    #expect(try laptop.outbox().map(\.entityId) == [second.id.rawValue.lowercasedString])
     #expect(try laptop.database.writer.read { try Outbox.pending($0) } == nil)
   }
 }

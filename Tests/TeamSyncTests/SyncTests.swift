@@ -212,13 +212,13 @@ struct SyncTests {
     try laptop.database.add(syncUp)
     try laptop.record(into: syncUp.id, segments: [segment("Ben", "offline", at: 0)])
     var deleted = try laptop.database.writer.read {
-      try #require(try StoredDocuments.syncUp(syncUp.id.rawValue.lowercasedStored, $0))
+      try #require(try StoredDocuments.syncUp(syncUp.id.rawValue.lowercasedString, $0))
     }
     // Later than every clock here, and within the drift a laptop adopts.
     let later = Int64(Date().timeIntervalSince1970 * 1000) + 60_000
     deleted.deleted = Stamped(true, at: HybridClock(milliseconds: later, device: "other"))
     try laptop.database.writer.write { db in
-      _ = try Pull.apply(
+      _ = try PulledChanges.apply(
         ChangesPage(version: 1, more: false, syncUps: [deleted], meetings: []), audioFiles: [:],
         directory: nil, db)
     }
@@ -226,7 +226,7 @@ struct SyncTests {
     // Without a meeting waiting, the same deletion deletes it.
     try laptop.database.writer.write { db in try db.execute(sql: "DELETE FROM syncOutbox") }
     try laptop.database.writer.write { db in
-      _ = try Pull.apply(
+      _ = try PulledChanges.apply(
         ChangesPage(version: 2, more: false, syncUps: [deleted], meetings: []), audioFiles: [:],
         directory: nil, db)
     }
@@ -288,7 +288,7 @@ struct SyncTests {
     // A pulls before it pushes: apply the server's changes by hand.
     let page = try await server.changes(since: 1, limit: 100)
     try await a.database.writer.write { db in
-      _ = try Pull.apply(page, audioFiles: [:], directory: nil, db)
+      _ = try PulledChanges.apply(page, audioFiles: [:], directory: nil, db)
     }
     #expect(try a.syncUps().first?.meetings.map(\.id) == [meeting])
     _ = try await a.sync(server)

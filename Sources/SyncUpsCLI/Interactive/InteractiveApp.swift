@@ -16,7 +16,7 @@ public final class InteractiveApp {
   }
 
   let store: Store<AppFeature.State, AppFeature.Action>
-  let syncUps: SyncUpsStore
+  let syncUps: EditableSyncUps
   var listSelection = 0
   var meetingSelection = 0
   var meetingOffset = 0
@@ -28,7 +28,7 @@ public final class InteractiveApp {
 
   /// Opens the data first, so an unreadable file is one line before the screen changes.
   public init() throws(CLIError) {
-    let syncUps = try SyncUpsStore.load()
+    let syncUps = try EditableSyncUps.load()
     self.syncUps = syncUps
     self.store = Store(initialState: AppFeature.State()) {
       AppFeature()

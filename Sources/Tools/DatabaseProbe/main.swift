@@ -15,7 +15,7 @@ import Dependencies
 import Foundation
 import GRDB
 import SharingGRDB
-import SyncUpsFeatures
+import SyncUpsStore
 
 #if canImport(Glibc)
   import Glibc

@@ -3,7 +3,7 @@
 import Dependencies
 import Foundation
 import SharingGRDB
-import SyncUpsFeatures
+import SyncUpsStore
 
 let mainID = SyncUp.ID(UUID(uuidString: "11111111-1111-1111-1111-111111111111")!)
 /// 3000 made-up words of 1 to 3 syllables, drawn with a Zipf-like law as speech is: a few very

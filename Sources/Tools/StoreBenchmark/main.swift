@@ -16,7 +16,7 @@
 import Dependencies
 import Foundation
 import SharingGRDB
-import SyncUpsFeatures
+import SyncUpsStore
 
 let arguments = CommandLine.arguments
 

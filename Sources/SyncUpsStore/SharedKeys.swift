@@ -2,6 +2,7 @@ import AudioCore
 import Dependencies
 import Foundation
 import GRDB
+import Sharing
 import SharingGRDB
 
 /// Every sync-up with its attendees and its finished meetings, newest first, as summaries:
@@ -91,6 +92,16 @@ public struct SyncUpsRequest: DatabaseValueRequest {
   ) -> [SyncUp.ID] {
     guard let changed else { return Array(old.ids.union(new.ids)) }
     return changed.compactMap { $0.base as? SyncUp.ID }
+  }
+}
+
+/// Every sync-up with its title, duration and theme only (no attendees, no meetings), in the
+/// list's order: what resolving a sync-up's name reads.
+public struct SyncUpTitlesRequest: FetchKeyRequest {
+  public init() {}
+
+  public func fetch(_ db: Database) throws -> [SyncUp] {
+    try SyncUpRecord.ordered.fetchAll(db).map { $0.syncUp() }
   }
 }
 

@@ -1,25 +1,24 @@
 import AudioCore
 import Foundation
 import GRDB
-import SyncClient
 import SyncUpsWire
 
 /// Reading a sync-up or a meeting out of the laptop's database as the documents the server
 /// takes, with the clocks the triggers stamped (`SyncSchema`), and writing the clocks back.
-enum StoredDocuments {
-  static let zero = HybridClock(milliseconds: 0, device: "0")
+public enum StoredDocuments {
+  public static let zero = HybridClock(milliseconds: 0, device: "0")
 
   /// Each field's clock (`syncClock`). One that cannot be read is an error, never the zero
   /// clock: a change stamped zero would lose to every other write, silently.
-  static func clocks(_ id: String, _ db: Database) throws -> [String: HybridClock] {
+  public static func clocks(_ id: String, _ db: Database) throws -> [String: HybridClock] {
     var clocks: [String: HybridClock] = [:]
     for row in try Row.fetchAll(
       db, sql: "SELECT field, clock FROM syncClock WHERE entityId = ?", arguments: [id])
     {
       let text: String = row["clock"]
       guard let clock = HybridClock(text) else {
-        throw SyncFailure.unreadable(
-          "the clock '\(text.prefix(40))' of \(id)'s \(row["field"] as String) in this "
+        throw UnreadableClock(
+          reason: "the clock '\(text.prefix(40))' of \(id)'s \(row["field"] as String) in this "
             + "database cannot be read; nothing was pushed or pulled")
       }
       clocks[row["field"]] = clock
@@ -37,7 +36,7 @@ enum StoredDocuments {
 
   /// The sync-up as it is, or as it was when it was deleted here (`deleted` true); nil when
   /// this database knows neither.
-  static func syncUp(_ id: String, _ db: Database) throws -> SyncUpDocument? {
+  public static func syncUp(_ id: String, _ db: Database) throws -> SyncUpDocument? {
     let clocks = try clocks(id, db)
     func clock(_ field: String) -> HybridClock { clocks[field] ?? zero }
     let title: String
@@ -80,7 +79,9 @@ enum StoredDocuments {
 
   /// A finished meeting with its segments, or one deleted here (`deleted` true); nil for a
   /// recording or a meeting this database does not know. `audio` is its file's hash and size.
-  static func meeting(_ id: String, audio: AudioHash?, _ db: Database) throws -> MeetingDocument? {
+  public static func meeting(_ id: String, audio: AudioHash?, _ db: Database) throws
+    -> MeetingDocument?
+  {
     let clock = try clocks(id, db)["meeting"] ?? zero
     if let row = try Row.fetchOne(
       db, sql: "SELECT syncUpId, date, length, audioFile, isFinished FROM meeting WHERE id = ?",
@@ -153,19 +154,10 @@ enum StoredDocuments {
   }
 }
 
-/// A meeting's audio file, hashed.
-struct AudioHash: Codable, Sendable, Equatable {
-  var sha256: String
-  var size: Int64
-  /// Relative to the data directory.
-  var file: String
-  var type: String {
-    switch (file as NSString).pathExtension.lowercased() {
-    case "wav": "audio/wav"
-    case "ogg": "audio/ogg"
-    default: "audio/flac"
-    }
-  }
+/// A clock stored in this database that cannot be read: an error, never the zero clock.
+public struct UnreadableClock: Error, CustomStringConvertible {
+  public var reason: String
+  public var description: String { reason }
 }
 
 extension UUID {

@@ -5,22 +5,22 @@ import SyncUpsFeatures
 /// (`CommandDatabase`) with every sync-up loaded into `@Shared(.syncUps)`, so an edit goes
 /// through the shared list (and `record` saves its meeting through a reference derived from
 /// it). Commands that only read use `CommandDatabase` alone.
-public struct SyncUpsStore: Sendable {
+public struct EditableSyncUps: Sendable {
   public let syncUps: Shared<IdentifiedArrayOf<SyncUp>>
   public let data: CommandDatabase
   public var database: SyncUpsDatabase { data.database }
 
   /// Opens the data: meetings whose recording died are finished first, each said in one line.
-  public static func open() async throws(CLIError) -> SyncUpsStore {
+  public static func open() async throws(CLIError) -> EditableSyncUps {
     try load(try await CommandDatabase.open())
   }
 
   /// Opens the data without looking for unfinished meetings (`open` does both).
-  public static func load() throws(CLIError) -> SyncUpsStore {
+  public static func load() throws(CLIError) -> EditableSyncUps {
     try load(try CommandDatabase.openWithoutRecovery())
   }
 
-  private static func load(_ data: CommandDatabase) throws(CLIError) -> SyncUpsStore {
+  private static func load(_ data: CommandDatabase) throws(CLIError) -> EditableSyncUps {
     data.observed()
     @Shared(.syncUps) var syncUps
     if let error = $syncUps.loadError {
@@ -28,7 +28,7 @@ public struct SyncUpsStore: Sendable {
         "cannot read your sync-ups: "
           + "\(SyncUpsDatabaseError(error, url: data.database.directory?.databaseFile))")
     }
-    return SyncUpsStore(syncUps: $syncUps, data: data)
+    return EditableSyncUps(syncUps: $syncUps, data: data)
   }
 
   /// Writes what is pending now; says why when it cannot (nothing is claimed saved then).

@@ -2,7 +2,7 @@ import Dependencies
 import Foundation
 import GRDB
 import GRDBSQLite
-@_exported import SharingGRDB
+import SharingGRDB
 
 #if canImport(Glibc)
   import Glibc

@@ -70,3 +70,17 @@ extension SyncUpsDatabase {
     try write { db in _ = try SentencePassRecord.deleteOne(db, key: meetingID) }
   }
 }
+
+extension SyncUpsDatabase {
+  /// A meeting with its segments, and its sync-up (attendees, the words its decoder expects):
+  /// what a sentence pass reads; nil when either is gone.
+  public func meetingAndItsSyncUp(_ meetingID: Meeting.ID) throws -> (Meeting, SyncUp)? {
+    try read { db in
+      guard let meeting = try MeetingTranscriptRequest(meetingID: meetingID).fetch(db),
+        let syncUpID = try MeetingRecord.fetchOne(db, id: meetingID)?.syncUpId,
+        let syncUp = try SyncUpRequest(syncUpID: syncUpID).fetch(db)
+      else { return nil }
+      return (meeting, syncUp)
+    }
+  }
+}

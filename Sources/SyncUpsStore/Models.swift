@@ -1,6 +1,6 @@
-import Architecture
 import AudioCore
 import Foundation
+import IdentifiedCollections
 import SpeechVocabulary
 import SyncUpsWire
 import Tagged
@@ -83,21 +83,6 @@ public struct Meeting: Codable, Equatable, Hashable, Identifiable, Sendable {
     self.segments = segments
     self.audioFile = audioFile
     self.length = length
-  }
-
-  /// A recorded meeting, saved normally or recovered after a crash: its date is when the
-  /// recording started; its length is how long it ran, at least until its last word.
-  public static func recorded(
-    _ recording: MeetingRecording, segments: [Segment], length: Double?
-  ) -> Meeting {
-    Meeting(
-      id: recording.meetingID,
-      date: recording.started,
-      transcript: segments.map(\.text).joined(separator: " "),
-      segments: segments,
-      audioFile: recording.audioFile,
-      length: max(length ?? 0, segments.map(\.end).max() ?? 0)
-    )
   }
 
   /// How long the meeting ran: as recorded, or (older files) until its last word.

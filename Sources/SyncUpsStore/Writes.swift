@@ -208,3 +208,12 @@ extension SyncUpsDatabase {
     return true
   }
 }
+
+/// A sync-up cannot be deleted while one of its meetings is being recorded.
+public struct SyncUpBeingRecorded: Error, Equatable, CustomStringConvertible {
+  public var title: String
+  public init(title: String) { self.title = title }
+  public var description: String {
+    "'\(title)' is being recorded; nothing was deleted: end that recording, then delete it"
+  }
+}

@@ -1,4 +1,4 @@
-import Architecture
+import Dependencies
 import Foundation
 import Tagged
 

@@ -5,22 +5,28 @@ import SyncUpsWire
 /// The push side: the outbox's rows become documents under a push id, stored before they are
 /// sent (`syncPendingPush`) and resent byte for byte until the server acknowledges them; the
 /// acknowledgement empties only the rows that did not change meanwhile.
-enum Outbox {
+public enum Outbox {
   /// One outbox row as a push took it.
-  struct Entry: Codable, Equatable, Sendable {
-    var kind: String
-    var entityId: String
-    var generation: Int64
+  public struct Entry: Codable, Equatable, Sendable {
+    public var kind: String
+    public var entityId: String
+    public var generation: Int64
+
+    public init(kind: String, entityId: String, generation: Int64) {
+      self.kind = kind
+      self.entityId = entityId
+      self.generation = generation
+    }
   }
 
   /// A push stored before it is sent.
-  struct Pending: Sendable, Equatable {
-    var pushID: UUID
-    var body: Data
-    var entries: [Entry]
-    var audio: [AudioHash]
-    var syncUps: Int
-    var meetings: Int
+  public struct Pending: Sendable, Equatable {
+    public var pushID: UUID
+    public var body: Data
+    public var entries: [Entry]
+    public var audio: [AudioHash]
+    public var syncUps: Int
+    public var meetings: Int
   }
 
   /// How many changes wait to be pushed.
@@ -33,7 +39,7 @@ enum Outbox {
     UUID(stored: try String.fetchOne(db, sql: "SELECT id FROM syncDevice") ?? "")
   }
 
-  static func pending(_ db: Database) throws -> Pending? {
+  public static func pending(_ db: Database) throws -> Pending? {
     guard
       let row = try Row.fetchOne(
         db, sql: "SELECT pushId, body, entries, audio FROM syncPendingPush LIMIT 1")
@@ -46,7 +52,7 @@ enum Outbox {
       pushID: UUID(stored: row["pushId"]), body: body, entries: entries,
       audio: try JSONDecoder().decode([AudioHash].self, from: Data((row["audio"] as String).utf8)),
       syncUps: push.syncUps.count { syncUp in
-        entries.contains { $0.kind == "syncUp" && $0.entityId == syncUp.id.lowercasedStored }
+        entries.contains { $0.kind == "syncUp" && $0.entityId == syncUp.id.lowercasedString }
       }, meetings: push.meetings.count)
   }
 
@@ -69,7 +75,7 @@ enum Outbox {
   /// The next push from the outbox (sync-ups first, then meetings, in the order they first
   /// changed), at most about `byteLimit` of JSON, stored as pending; nil when nothing waits.
   /// A meeting's sync-up goes with it, so every push stands on its own.
-  static func prepare(
+  public static func prepare(
     _ db: Database, audio hashes: [String: AudioHash], byteLimit: Int = 8 << 20
   ) throws -> Pending? {
     let rows = try Row.fetchAll(
@@ -103,7 +109,7 @@ enum Outbox {
           size += bytes
           meetings.append(document)
           if document.audio != nil, let hash { audio.append(hash) }
-          let parent = document.syncUpID.lowercasedStored
+          let parent = document.syncUpID.lowercasedString
           if !syncUps.contains(where: { $0.id == document.syncUpID }),
             let syncUp = try StoredDocuments.syncUp(parent, db)
           {
@@ -123,7 +129,7 @@ enum Outbox {
     try db.execute(
       sql: "INSERT INTO syncPendingPush (pushId, body, entries, audio) VALUES (?, ?, ?, ?)",
       arguments: [
-        pushID.lowercasedStored, body,
+        pushID.lowercasedString, body,
         String(decoding: try JSONEncoder().encode(entries), as: UTF8.self),
         String(decoding: try JSONEncoder().encode(audio), as: UTF8.self),
       ])
@@ -132,7 +138,7 @@ enum Outbox {
 
   /// The server has the push: its outbox rows go, unless they changed while it was in flight,
   /// and so do the tombstones of what it deleted.
-  static func acknowledge(_ pending: Pending, _ db: Database) throws {
+  public static func acknowledge(_ pending: Pending, _ db: Database) throws {
     for entry in pending.entries {
       try db.execute(
         sql: "DELETE FROM syncOutbox WHERE kind = ? AND entityId = ? AND generation = ?",
@@ -146,11 +152,51 @@ enum Outbox {
     }
     try db.execute(
       sql: "DELETE FROM syncPendingPush WHERE pushId = ?",
-      arguments: [pending.pushID.lowercasedStored])
+      arguments: [pending.pushID.lowercasedString])
   }
 }
 
-extension UUID {
-  /// How the database stores ids: lower case with dashes.
-  var lowercasedStored: String { uuidString.lowercased() }
+/// A meeting's audio file, hashed.
+public struct AudioHash: Codable, Sendable, Equatable {
+  public var sha256: String
+  public var size: Int64
+  /// Relative to the data directory.
+  public var file: String
+
+  public init(sha256: String, size: Int64, file: String) {
+    self.sha256 = sha256
+    self.size = size
+    self.file = file
+  }
+
+  public var type: String {
+    switch (file as NSString).pathExtension.lowercased() {
+    case "wav": "audio/wav"
+    case "ogg": "audio/ogg"
+    default: "audio/flac"
+    }
+  }
+}
+
+/// The push side as the team sync calls it, each one read or one transaction.
+extension SyncUpsDatabase {
+  /// The push stored before it was sent and not yet acknowledged, if there is one.
+  public func pendingPush() async throws -> Outbox.Pending? {
+    try await writer.read { try Outbox.pending($0) }
+  }
+
+  /// The audio files of finished meetings waiting to be pushed, by meeting id.
+  public func audioFilesWaitingToBePushed() async throws -> [String: String] {
+    try await writer.read { try Outbox.audioFiles($0) }
+  }
+
+  /// Stores the next push from the outbox (see `Outbox.prepare`); nil when nothing waits.
+  public func preparePush(audio hashes: [String: AudioHash]) async throws -> Outbox.Pending? {
+    try await writer.write { try Outbox.prepare($0, audio: hashes) }
+  }
+
+  /// The server has the push: what it carried leaves the outbox (see `Outbox.acknowledge`).
+  public func acknowledgePush(_ pending: Outbox.Pending) async throws {
+    try await writer.write { try Outbox.acknowledge(pending, $0) }
+  }
 }

@@ -35,6 +35,9 @@ public struct TranscriptSearch: Equatable, Sendable {
     let terms = SearchQuery(text).terms.map { "\"\($0.text)\"" + ($0.prefix ? "*" : "") }
     return terms.isEmpty ? nil : terms.joined(separator: " ")
   }
+
+  /// False when the text holds no word to look for (blank, or only punctuation).
+  public var hasTerms: Bool { matchExpression != nil }
 }
 
 /// One segment that matches, best matches first.
