@@ -27,9 +27,12 @@ enum HTML {
     return markup.description
   }
 
-  /// Hundredths of a second, never negative (integer arithmetic for `seconds`).
+  /// Hundredths of a second, never negative, `Int.max` at most (integer arithmetic for
+  /// `seconds`; written out rather than with the generic `Int(saturating:)`, which is not
+  /// specialized across modules and would cost a lookup for each of a page's thousands of times).
   static func hundredths(_ value: Double) -> Int {
-    Int(saturating: (max(0, value.isFinite ? value : 0) * 100).rounded())
+    let hundredths = (max(0, value.isFinite ? value : 0) * 100).rounded()
+    return hundredths >= Double(Int.max) ? .max : Int(hundredths)
   }
 
   /// `m:ss`, or `h:mm:ss` from an hour.
