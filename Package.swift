@@ -392,7 +392,9 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-      ]
+      ],
+      // The pages' stylesheet and script, compiled into the binary (`PackageResources`).
+      resources: [.embedInCode("Resources/style.css"), .embedInCode("Resources/script.js")]
     ),
     // `syncups-server`: migrate, serve, user, token.
     .executableTarget(

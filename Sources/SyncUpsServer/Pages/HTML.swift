@@ -3,33 +3,14 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// What every page is written with: one escaping function (all text from the database, the
-/// query and the URL goes through it), and the few numbers and dates pages show.
+/// The few numbers, dates and query values pages show. The pages themselves are `Markup`,
+/// which escapes every value put into it; `escape` is the same escaping, as a `String`.
 enum HTML {
   /// `text` safe inside an element or a quoted attribute: `& < > " '` as entities.
   static func escape(_ text: some StringProtocol) -> String {
-    var out = ""
-    append(text, to: &out)
-    return out
-  }
-
-  /// Appends `text`, escaped, to `out` (the fast path: most words need nothing escaped).
-  static func append(_ text: some StringProtocol, to out: inout String) {
-    guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 })
-    else {
-      out += text
-      return
-    }
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
+    var markup = Markup()
+    markup.text(text)
+    return markup.description
   }
 
   /// A query parameter's value, percent-encoded (then escaped where it goes into a page).
@@ -39,12 +20,19 @@ enum HTML {
     return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
   }
 
-  /// Seconds with two decimals (`12.34`), as `data-start`, `data-end` and `?t=` take them;
-  /// integer arithmetic, as a page writes two of these for each of thousands of words.
+  /// Seconds with two decimals (`12.34`), as `data-start`, `data-end` and `?t=` take them.
   static func seconds(_ value: Double) -> String {
-    let hundredths = Int(saturating: (max(0, value.isFinite ? value : 0) * 100).rounded())
-    let fraction = hundredths % 100
-    return "\(hundredths / 100)." + (fraction < 10 ? "0\(fraction)" : "\(fraction)")
+    var markup = Markup()
+    markup.seconds(value)
+    return markup.description
+  }
+
+  /// Hundredths of a second, never negative, `Int.max` at most (integer arithmetic for
+  /// `seconds`; written out rather than with the generic `Int(saturating:)`, which is not
+  /// specialized across modules and would cost a lookup for each of a page's thousands of times).
+  static func hundredths(_ value: Double) -> Int {
+    let hundredths = (max(0, value.isFinite ? value : 0) * 100).rounded()
+    return hundredths >= Double(Int.max) ? .max : Int(hundredths)
   }
 
   /// `m:ss`, or `h:mm:ss` from an hour.
@@ -70,16 +58,10 @@ enum HTML {
     return calendar
   }()
 
-  /// `<time datetime="2026-11-21T14:01:00Z">2026-11-21 14:01 UTC</time>`.
-  static func time(_ date: Date) -> String {
-    let parts = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-    func two(_ number: Int?) -> String {
-      let number = number ?? 0
-      return number < 10 ? "0\(number)" : "\(number)"
-    }
-    let day = "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
-    let time = "\(two(parts.hour)):\(two(parts.minute))"
-    return "<time datetime=\"\(day)T\(time):\(two(parts.second))Z\">\(day) \(time) UTC</time>"
+  /// The day in UTC: `2026-11-21`.
+  static func day(_ date: Date) -> String {
+    let parts = utc.dateComponents([.year, .month, .day], from: date)
+    return String(format: "%d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
   }
 }
 

@@ -24,21 +24,23 @@ enum Pages {
     return "theme-" + (themes.contains(name) ? name : "teal")
   }
 
-  /// A whole page. `title` and `query` are text (escaped here); `content` is HTML.
+  /// A whole page: the head, the header (with the search box and who is signed in when someone
+  /// is) and `content`. `title` and `query` are text.
   static func page(
     title: String, person: Person?, query: String = "", theme: String? = nil, script: Bool = false,
-    content: String
+    content: Markup
   ) -> String {
-    var out = """
+    var out: Markup = """
       <!doctype html>
       <html lang="en">
       <head>
       <meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
-      <title>
+      <title>\(title) · SyncUps</title>
+      <link rel="stylesheet" href="\(Assets.stylesheetPath)">
+
       """
-    HTML.append(title, to: &out)
-    out += " · SyncUps</title>\n<link rel=\"stylesheet\" href=\"\(Assets.stylesheetPath)\">\n"
+    out.reserveCapacity(content.bytes.count + 2048)
     if script { out += "<script src=\"\(Assets.scriptPath)\" defer></script>\n" }
     out += "</head>\n<body class=\"\(themeClass(theme ?? "teal"))\">\n"
     out += "<a class=\"skip\" href=\"#main\">Skip to content</a>\n"
@@ -46,27 +48,32 @@ enum Pages {
     if let person {
       out += "<form class=\"search\" role=\"search\" action=\"/search\" method=\"get\">"
       out += "<label for=\"q\" class=\"visually-hidden\">Search every meeting</label>"
-      out += "<input id=\"q\" name=\"q\" type=\"search\" placeholder=\"Search meetings\" value=\""
-      HTML.append(query, to: &out)
-      out += "\" autocomplete=\"off\"><button type=\"submit\">Search</button></form>\n"
-      out += "<form class=\"account\" action=\"/sign-out\" method=\"post\"><span>"
-      HTML.append(person.name, to: &out)
+      out += "<input id=\"q\" name=\"q\" type=\"search\" placeholder=\"Search meetings\" "
+      out += "value=\"\(query)\" autocomplete=\"off\">"
+      out += "<button type=\"submit\">Search</button></form>\n"
+      out += "<form class=\"account\" action=\"/sign-out\" method=\"post\"><span>\(person.name)"
       out += "</span> <button type=\"submit\" class=\"link\">Sign out</button></form>\n"
     }
     out += "</header>\n<main id=\"main\" tabindex=\"-1\">\n"
     out += content
     out += "</main>\n</body>\n</html>\n"
-    return out
+    return out.description
   }
 
   /// An error as a page: what went wrong, in words, and where to go from here.
   static func error(_ status: HTTPResponse.Status, _ message: String, person: Person?) -> Response {
-    var content = "<h1>"
-    HTML.append(status.reasonPhrase, to: &content)
-    content += "</h1>\n<p class=\"problem\">"
-    HTML.append(Self.sentence(message), to: &content)
-    content += "</p>\n<p><a href=\"/\">Back to the sync-ups</a></p>\n"
-    return .html(page(title: status.reasonPhrase, person: person, content: content), status: status)
+    .html(errorPage(status, message, person: person), status: status)
+  }
+
+  static func errorPage(_ status: HTTPResponse.Status, _ message: String, person: Person?) -> String
+  {
+    let content: Markup = """
+      <h1>\(status.reasonPhrase)</h1>
+      <p class="problem">\(Self.sentence(message))</p>
+      <p><a href="/">Back to the sync-ups</a></p>
+
+      """
+    return page(title: status.reasonPhrase, person: person, content: content)
   }
 
   /// A message starting with a capital letter and ending with a full stop.

@@ -14,15 +14,13 @@ public enum MeetingPage {
   ) -> String {
     let id = meeting.id.uuidString.lowercased()
     let here = time.flatMap { time in meeting.segments.lastIndex { $0.start <= time + 0.005 } }
-    var content = "<nav class=\"crumbs\" aria-label=\"Breadcrumb\"><a href=\"/\">Sync-ups</a>"
-    content += " › <a href=\"/sync-ups/\(meeting.syncUpID.uuidString.lowercased())\">"
-    HTML.append(title, to: &content)
-    content += "</a></nav>\n<h1 class=\"titled\">"
-    HTML.append(title, to: &content)
-    content += "</h1>\n<p class=\"meta\">" + HTML.time(meeting.date) + " · "
-    content += HTML.length(meeting.length) + "</p>\n"
+    var content: Markup =
+      "<nav class=\"crumbs\" aria-label=\"Breadcrumb\"><a href=\"/\">Sync-ups</a>"
+    content += " › <a href=\"/sync-ups/\(meeting.syncUpID.uuidString.lowercased())\">\(title)"
+    content += "</a></nav>\n<h1 class=\"titled\">\(title)</h1>\n"
+    content += "<p class=\"meta\">\(time: meeting.date) · \(length: meeting.length)</p>\n"
     if meeting.audio != nil {
-      let fragment = time.map { "#t=" + HTML.seconds($0) } ?? ""
+      let fragment: Markup = time.map { "#t=\(seconds: $0)" } ?? ""
       content += "<div class=\"player\"><audio id=\"player\" controls preload=\"metadata\" "
       content += "src=\"/audio/\(id)\(fragment)\" aria-label=\"Meeting audio\">"
       content += "<track kind=\"captions\" src=\"/meetings/\(id)/transcript.vtt\" srclang=\"en\" "
@@ -38,54 +36,60 @@ public enum MeetingPage {
     content += "<ol class=\"transcript\" aria-label=\"Transcript\">\n"
     // About 60 bytes per word: reserve once, so a long meeting is written without copying.
     content.reserveCapacity(
-      content.utf8.count + meeting.segments.reduce(0) { $0 + 200 + $1.words.count * 64 })
+      content.bytes.count + meeting.segments.reduce(0) { $0 + 200 + $1.words.count * 64 })
     for (index, segment) in meeting.segments.enumerated() {
-      let start = HTML.seconds(segment.start)
-      content +=
-        index == here
-        ? "<li class=\"segment here\" id=\"s\(index)\">" : "<li class=\"segment\" id=\"s\(index)\">"
-      content += "<p class=\"who\"><strong>"
-      HTML.append(segment.speaker.isEmpty ? "Unknown" : segment.speaker, to: &content)
-      content += "</strong> <a class=\"at\" href=\"?t=\(start)#s\(index)\" data-start=\"\(start)\""
-      content += index == here ? " id=\"here\"" : ""
-      content += ">" + HTML.clock(segment.start) + "</a>"
-      if let original = segment.original {
-        content += " <span class=\"corrected\" title=\"Recognised as: "
-        HTML.append(
-          (original.speaker.isEmpty ? "Unknown" : original.speaker) + ": " + original.text,
-          to: &content)
-        content += "\">corrected</span>"
-      }
-      content += "</p>\n<p class=\"said\">"
-      if segment.words.isEmpty {
-        HTML.append(segment.text, to: &content)
-      } else {
-        for (position, word) in segment.words.enumerated() {
-          if position > 0 { content += " " }
-          content += "<span data-start=\"" + HTML.seconds(word.start) + "\" data-end=\""
-          content += HTML.seconds(word.end) + "\">"
-          HTML.append(word.text, to: &content)
-          content += "</span>"
-        }
-      }
-      content += "</p></li>\n"
+      self.segment(segment, index: index, here: index == here, to: &content)
     }
     content += "</ol>\n"
     return Pages.page(
       title: title, person: person, theme: theme, script: true, content: content)
   }
 
-  static func downloads(_ meeting: MeetingDocument, title: String) -> String {
+  /// One segment: who, when (a link to that moment), and every word with its times.
+  static func segment(
+    _ segment: MeetingDocument.Segment, index: Int, here: Bool, to content: inout Markup
+  ) {
+    content += here ? "<li class=\"segment here\" " : "<li class=\"segment\" "
+    content += "id=\"s\(index)\"><p class=\"who\"><strong>\(label(segment))</strong> "
+    content += "<a class=\"at\" href=\"?t=\(seconds: segment.start)#s\(index)\" "
+    content += "data-start=\"\(seconds: segment.start)\""
+    content += here ? " id=\"here\">" : ">"
+    content += "\(clock: segment.start)</a>"
+    if let original = segment.original {
+      let said = (original.speaker.isEmpty ? "Unknown" : original.speaker) + ": " + original.text
+      content += " <span class=\"corrected\" title=\"Recognised as: \(said)\">corrected</span>"
+    }
+    content += "</p>\n<p class=\"said\">"
+    if segment.words.isEmpty {
+      content.text(segment.text)
+    } else {
+      // The words are most of a page: written piece by piece, with no value made for each.
+      for (position, word) in segment.words.enumerated() {
+        if position > 0 { content.append(" ") }
+        content.append("<span data-start=\"")
+        content.seconds(word.start)
+        content.append("\" data-end=\"")
+        content.seconds(word.end)
+        content.append("\">")
+        content.text(word.text)
+        content.append("</span>")
+      }
+    }
+    content += "</p></li>\n"
+  }
+
+  static func downloads(_ meeting: MeetingDocument, title: String) -> Markup {
     let id = meeting.id.uuidString.lowercased()
-    var out = "<nav class=\"downloads\" aria-label=\"Downloads\"><span>Download:</span> "
+    var out: Markup = "<nav class=\"downloads\" aria-label=\"Downloads\"><span>Download:</span> "
     for (format, name) in [("txt", "Text"), ("srt", "SRT"), ("vtt", "WebVTT"), ("json", "JSON")] {
       out += "<a href=\"/meetings/\(id)/transcript.\(format)\">\(name)</a> "
     }
     if let audio = meeting.audio {
       let file = fileName(title: title, date: meeting.date, type: audio.type)
-      out += "<a href=\"/audio/\(id)\" download=\"\(HTML.escape(file))\">Audio</a>"
+      out += "<a href=\"/audio/\(id)\" download=\"\(file)\">Audio</a>"
     }
-    return out + "</nav>\n"
+    out += "</nav>\n"
+    return out
   }
 
   /// `morning-sync-2026-11-21.flac`: letters, digits and dashes only.
@@ -93,7 +97,7 @@ public enum MeetingPage {
     let slug = title.lowercased().unicodeScalars.map {
       ($0.isASCII && CharacterSet.alphanumerics.contains($0)) ? String($0) : "-"
     }.joined().split(separator: "-").joined(separator: "-")
-    let day = HTML.time(date).dropFirst("<time datetime=\"".count).prefix(10)
+    let day = HTML.day(date)
     let ext =
       ["audio/flac": "flac", "audio/wav": "wav", "audio/x-wav": "wav", "audio/ogg": "ogg"][type]
       ?? "audio"

@@ -8,11 +8,9 @@ enum SearchPage {
   static func render(
     query: String, hits: [SearchHit], marked: [String], problem: String?, person: Person
   ) -> String {
-    var content = "<h1>Search</h1>\n"
+    var content: Markup = "<h1>Search</h1>\n"
     if let problem {
-      content += "<p class=\"problem\" role=\"alert\">"
-      HTML.append(Pages.sentence(problem), to: &content)
-      content += "</p>\n"
+      content += "<p class=\"problem\" role=\"alert\">\(Pages.sentence(problem))</p>\n"
     } else if query.isEmpty {
       content += "<p class=\"hint\">Type words, a prefix (<code>migr*</code>) or a phrase in "
       content += "quotes (<code>\"staging server\"</code>) in the box above.</p>\n"
@@ -21,22 +19,14 @@ enum SearchPage {
       content +=
         hits.isEmpty
         ? "Nothing matches " : hits.count == 1 ? "1 match for " : "\(hits.count) matches for "
-      content += "“"
-      HTML.append(query, to: &content)
-      content += "”.</p>\n"
+      content += "“\(query)”.</p>\n"
     }
     content += "<ol class=\"results\">\n"
     for (hit, text) in zip(hits, marked) {
-      let start = HTML.seconds(hit.start)
-      content += "<li class=\"card\"><p class=\"meta\">"
-      HTML.append(hit.syncUp, to: &content)
-      content += " · " + HTML.time(hit.date) + "</p>\n<p><a href=\"/meetings/"
-      content += HTML.escape(hit.meeting) + "?t=\(start)\">"
-      content += "<strong>"
-      HTML.append(hit.speaker.isEmpty ? "Unknown" : hit.speaker, to: &content)
-      content += "</strong> at " + HTML.clock(hit.start) + "</a></p>\n<p class=\"said\">"
-      content += Self.mark(text)
-      content += "</p></li>\n"
+      content += "<li class=\"card\"><p class=\"meta\">\(hit.syncUp) · \(time: hit.date)</p>\n"
+      content += "<p><a href=\"/meetings/\(hit.meeting)?t=\(seconds: hit.start)\"><strong>"
+      content += "\(hit.speaker.isEmpty ? "Unknown" : hit.speaker)</strong> at \(clock: hit.start)"
+      content += "</a></p>\n<p class=\"said\">\(Self.mark(text))</p></li>\n"
     }
     content += "</ol>\n"
     return Pages.page(
@@ -44,13 +34,13 @@ enum SearchPage {
       query: query, content: content)
   }
 
-  /// Escaped text in which what lies between `\u{1}` and `\u{2}` is in `<mark>`.
-  static func mark(_ text: String) -> String {
-    var out = ""
+  /// Text in which what lies between `\u{1}` and `\u{2}` is in `<mark>`.
+  static func mark(_ text: String) -> Markup {
+    var out = Markup()
     var open = false
     var run = ""
     func flush() {
-      HTML.append(run, to: &out)
+      out.text(run)
       run = ""
     }
     for character in text {
@@ -67,7 +57,8 @@ enum SearchPage {
       }
     }
     flush()
-    return out + (open ? "</mark>" : "")
+    if open { out += "</mark>" }
+    return out
   }
 }
 

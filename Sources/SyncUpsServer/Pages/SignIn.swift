@@ -13,23 +13,21 @@ enum SignInPage {
     "Too many sign-ins for this name or from this address are waiting. Wait a minute and try again."
 
   static func render(name: String = "", next: String, problem: String? = nil) -> String {
-    var content = "<div class=\"card narrow\">\n<h1>Sign in</h1>\n"
+    var content: Markup = "<div class=\"card narrow\">\n<h1>Sign in</h1>\n"
     if let problem {
-      content += "<p class=\"problem\" role=\"alert\" id=\"problem\">"
-      HTML.append(problem, to: &content)
-      content += "</p>\n"
+      content += "<p class=\"problem\" role=\"alert\" id=\"problem\">\(problem)</p>\n"
     }
-    let described = problem == nil ? "" : " aria-describedby=\"problem\""
+    let described: Markup = problem == nil ? "" : " aria-describedby=\"problem\""
     content += "<form class=\"stack\" action=\"/sign-in\" method=\"post\">\n"
-    content += "<input type=\"hidden\" name=\"next\" value=\"\(HTML.escape(next))\">\n"
+    content += "<input type=\"hidden\" name=\"next\" value=\"\(next)\">\n"
     content += "<label for=\"name\">Name</label>\n"
     content += "<input id=\"name\" name=\"name\" autocomplete=\"username\" required"
-    content += (name.isEmpty ? " autofocus" : "") + described + " value=\""
-    HTML.append(name, to: &content)
-    content += "\">\n<label for=\"password\">Password</label>\n"
+    content += name.isEmpty ? " autofocus" : ""
+    content += "\(described) value=\"\(name)\">\n<label for=\"password\">Password</label>\n"
     content += "<input id=\"password\" name=\"password\" type=\"password\" "
-    content += "autocomplete=\"current-password\" required" + (name.isEmpty ? "" : " autofocus")
-    content += described + ">\n<button type=\"submit\">Sign in</button>\n</form>\n"
+    content += "autocomplete=\"current-password\" required"
+    content += name.isEmpty ? "" : " autofocus"
+    content += "\(described)>\n<button type=\"submit\">Sign in</button>\n</form>\n"
     content += "<p class=\"hint\">Your password is set by whoever runs the server, with "
     content += "<code>syncups-server user password NAME</code>.</p>\n</div>\n"
     return Pages.page(title: "Sign in", person: nil, content: content)

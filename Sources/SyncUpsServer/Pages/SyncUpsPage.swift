@@ -6,7 +6,7 @@ import SyncUpsWire
 /// at a time (date, length, who spoke, first words).
 enum SyncUpsPage {
   static func list(_ syncUps: [SyncUpSummary], person: Person) -> String {
-    var content = "<h1>Sync-ups</h1>\n"
+    var content: Markup = "<h1>Sync-ups</h1>\n"
     if syncUps.isEmpty {
       content += "<p class=\"hint\">No sync-ups yet. They appear here once a laptop runs "
       content += "<code>syncups sync</code>.</p>\n"
@@ -15,14 +15,12 @@ enum SyncUpsPage {
     for syncUp in syncUps {
       content += "<li class=\"card syncup \(Pages.themeClass(syncUp.theme))\">"
       content += "<h2><a href=\"/sync-ups/\(syncUp.id.uuidString.lowercased())\">"
-      HTML.append(syncUp.title, to: &content)
-      content += "</a></h2>\n<p class=\"meta\">"
+      content += "\(syncUp.title)</a></h2>\n<p class=\"meta\">"
       content += syncUp.meetings == 1 ? "1 meeting" : "\(syncUp.meetings) meetings"
-      content += " · " + HTML.length(syncUp.duration) + " stand-up</p>\n"
+      content += " · \(length: syncUp.duration) stand-up</p>\n"
       if !syncUp.attendees.isEmpty {
         content += "<p class=\"people\"><span class=\"visually-hidden\">Attendees: </span>"
-        HTML.append(syncUp.attendees.joined(separator: ", "), to: &content)
-        content += "</p>"
+        content += "\(syncUp.attendees.joined(separator: ", "))</p>"
       }
       content += "</li>\n"
     }
@@ -34,28 +32,25 @@ enum SyncUpsPage {
     title: String, theme: String, syncUpID: UUID, page: MeetingsPage, speakers: [UUID: [String]],
     first: Bool, person: Person
   ) -> String {
-    var content =
+    var content: Markup =
       "<nav class=\"crumbs\" aria-label=\"Breadcrumb\"><a href=\"/\">Sync-ups</a></nav>\n"
-    content += "<h1 class=\"titled\">"
-    HTML.append(title, to: &content)
-    content += "</h1>\n"
+    content += "<h1 class=\"titled\">\(title)</h1>\n"
     if page.meetings.isEmpty {
-      content += "<p class=\"hint\">\(first ? "No meetings yet." : "No older meetings.")</p>\n"
+      content += "<p class=\"hint\">"
+      content += first ? "No meetings yet." : "No older meetings."
+      content += "</p>\n"
     }
     content += "<ol class=\"meetings\">\n"
     for meeting in page.meetings {
       content += "<li class=\"card\"><a class=\"when\" href=\"/meetings/"
-      content += meeting.id.uuidString.lowercased() + "\">" + HTML.time(meeting.date) + "</a>"
-      content += " <span class=\"meta\">" + HTML.length(meeting.length) + "</span>\n"
+      content += "\(meeting.id.uuidString.lowercased())\">\(time: meeting.date)</a>"
+      content += " <span class=\"meta\">\(length: meeting.length)</span>\n"
       if let names = speakers[meeting.id], !names.isEmpty {
         content += "<p class=\"people\"><span class=\"visually-hidden\">Who spoke: </span>"
-        HTML.append(names.joined(separator: ", "), to: &content)
-        content += "</p>"
+        content += "\(names.joined(separator: ", "))</p>"
       }
       if !meeting.firstWords.isEmpty {
-        content += "<p class=\"first\">“"
-        HTML.append(meeting.firstWords, to: &content)
-        content += "…”</p>"
+        content += "<p class=\"first\">“\(meeting.firstWords)…”</p>"
       }
       content += "</li>\n"
     }
@@ -65,7 +60,7 @@ enum SyncUpsPage {
       content += "<nav class=\"pager\" aria-label=\"Pages\">"
       if !first { content += "<a href=\"\(base)\">Newest</a>" }
       if let next = page.next {
-        content += "<a href=\"\(base)?before=\(HTML.escape(HTML.queryValue(next)))\" rel=\"next\">"
+        content += "<a href=\"\(base)?before=\(HTML.queryValue(next))\" rel=\"next\">"
         content += "Older meetings</a>"
       }
       content += "</nav>\n"
