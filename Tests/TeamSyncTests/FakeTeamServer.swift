@@ -2,7 +2,7 @@ import Foundation
 import SyncClient
 import SyncUpsWire
 
-/// A team server in memory with the real server's rules (Sources/SyncUpsServer/Sync.swift):
+/// A team server in memory with the real server's rules (Sources/SyncUpsServer/Store/Save.swift):
 /// receipts per push id, per-field merge of sync-ups, later meetings replace earlier ones, a
 /// meeting pushed into a deleted sync-up brings it back, one version counter; and faults a test
 /// can switch on. Its `client` is the `SyncClient` a laptop under test gets.
