@@ -37,7 +37,7 @@ let package = Package(
     .library(name: "TranscriptionClientLive", targets: ["TranscriptionClientLive"]),
     .executable(name: "syncups", targets: ["syncups"]),
     .executable(name: "timer-lag", targets: ["timer-lag"]),
-    // The team server (issue 19): its own product, so the laptops' `syncups` links no SwiftNIO.
+    // The team server: its own product, so the laptops' `syncups` links no SwiftNIO.
     .library(name: "SyncUpsServer", targets: ["SyncUpsServer"]),
     .executable(name: "syncups-server", targets: ["SyncUpsServerCommand"]),
   ],
@@ -144,7 +144,7 @@ let package = Package(
         "AudioCore", "AudioCaptureClient", "AudioFilesClientLive", "CPulse", "WorkerThreads",
       ] + dependencyClient
     ),
-    // Vocabulary and language models (issue 11): a team's words, flite's letter-to-sound rules,
+    // Vocabulary and language models: a team's words, flite's letter-to-sound rules,
     // the stand-up model interpolated with the general one.
     .systemLibrary(name: "CFlite", path: "Sources/CFlite", providers: [.apt(["flite1-dev"])]),
     .target(name: "SpeechVocabulary"),
@@ -349,7 +349,7 @@ let package = Package(
       ]
     ),
 
-    // MARK: Team server (issue 19)
+    // MARK: Team server
     // The JSON documents laptops and the server send each other, and the search query parser
     // both FTS5 and PostgreSQL use: Foundation only, so the laptop can link it without SwiftNIO.
     .target(name: "SyncUpsWire", dependencies: ["SpeechVocabulary"]),
@@ -413,7 +413,7 @@ let package = Package(
       dependencies: ["SyncUpsServer", "SyncUpsWire"],
       path: "Sources/Tools/PageBenchmark"
     ),
-    // Issue 19's scenarios end to end: the built `syncups-server` on the private PostgreSQL of
+    // The team's scenarios end to end: the built `syncups-server` on the private PostgreSQL of
     // .ci/postgres, and two laptops (data directories) running the built `syncups`.
     .testTarget(
       name: "TeamSyncEndToEndTests",

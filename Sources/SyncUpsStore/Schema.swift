@@ -31,9 +31,9 @@ enum Schema {
           )
           """)
     }
-    // The team sync's outbox, clocks and triggers (issue 19; `SyncSchema`).
+    // The team sync's outbox, clocks and triggers (`SyncSchema`).
     migrator.registerMigration("v5: sync outbox") { db in try SyncSchema.migrate(db) }
-    // Each attendee's voice (issue 21; `VoiceProfiles`): learned from the meetings they spoke
+    // Each attendee's voice (`VoiceProfiles`): learned from the meetings they spoke
     // in, gone with the attendee. `meetings` and `seconds` say how much of it is known without
     // reading the model.
     migrator.registerMigration("v6: voice profiles") { db in
@@ -47,7 +47,7 @@ enum Schema {
           )
           """)
     }
-    // Corrections (issue 21): what the recogniser gave, kept beside a corrected segment, whose
+    // Corrections: what the recogniser gave, kept beside a corrected segment, whose
     // own columns (and so the search index, exports and sync) hold the correction. NULL: never
     // corrected.
     migrator.registerMigration("v7: corrections") { db in

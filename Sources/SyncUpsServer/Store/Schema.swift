@@ -95,7 +95,7 @@ enum Schema {
       PRIMARY KEY (device, push_id)
     );
     """,
-    // 2: the web pages' sessions (issue 20), kept here so a restart keeps people signed in and
+    // 2: the web pages' sessions, kept here so a restart keeps people signed in and
     // two servers share them; only the SHA-256 of a session's token is stored.
     """
     CREATE TABLE web_session (
@@ -106,7 +106,7 @@ enum Schema {
     );
     CREATE INDEX web_session_expires ON web_session (expires_at);
     """,
-    // 3: corrections (issue 21): what the recogniser gave, beside a corrected segment whose
+    // 3: corrections: what the recogniser gave, beside a corrected segment whose
     // own columns (searched, shown) hold the correction; NULL when never corrected.
     """
     ALTER TABLE segment ADD COLUMN original jsonb;

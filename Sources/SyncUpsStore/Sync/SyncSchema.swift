@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// The team sync's tables (issue 19): the database itself records what changed, so writes from
+/// The team sync's tables: the database itself records what changed, so writes from
 /// every process, and a crash between a write and its push, are covered.
 ///
 /// - `syncOutbox`: one row per sync-up or finished meeting changed since it was last pushed;
