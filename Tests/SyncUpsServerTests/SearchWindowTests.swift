@@ -35,16 +35,16 @@ struct SearchWindowTests {
 
       // Twenty matches among the newest meetings fill a page of twenty: newest first.
       let page = try await store.search(
-        TeamSearch(text: "build", limit: 20))
+        TeamSearchQuery(text: "build", limit: 20))
       #expect(page.map(\.meeting) == newestFirst.prefix(20).map { $0.uuidString.lowercased() })
 
       // A page larger than the newest meetings' matches ranks every match: the best is first.
-      let all = try await store.search(TeamSearch(text: "build", limit: 100))
+      let all = try await store.search(TeamSearchQuery(text: "build", limit: 100))
       #expect(all.count == window + 11)
       #expect(all.first?.text == "build build build")
 
       // A word only an old meeting holds is found.
-      let old = try await store.search(TeamSearch(text: "kubernetes"))
+      let old = try await store.search(TeamSearchQuery(text: "kubernetes"))
       #expect(old.map(\.text) == ["kubernetes is fine"])
     }
   }

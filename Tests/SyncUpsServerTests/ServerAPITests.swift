@@ -106,7 +106,7 @@ struct ServerAPITests {
       #expect(first.status == .ok && again.status == .ok)
       #expect(try first.decode(PushReceipt.self) == again.decode(PushReceipt.self))
       #expect(try await store.currentVersion() == 2)
-      let hits = try await store.search(TeamSearch(text: "hello"))
+      let hits = try await store.search(TeamSearchQuery(text: "hello"))
       #expect(hits.count == 1)
     }
   }
@@ -131,7 +131,7 @@ struct ServerAPITests {
       #expect(statuses == Array(repeating: .ok, count: 10))
       let summary = try await store.syncUps()
       #expect(summary.map(\.meetings) == [10])
-      #expect(try await store.search(TeamSearch(text: "laptop")).count == 10)
+      #expect(try await store.search(TeamSearchQuery(text: "laptop")).count == 10)
     }
   }
 

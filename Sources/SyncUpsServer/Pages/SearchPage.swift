@@ -70,7 +70,7 @@ extension TeamServer {
       return .html(
         SearchPage.render(query: "", hits: [], marked: [], problem: nil, person: person))
     }
-    let search: TeamSearch
+    let search: TeamSearchQuery
     do {
       search = try Self.search(from: request, form: true)
     } catch let error as APIError {

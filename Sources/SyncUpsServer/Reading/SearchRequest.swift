@@ -7,13 +7,13 @@ import SyncUpsWire
 extension TeamServer {
   /// What a search request asks for. `form`: the query string of an HTML form, where `+` is a
   /// space (never part of a word to search for).
-  static func search(from request: Request, form: Bool = false) throws -> TeamSearch {
+  static func search(from request: Request, form: Bool = false) throws -> TeamSearchQuery {
     let parameters = request.uri.queryParameters
     let text = Self.parameter("q", of: request, form: form) ?? ""
     if let problem = SearchQuery.problem(in: text) ?? Self.querySyntax(in: text) {
       throw APIError(.badRequest, "cannot search for '\(text)': \(problem)")
     }
-    var search = TeamSearch(text: text)
+    var search = TeamSearchQuery(text: text)
     search.limit = try request.integer("limit", default: 50, in: 1...500)
     if let syncUp = parameters["syncUp"] {
       guard let id = UUID(uuidString: String(syncUp)) else {

@@ -4,9 +4,6 @@ import Hummingbird
 import PostgresNIO
 import SyncUpsWire
 
-/// What `GET /api/v1/search` and the search page look for.
-public typealias TeamSearch = TeamSearchQuery
-
 extension TeamStore {
   /// Every sync-up that is not deleted, by title, as `syncups list --json` shows them.
   public func syncUps() async throws -> [SyncUpSummary] {
@@ -152,14 +149,14 @@ extension TeamStore {
   /// So that a year of meetings answers as fast as a week's, it ranks the matches of the newest
   /// `searchWindow` meetings (of the sync-up, since the date, when asked) and looks further back
   /// only when those hold fewer matches than the page takes: then it ranks every match.
-  public func search(_ search: TeamSearch) async throws -> [SearchHit] {
+  public func search(_ search: TeamSearchQuery) async throws -> [SearchHit] {
     guard let tsquery = search.query.tsquery else { return [] }
     let recent = try await hits(search, tsquery: tsquery, window: Self.searchWindow)
     if recent.count >= search.limit { return recent }
     return try await hits(search, tsquery: tsquery, window: nil)
   }
 
-  private func hits(_ search: TeamSearch, tsquery: String, window: Int?) async throws
+  private func hits(_ search: TeamSearchQuery, tsquery: String, window: Int?) async throws
     -> [SearchHit]
   {
     let since = search.since

@@ -6,7 +6,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
   let start = ContinuousClock.now
   try body()
   let elapsed = ContinuousClock.now - start
-  return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  return elapsed.inSeconds
 }
 
 /// One child process: its wall time from spawn to exit, its peak resident memory, its output.
@@ -60,7 +60,7 @@ func spawn(_ executable: String, _ arguments: [String], home: URL) throws -> Mea
   // Exited: the code is in bits 8-15; killed: the signal is in bits 0-6.
   let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
   return Measured(
-    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+    seconds: elapsed.inSeconds,
     peakKilobytes: usage.ru_maxrss,
     cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
       + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6,
@@ -72,4 +72,10 @@ func median(_ values: [Double]) -> Double {
   guard !sorted.isEmpty else { return 0 }
   return sorted.count % 2 == 1
     ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+extension Duration {
+  var inSeconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
 }
