@@ -327,7 +327,7 @@ let package = Package(
         "SyncUpsCLI",
         "SyncUpsFeatures",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        "SyncClient", "SyncClientLive", "TeamSync", "SyncUpsWire",
+        "SyncClient", "SyncClientLive", "TeamSync", "SyncUpsWire", "SyncUpsVersion",
       ]
     ),
     // The interactive app's screens, and the app driven through tmux.
@@ -353,6 +353,8 @@ let package = Package(
     // The JSON documents laptops and the server send each other, and the search query parser
     // both FTS5 and PostgreSQL use: Foundation only, so the laptop can link it without SwiftNIO.
     .target(name: "SyncUpsWire", dependencies: ["SpeechVocabulary"]),
+    // The version both programs print and the Debian packages carry (one place to change it).
+    .target(name: "SyncUpsVersion"),
     .testTarget(name: "SyncUpsWireTests", dependencies: ["SyncUpsWire"]),
     // The laptop's side of the team sync: the server's routes as a client (interface, and a
     // live module on FoundationNetworking's URLSession, no SwiftNIO), and the sync itself
@@ -400,7 +402,7 @@ let package = Package(
     .executableTarget(
       name: "SyncUpsServerCommand",
       dependencies: [
-        "SyncUpsServer",
+        "SyncUpsServer", "SyncUpsVersion",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),

@@ -14,10 +14,13 @@ public struct StandupModel: Sendable, Equatable {
 
   /// The environment variable that names the folder holding `standup.lm.bin`.
   public static let environmentVariable = "SYNCUPS_STANDUP_MODEL"
+  /// Where the Debian package installs the model.
+  public static let systemFolder = "/usr/share/syncups/standup"
 
   /// Finds the model, in order: `explicit`, `$SYNCUPS_STANDUP_MODEL`, `Models/standup` in the
   /// current directory, then beside the executable: `Models/standup` of the repository it was
-  /// built in (`.build/<config>/syncups`) or `share/syncups/standup` of its install prefix.
+  /// built in (`.build/<config>/syncups`) or `share/syncups/standup` of its install prefix (so a
+  /// package unpacked anywhere finds its own), then the Debian package's `/usr/share/syncups`.
   /// Nil when none holds `standup.lm.bin`.
   public static func find(
     explicit: String? = nil,
@@ -42,6 +45,7 @@ public struct StandupModel: Sendable, Equatable {
         folders.append((folder as NSString).appendingPathComponent("Models/standup"))
       }
     }
+    folders.append(systemFolder)
     return folders.lazy.compactMap(load(folder:)).first
   }
 

@@ -3,30 +3,60 @@ import Foundation
 import Hummingbird
 import Logging
 import SyncUpsServer
+import SyncUpsVersion
 
 @main
 struct SyncUpsServerCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "syncups-server",
     abstract: "The team's SyncUps server: meetings, search and audio over PostgreSQL.",
-    version: "0.1.0",
-    subcommands: [Migrate.self, Serve.self, User.self, Token.self])
+    version: SyncUpsVersion.current,
+    subcommands: [Migrate.self, Serve.self, CheckConfig.self, User.self, Token.self])
 }
 
-/// `--database URL`, else `$SYNCUPS_DATABASE_URL`.
+/// `--database URL`, else `$SYNCUPS_DATABASE_URL`, else the configuration file's.
 struct DatabaseOptions: ParsableArguments {
   @Option(
     name: .long,
     help:
-      "PostgreSQL URL (postgres://USER@HOST/DB, or postgres://USER@localhost/DB?host=/socket/dir); default $SYNCUPS_DATABASE_URL"
+      "PostgreSQL URL (postgres://USER@HOST/DB, or postgres://USER@localhost/DB?host=/socket/dir); default $SYNCUPS_DATABASE_URL, else the configuration file's"
   )
   var database: String?
 
-  func url() throws -> DatabaseURL {
-    guard let text = database ?? ProcessInfo.processInfo.environment["SYNCUPS_DATABASE_URL"],
-      !text.isEmpty
-    else {
-      throw ServerError.usage("no database: give --database URL or set SYNCUPS_DATABASE_URL")
+  @Option(
+    help: ArgumentHelp(
+      "The configuration file (KEY=value lines; see check-config).",
+      discussion: "Default: $\(ServerConfiguration.pathVariable), else "
+        + "\(ServerConfiguration.defaultPath) when it exists.",
+      valueName: "file"))
+  var config: String?
+
+  /// The configuration file's settings (none when there is no file); its first mistake is one
+  /// line.
+  func configuration() throws -> ServerConfiguration {
+    let environment = ProcessInfo.processInfo.environment
+    guard let path = ServerConfiguration.path(option: config, environment: environment) else {
+      return ServerConfiguration()
+    }
+    let configuration = try ServerConfiguration.load(path: path)
+    if let problem = configuration.problems.first {
+      throw ServerError.usage(
+        "\(path), \(problem) (syncups-server check-config --config \(path) lists every mistake)")
+    }
+    return configuration
+  }
+
+  /// The file is read only when neither the option nor the environment names the database.
+  func url(_ configuration: ServerConfiguration? = nil) throws -> DatabaseURL {
+    let environment = ProcessInfo.processInfo.environment
+    let key = "SYNCUPS_DATABASE_URL"
+    let file =
+      database != nil || !(environment[key] ?? "").isEmpty
+      ? ServerConfiguration() : try configuration ?? self.configuration()
+    guard let text = try file.resolved(key, option: database, environment: environment) else {
+      throw ServerError.usage(
+        "no database: give --database URL, set SYNCUPS_DATABASE_URL, or set it in the "
+          + "configuration file (\(ServerConfiguration.defaultPath) or --config FILE)")
     }
     return try DatabaseURL(text)
   }
@@ -36,7 +66,12 @@ struct DatabaseOptions: ParsableArguments {
 func withStore<T: Sendable>(
   _ options: DatabaseOptions, _ body: @Sendable (TeamStore) async throws -> T
 ) async throws -> T {
-  let url = try options.url()
+  try await withStore(try options.url(), body)
+}
+
+func withStore<T: Sendable>(
+  _ url: DatabaseURL, _ body: @Sendable (TeamStore) async throws -> T
+) async throws -> T {
   var logger = Logger(label: "syncups-server")
   logger.logLevel = .critical
   do {
@@ -66,8 +101,11 @@ struct Migrate: AsyncParsableCommand {
 struct Serve: AsyncParsableCommand {
   static let configuration = CommandConfiguration(abstract: "Answer the API on a port.")
   @OptionGroup var options: DatabaseOptions
-  @Option(help: "The port to listen on.") var port = 8080
-  @Option(help: "The address to listen on.") var host = "127.0.0.1"
+  @Option(help: "The port to listen on (default $SYNCUPS_PORT, else the file's, else 8080).")
+  var port: Int?
+  @Option(
+    help: "The address to listen on (default $SYNCUPS_HOST, else the file's, else 127.0.0.1).")
+  var host: String?
   @Option(help: "Where audio files are kept.") var data = "./syncups-server-data"
   @Option(help: "Serve HTTPS with this PEM certificate (or chain); needs --tls-key.")
   var tlsCert: String?
@@ -90,9 +128,35 @@ struct Serve: AsyncParsableCommand {
       valueName: "address"))
   var trustedProxies: [String] = []
 
+  /// What the options, the environment, the configuration file and the defaults come to.
+  struct Settings {
+    var url: DatabaseURL
+    var host: String
+    var port: Int
+    var tlsCert: String?
+    var tlsKey: String?
+    var trustedProxies: [String]
+  }
+
+  func settings() throws -> Settings {
+    let environment = ProcessInfo.processInfo.environment
+    let file = try options.configuration()
+    func value(_ key: String, _ option: String?) throws -> String? {
+      try file.resolved(key, option: option, environment: environment)
+    }
+    let proxies = try value(
+      "SYNCUPS_TRUSTED_PROXIES",
+      trustedProxies.isEmpty ? nil : trustedProxies.joined(separator: ","))
+    return Settings(
+      url: try options.url(file), host: try value("SYNCUPS_HOST", host) ?? "127.0.0.1",
+      port: try value("SYNCUPS_PORT", port.map(String.init)).flatMap { Int($0) } ?? 8080,
+      tlsCert: try value("SYNCUPS_TLS_CERT", tlsCert), tlsKey: try value("SYNCUPS_TLS_KEY", tlsKey),
+      trustedProxies: proxies.map(ServerConfiguration.items) ?? [])
+  }
+
   /// How connections are held, from the options; every mistake one line (before the database
   /// is looked at).
-  func makeTransport() throws -> Transport {
+  func makeTransport(_ settings: Settings) throws -> Transport {
     guard idleTimeout > 0, headerTimeout > 0 else {
       throw ServerError.usage(
         "--idle-timeout and --header-timeout take a number of seconds above 0")
@@ -105,7 +169,7 @@ struct Serve: AsyncParsableCommand {
       }
       transport.maxConnections = maxConnections
     }
-    switch (tlsCert, tlsKey) {
+    switch (settings.tlsCert, settings.tlsKey) {
     case (let certificate?, let key?):
       transport.tls = try Transport.tls(certificate: certificate, key: key)
     case (nil, nil):
@@ -117,8 +181,9 @@ struct Serve: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let transport = try makeTransport()
-    let url = try options.url()
+    let settings = try settings()
+    let transport = try makeTransport(settings)
+    let url = settings.url
     // The log on stderr (stdout says only where it listens).
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     var logger = Logger(label: "syncups-server")
@@ -129,15 +194,15 @@ struct Serve: AsyncParsableCommand {
     {
       logger.logLevel = level
     }
-    var proxies = try TrustedProxies(trustedProxies)
+    var proxies = try TrustedProxies(settings.trustedProxies)
     proxies.servesHTTPS = transport.tls != nil
     let client = PostgresClientFactory.make(url, logger: logger)
     let server = try TeamServer(
       client: client, data: URL(fileURLWithPath: data, isDirectory: true), proxies: proxies,
       logger: logger)
     // Migrations first, under their lock, with a client of their own.
-    _ = try await withStore(options) { try await $0.migrate() }
-    let host = host
+    _ = try await withStore(url) { try await $0.migrate() }
+    let (host, port) = (settings.host, settings.port)
     let scheme = transport.tls == nil ? "http" : "https"
     let app = server.application(
       configuration: .init(address: .hostname(host, port: port), serverName: "syncups-server"),

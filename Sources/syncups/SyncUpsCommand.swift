@@ -6,6 +6,7 @@ import Foundation
 import Sharing
 import SyncUpsCLI
 import SyncUpsFeatures
+import SyncUpsVersion
 import TranscriptionClientLive
 
 /// `syncups`: the root command. Later features add their subcommands to the list.
@@ -15,7 +16,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
     commandName: "syncups",
     abstract: "Stand-up meetings with real speech transcription.",
     discussion: "Run without arguments on a terminal for the interactive app.",
-    version: "0.1.0",
+    version: SyncUpsVersion.current,
     subcommands: [
       ListCommand.self,
       ShowCommand.self,
