@@ -13,11 +13,15 @@ RELEASE_BINARY = .build-release/release/syncups
 # The team server's optimized build has a scratch path of its own, so the laptop's release
 # build (.build-release) never builds or links SwiftNIO.
 SERVER_BINARY = .build-server/release/syncups-server
+# Optimized builds link Swift's runtime and Foundation into the binary, so they (and the Debian
+# packages) need only Debian's own libraries. Every build into .build-release and .build-server
+# passes the same flags: with others, each would recompile the modules the other compiled.
+RELEASE_FLAGS = -c release --static-swift-stdlib
 # The suites that run the `syncups` binary itself (recording through PulseAudio, signals, SIGKILL
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -32,14 +36,14 @@ demo: release
 
 # The optimized build people install.
 release: setup
-	$(SWIFT) build -c release --scratch-path .build-release --product syncups
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-release --product syncups
 
 # The team server: its own product, so `syncups` never links SwiftNIO.
 server: setup
 	$(SWIFT) build --product syncups-server
 
 release-server: setup
-	$(SWIFT) build -c release --scratch-path .build-server --product syncups-server
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-server --product syncups-server
 
 # The server on http://127.0.0.1:8080 against the private PostgreSQL (database `syncups`),
 # audio under .build-server-data. Add a person and a token first, with the same database:
@@ -112,13 +116,24 @@ install: release release-server completions
 	@echo "installed syncups and syncups-server in $(PREFIX)/bin, their completions and man" \
 	  "pages under $(PREFIX)/share, and the stand-up model in $(PREFIX)/share/syncups"
 
+# The Debian packages of both programs, syncups_VERSION_ARCH.deb and syncups-server_VERSION_ARCH.deb
+# in $(DEBS) (see .ci/deb), checked by lintian when it is installed; test-deb installs them into a
+# throwaway root and runs them from there (.ci/test-deb; `make test` runs it too).
+DEBS = .build-debs
+deb: completions
+	@.ci/deb $(RELEASE_BINARY) $(SERVER_BINARY) $(DOCS) $(DEBS)
+
+test-deb: deb
+	@.ci/test-deb $(DEBS)
+
 pulse: setup
 	@.ci/pulse >/dev/null
 
 # The format check, then every test (.ci/test): the debug build with its tests and the optimized
 # `syncups` at once, then every suite in one run, against that binary wherever a test runs it.
 test: lint
-	@$(TESTING) RELEASE_BINARY=$(RELEASE_BINARY) SWIFT=$(SWIFT) .ci/test
+	@$(TESTING) RELEASE_BINARY=$(RELEASE_BINARY) SERVER_BINARY=$(SERVER_BINARY) \
+	  RELEASE_FLAGS="$(RELEASE_FLAGS)" DOCS=$(DOCS) DEBS=$(DEBS) SWIFT=$(SWIFT) .ci/test
 
 # Tests await their child processes, so nothing holds the test run's threads: at most
 # $(TEST_WIDTH) test cases run at once (swift-testing's limit), so a loaded machine is not asked to
@@ -147,7 +162,7 @@ test-release: release
 bench: release
 	.ci/bench .build-release/release/syncups
 	.ci/bench-batch $(RELEASE_BINARY)
-	$(SWIFT) build -c release --scratch-path .build-release --product timer-lag
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-release --product timer-lag
 	.build-release/release/timer-lag
 	.ci/bench-speakers $(RELEASE_BINARY)
 
@@ -174,14 +189,14 @@ bench-interrupt: release
 # medians of `syncups list`, `show`, `meetings`, `transcript`, search and a recorded meeting's
 # save, each command's peak memory, 250/10 ratios (Sources/Tools/StoreBenchmark).
 bench-store: release
-	$(SWIFT) build -c release --scratch-path .build-release --product StoreBenchmark
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-release --product StoreBenchmark
 	.build-release/release/StoreBenchmark --syncups $(RELEASE_BINARY)
 
 # The meeting page of a 60-minute meeting (9,000 words) rendered by the optimized server code:
 # p50/p99 against the goal of 100 ms and against the API's JSON of the same meeting
 # (Sources/Tools/PageBenchmark; a command, not a test).
 bench-pages: setup
-	$(SWIFT) build -c release --scratch-path .build-server --product PageBenchmark
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-server --product PageBenchmark
 	.build-server/release/PageBenchmark
 
 # The sync-ups, meeting and search pages in headless Chromium at 360 and 1280 px wide, as PNGs
