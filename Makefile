@@ -129,11 +129,12 @@ test-deb: deb
 pulse: setup
 	@.ci/pulse >/dev/null
 
-# The format check, then every test (.ci/test): the debug build with its tests and the optimized
-# `syncups` at once, then every suite in one run, against that binary wherever a test runs it.
+# The format check, then every test (.ci/test): the debug build with its tests and both optimized
+# programs at once, then every suite in one run, against the optimized `syncups` wherever a test
+# runs it, then the Debian packages (test-deb).
 test: lint
-	@$(TESTING) RELEASE_BINARY=$(RELEASE_BINARY) SERVER_BINARY=$(SERVER_BINARY) \
-	  RELEASE_FLAGS="$(RELEASE_FLAGS)" DOCS=$(DOCS) DEBS=$(DEBS) SWIFT=$(SWIFT) .ci/test
+	@$(TESTING) RELEASE_BINARY=$(RELEASE_BINARY) RELEASE_FLAGS="$(RELEASE_FLAGS)" SWIFT=$(SWIFT) \
+	  .ci/test
 
 # Tests await their child processes, so nothing holds the test run's threads: at most
 # $(TEST_WIDTH) test cases run at once (swift-testing's limit), so a loaded machine is not asked to

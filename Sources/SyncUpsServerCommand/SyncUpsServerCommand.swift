@@ -130,7 +130,7 @@ struct Serve: AsyncParsableCommand {
 
   /// What the options, the environment, the configuration file and the defaults come to.
   struct Settings {
-    var url: DatabaseURL
+    var file: ServerConfiguration
     var host: String
     var port: Int
     var tlsCert: String?
@@ -148,7 +148,7 @@ struct Serve: AsyncParsableCommand {
       "SYNCUPS_TRUSTED_PROXIES",
       trustedProxies.isEmpty ? nil : trustedProxies.joined(separator: ","))
     return Settings(
-      url: try options.url(file), host: try value("SYNCUPS_HOST", host) ?? "127.0.0.1",
+      file: file, host: try value("SYNCUPS_HOST", host) ?? "127.0.0.1",
       port: try value("SYNCUPS_PORT", port.map(String.init)).flatMap { Int($0) } ?? 8080,
       tlsCert: try value("SYNCUPS_TLS_CERT", tlsCert), tlsKey: try value("SYNCUPS_TLS_KEY", tlsKey),
       trustedProxies: proxies.map(ServerConfiguration.items) ?? [])
@@ -183,7 +183,7 @@ struct Serve: AsyncParsableCommand {
   func run() async throws {
     let settings = try settings()
     let transport = try makeTransport(settings)
-    let url = settings.url
+    let url = try options.url(settings.file)
     // The log on stderr (stdout says only where it listens).
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     var logger = Logger(label: "syncups-server")

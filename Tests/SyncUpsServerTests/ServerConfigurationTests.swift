@@ -54,7 +54,9 @@ struct ServerConfigurationTests {
     #expect(text[6] == "line 7: SYNCUPS_PORT again (set on line 3)")
   }
 
-  @Test("The option wins over the environment, the environment over the file, the file over the default")
+  @Test(
+    "The option wins over the environment, the environment over the file, the file over the default"
+  )
   func precedence() throws {
     let file = ServerConfiguration(parsing: "SYNCUPS_PORT=9000\nSYNCUPS_HOST=::1\n")
     let environment = ["SYNCUPS_PORT": "9100"]
@@ -64,8 +66,9 @@ struct ServerConfigurationTests {
     #expect(try file.resolved("SYNCUPS_HOST", environment: ["SYNCUPS_HOST": ""]) == "::1")
     #expect(try ServerConfiguration().resolved("SYNCUPS_PORT", environment: [:]) == "8080")
     #expect(try ServerConfiguration().resolved("SYNCUPS_TLS_CERT", environment: [:]) == nil)
-    #expect(throws: ServerError.usage("SYNCUPS_PORT (from the environment) is not a port (0-65535)"))
-    {
+    #expect(
+      throws: ServerError.usage("SYNCUPS_PORT (from the environment) is not a port (0-65535)")
+    ) {
       try file.resolved("SYNCUPS_PORT", environment: ["SYNCUPS_PORT": "http"])
     }
     #expect(throws: ServerError.usage("--port is not a port (0-65535)")) {
@@ -83,13 +86,17 @@ struct ServerConfigurationTests {
         == "postgres://app@localhost/syncups")
   }
 
-  @Test("check-config lists every mistake with its line and fails; on a good file it says what serve would use")
+  @Test(
+    "check-config lists every mistake with its line and fails; on a good file it says what serve would use"
+  )
   func checkConfigThroughTheBinary() async throws {
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     let bad = folder.file("bad.conf")
-    try Data("SYNCUPS_DATABASE_URL=postgres://app:hunter2@db/\nSYNCUPS_PORT=x\nSYNCUPS_NOPE=1\n".utf8)
-      .write(to: bad)
+    try Data(
+      "SYNCUPS_DATABASE_URL=postgres://app:hunter2@db/\nSYNCUPS_PORT=x\nSYNCUPS_NOPE=1\n".utf8
+    )
+    .write(to: bad)
     let clean: [String: String?] = [
       "SYNCUPS_DATABASE_URL": nil, "SYNCUPS_PORT": nil, "SYNCUPS_HOST": nil, "SYNCUPS_CONFIG": nil,
     ]
@@ -104,8 +111,10 @@ struct ServerConfigurationTests {
     #expect(!refused.stderr.contains("hunter2"))
 
     let good = folder.file("good.conf")
-    try Data("# ours\nSYNCUPS_DATABASE_URL=postgres://app:hunter2@db/syncups\nSYNCUPS_PORT=9000\n".utf8)
-      .write(to: good)
+    try Data(
+      "# ours\nSYNCUPS_DATABASE_URL=postgres://app:hunter2@db/syncups\nSYNCUPS_PORT=9000\n".utf8
+    )
+    .write(to: good)
     var environment = clean
     environment["SYNCUPS_CONFIG"] = good.path
     environment["SYNCUPS_HOST"] = "::"
@@ -120,7 +129,8 @@ struct ServerConfigurationTests {
     #expect(!checked.stdout.contains("hunter2"))
 
     // serve stops at the first mistake, in one line, before it looks for the database.
-    let serve = try await runProgram(serverBinary, ["serve", "--config", bad.path], environment: clean)
+    let serve = try await runProgram(
+      serverBinary, ["serve", "--config", bad.path], environment: clean)
     #expect(serve.status != 0)
     #expect(serve.stderr.contains("\(bad.path), line 1: SYNCUPS_DATABASE_URL is wrong"))
   }

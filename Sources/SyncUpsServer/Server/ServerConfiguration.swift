@@ -61,6 +61,11 @@ public struct ServerConfiguration: Sendable {
   public struct Entry: Sendable, Equatable {
     public var value: String
     public var line: Int
+
+    public init(value: String, line: Int) {
+      self.value = value
+      self.line = line
+    }
   }
 
   /// A mistake in the file, on a line when it is one line's.
