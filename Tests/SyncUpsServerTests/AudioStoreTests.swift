@@ -70,7 +70,7 @@ struct AudioStoreTests {
     }
   }
 
-  @Test("two uploads of one hash at once keep one copy; a wrong one beside them changes nothing")
+  @Test("uploads of one hash at once keep one copy, whole; wrong bytes beside them change nothing")
   func uploadsAtOnce() async throws {
     let server = try await TestServer.make()
     let audio = Data.pattern(count: 3 * Self.chunk)
@@ -84,9 +84,10 @@ struct AudioStoreTests {
       async let second = http.send(.put, path, token: token, body: audio)
       async let third = http.send(.put, path, token: token, body: wrong)
       let statuses = try await [first.status, second.status, third.status]
-      #expect(statuses.filter { $0 == .created }.count == 1, "\(statuses)")
-      #expect(statuses.filter { $0 == .ok }.count == 1, "\(statuses)")
-      #expect(statuses.last == .unprocessableContent)
+      // One kept them; the other found them kept. The wrong bytes were refused, or, sent once
+      // the audio was kept, never read (the audio is here already).
+      #expect(statuses.prefix(2).sorted { $0.code < $1.code } == [.ok, .created], "\(statuses)")
+      #expect([.unprocessableContent, .ok].contains(statuses[2]), "\(statuses)")
       #expect(try await server.count("audio_chunk") == 3)
       let meeting = try await http.uploadAndPush(audio, server: server)
       let whole = try await http.send(.get, "/audio/\(meeting.id)", token: server.readerToken)
