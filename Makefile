@@ -45,15 +45,15 @@ server: setup
 release-server: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-server --product syncups-server
 
-# The server on http://127.0.0.1:8080 against the private PostgreSQL (database `syncups`),
-# audio under .build-server-data. Add a person and a token first, with the same database:
+# The server on http://127.0.0.1:8080 against the private PostgreSQL (database `syncups`,
+# audio included). Add a person and a token first, with the same database:
 #   eval "$(.ci/postgres)"; export SYNCUPS_DATABASE_URL="postgres://syncups@localhost/syncups?host=$PGHOST"
 #   .build/debug/syncups-server user add ana --role writer; .build/debug/syncups-server token create ana
 serve: server
 	@$(POSTGRES) && { psql -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'syncups'" \
 	  | grep -q 1 || createdb syncups; } && \
 	  SYNCUPS_DATABASE_URL="postgres://syncups@localhost/syncups?host=$$PGHOST" \
-	  .build/debug/syncups-server serve --port 8080 --data .build-server-data
+	  .build/debug/syncups-server serve --port 8080
 
 postgres: setup
 	@.ci/postgres >/dev/null

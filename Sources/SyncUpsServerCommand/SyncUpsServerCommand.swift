@@ -89,12 +89,37 @@ func withStore<T: Sendable>(
 
 struct Migrate: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Bring the database's schema up to date (safe to run at any time).")
+    abstract: "Bring the database's schema up to date (safe to run at any time).",
+    discussion: "With --data DIR, also import the audio files that a server from before kept in "
+      + "DIR/audio (each checked against the SHA-256 it is named by; run it again and nothing "
+      + "is imported twice).")
   @OptionGroup var options: DatabaseOptions
+  @Option(help: "The data folder of a server from before, whose audio files to import.")
+  var data: String?
 
   func run() async throws {
-    let ran = try await withStore(options) { try await $0.migrate() }
+    let folder = data.map { URL(fileURLWithPath: $0).appendingPathComponent("audio") }
+    if let folder, !FileManager.default.fileExists(atPath: folder.path) {
+      throw ServerError.usage("\(folder.path) is not there: give the folder that holds audio/")
+    }
+    let (ran, outcome) = try await withStore(options) { store in
+      let ran = try await store.migrate()
+      guard let folder else { return (ran, nil as AudioImport.Outcome?) }
+      let audio = AudioStore(client: store.client, logger: store.logger)
+      return (ran, try await AudioImport(audio: audio).run(folder: folder))
+    }
     print(ran == 0 ? "The schema is up to date." : "Applied \(ran) migration(s).")
+    guard let folder, let outcome else { return }
+    for line in outcome.skipped { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
+    print(
+      "Imported \(outcome.imported) audio file(s) from \(folder.path); "
+        + "\(outcome.alreadyHere) already in the database, \(outcome.ignored) not named by a hash "
+        + "(left alone), \(outcome.skipped.count) skipped.")
+    if !outcome.skipped.isEmpty {
+      throw ServerError.failed(
+        "\(outcome.skipped.count) audio file(s) were not imported (named above); "
+          + "the others were")
+    }
   }
 }
 
@@ -106,7 +131,7 @@ struct Serve: AsyncParsableCommand {
   @Option(
     help: "The address to listen on (default $SYNCUPS_HOST, else the file's, else 127.0.0.1).")
   var host: String?
-  @Option(help: "Where audio files are kept.") var data = "./syncups-server-data"
+  @Option(help: .hidden) var data: String?
   @Option(help: "Serve HTTPS with this PEM certificate (or chain); needs --tls-key.")
   var tlsCert: String?
   @Option(help: "The PEM private key of --tls-cert.") var tlsKey: String?
@@ -118,7 +143,7 @@ struct Serve: AsyncParsableCommand {
     help: ArgumentHelp(
       "The most connections open at once; past it new ones are closed at once.",
       discussion: "Default: the open-file limit (ulimit -n) less 128 kept for the database "
-        + "and audio files, now \(Transport.defaultMaxConnections)."))
+        + "and other files, now \(Transport.defaultMaxConnections)."))
   var maxConnections: Int?
 
   @Option(
@@ -181,6 +206,11 @@ struct Serve: AsyncParsableCommand {
   }
 
   func run() async throws {
+    if let data {
+      throw ServerError.usage(
+        "the server keeps audio in PostgreSQL now, not in a folder: run "
+          + "`syncups-server migrate --data \(data)` once to import it, then serve without --data")
+    }
     let settings = try settings()
     let transport = try makeTransport(settings)
     let url = try options.url(settings.file)
@@ -197,9 +227,7 @@ struct Serve: AsyncParsableCommand {
     var proxies = try TrustedProxies(settings.trustedProxies)
     proxies.servesHTTPS = transport.tls != nil
     let client = PostgresClientFactory.make(url, logger: logger)
-    let server = try TeamServer(
-      client: client, data: URL(fileURLWithPath: data, isDirectory: true), proxies: proxies,
-      logger: logger)
+    let server = TeamServer(client: client, proxies: proxies, logger: logger)
     // Migrations first, under their lock, with a client of their own.
     _ = try await withStore(url) { try await $0.migrate() }
     let (host, port) = (settings.host, settings.port)

@@ -200,10 +200,3 @@ struct HostileTeammateTests {
     }
   }
 }
-
-extension Data {
-  /// The SHA-256 of these bytes in lowercase hex.
-  fileprivate var sha256Hex: String {
-    SHA256.hash(data: self).map { String(format: "%02x", $0) }.joined()
-  }
-}

@@ -18,9 +18,9 @@ struct LargePushTests {
     let server = try await TestServer.make(limits: Limits(largePush: 10_000))
     var logger = Logger(label: "syncups-server-test")
     logger.logLevel = .error
-    let team = try TeamServer(
-      client: PostgresClientFactory.make(server.url, logger: logger), data: server.data,
-      limits: server.limits, logger: logger)
+    let team = TeamServer(
+      client: PostgresClientFactory.make(server.url, logger: logger), limits: server.limits,
+      logger: logger)
     try await team.application(logger: logger).test(.live) { http in
       let port = try #require(http.port)
       let syncUp = Fixture.syncUp()

@@ -39,9 +39,8 @@ extension ServerAPITests {
       let tooBig = try await http.send(
         .put, "/api/v1/audio/\(wrongHash)", token: token, body: Data(count: 4000))
       #expect(tooBig.status == .contentTooLarge)
-      let leftovers = try FileManager.default.contentsOfDirectory(
-        atPath: server.data.appendingPathComponent("audio").path)
-      #expect(leftovers.isEmpty)
+      #expect(try await server.count("audio") == 0)
+      #expect(try await server.count("audio_chunk") == 0)
 
       let withoutAudio = Fixture.meeting(
         in: syncUp.id, said: [("Ana", "hi")],

@@ -25,7 +25,7 @@ final class ServerProcess: Sendable {
     var environment = ProcessInfo.processInfo.environment
     environment["SYNCUPS_DATABASE_URL"] = server.urlText
     let child = try ChildProcess(
-      serverBinary, ["serve", "--port", "0", "--data", server.data.path] + options,
+      serverBinary, ["serve", "--port", "0"] + options,
       environment: environment)
     let prefix = "://127.0.0.1:"
     _ = await waitUntil { child.stdout.contains(prefix) || !child.isRunning }
@@ -45,13 +45,15 @@ final class ServerProcess: Sendable {
   }
 
   /// A request through URLSession, as a laptop sends it.
-  func send(_ method: String, _ path: String, token: String, body: Data? = nil) async throws
-    -> (status: Int, body: Data)
-  {
+  func send(
+    _ method: String, _ path: String, token: String, headers: [String: String] = [:],
+    body: Data? = nil
+  ) async throws -> (status: Int, body: Data) {
     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
     request.httpMethod = method
     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     request.httpBody = body
     request.timeoutInterval = 60
     // A session of its own for each request: several suites send at once, and a request held up

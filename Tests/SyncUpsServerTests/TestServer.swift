@@ -50,10 +50,9 @@ struct TestPostgresProblem: Error, CustomStringConvertible {
   var description: String { "no PostgreSQL for the server's tests: \(reason)" }
 }
 
-/// A fresh database, audio folder and server for one test, with a writer's and a reader's token.
+/// A fresh database and server for one test, with a writer's and a reader's token.
 struct TestServer: Sendable {
   let url: DatabaseURL
-  let data: URL
   let writerToken: String
   let readerToken: String
   let limits: Limits
@@ -78,10 +77,8 @@ struct TestServer: Sendable {
         try await store.createToken(for: "Ana").token, try await store.createToken(for: "ben").token
       )
     }
-    let data = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "syncups-server-test-\(UUID().uuidString)")
     return TestServer(
-      url: url, data: data, writerToken: tokens.0, readerToken: tokens.1, limits: limits)
+      url: url, writerToken: tokens.0, readerToken: tokens.1, limits: limits)
   }
 
   /// Runs `body` against the router (or a real socket with `.live`).
@@ -93,9 +90,8 @@ struct TestServer: Sendable {
     var logger = Logger(label: "syncups-server-test")
     logger.logLevel = .error
     let client = PostgresClientFactory.make(url, logger: logger)
-    let server = try TeamServer(
-      client: client, data: data, limits: limits, throttle: throttle, proxies: proxies,
-      logger: logger)
+    let server = TeamServer(
+      client: client, limits: limits, throttle: throttle, proxies: proxies, logger: logger)
     let app = server.application(logger: logger)
     return try await app.test(framework) { http in
       try await body(http, server.store)

@@ -77,7 +77,7 @@ struct TeamFixture: Sendable {
     var environment = ProcessInfo.processInfo.environment
     environment["SYNCUPS_DATABASE_URL"] = databaseURL
     let child = try ChildProcess(
-      serverBinary, ["serve", "--port", String(port), "--data", folder.file("server").path],
+      serverBinary, ["serve", "--port", String(port)],
       environment: environment)
     let prefix = "listening on http://127.0.0.1:"
     _ = await waitUntil { child.stdout.contains(prefix) || !child.isRunning }

@@ -31,34 +31,46 @@ struct AudioRoutes {
     guard AudioStore.isHash(sha) else {
       throw APIError(.badRequest, "audio is named by its SHA-256 in 64 lowercase hex digits")
     }
-    if let size = try await audio.size(of: sha) {
-      try await store.keepAudio(sha256: sha, size: Int64(size))
-      return Response.json(["sha256": sha], status: .ok)
+    if let length = request.headers[.contentLength].flatMap(Int.init), length > limits.audio {
+      throw APIError(
+        .contentTooLarge, "the audio is larger than this server takes (\(limits.audio) bytes)")
     }
-    let size = try await audio.store(request.body, sha256: sha, limit: limits.audio)
-    try await store.keepAudio(sha256: sha, size: size)
-    return Response.json(["sha256": sha], status: .created)
+    do {
+      switch try await audio.store(request.body, sha256: sha, limit: limits.audio) {
+      case .created: return Response.json(["sha256": sha], status: .created)
+      case .alreadyHere: return Response.json(["sha256": sha], status: .ok)
+      }
+    } catch let mismatch as AudioStore.Mismatch {
+      throw APIError(
+        .unprocessableContent,
+        "the audio's SHA-256 is \(mismatch.actual), not \(sha); upload it again under its own hash")
+    }
   }
 
   @Sendable func play(_ request: Request, context: TeamContext) async throws -> Response {
     let id = try request.uuid("meeting", in: context)
+    let named = try await recording(of: id, context: context)
+    guard let recording = try await audio.recording(named.sha256) else {
+      throw APIError(.notFound, "the audio of meeting \(id) is not on the server (yet)")
+    }
+    let etag = "\"\(named.sha256)\""
+    let headers = Self.headers(type: named.type, etag: etag)
+    if request.headers[.ifNoneMatch] == etag {
+      return Response(status: .notModified, headers: headers)
+    }
+    let range = ByteRange(header: request.headers[.range], size: recording.size)
+    return try send(range, of: named.sha256, recording, headers: headers)
+  }
+
+  /// The recording of meeting `id` that the person of `context` may hear: the one place that
+  /// decides it (404 when there is none for them).
+  func recording(of id: UUID, context: TeamContext) async throws -> MeetingDocument.Audio {
     guard let meeting = try await store.meetingDocument(id), !meeting.deleted,
       let recording = meeting.audio
     else {
       throw APIError(.notFound, "meeting \(id) has no audio here")
     }
-    guard let size = try await audio.size(of: recording.sha256) else {
-      throw APIError(.notFound, "the audio of meeting \(id) is not on the server (yet)")
-    }
-    let etag = "\"\(recording.sha256)\""
-    let headers = Self.headers(type: recording.type, etag: etag)
-    if request.headers[.ifNoneMatch] == etag {
-      return Response(status: .notModified, headers: headers)
-    }
-    let range = ByteRange(header: request.headers[.range], size: size)
-    return try await send(
-      range, of: audio.path(of: recording.sha256), size: size, headers: headers,
-      context: context)
+    return recording
   }
 
   /// What every answer about a recording says. Audio is audio: only an audio type is served as
@@ -74,25 +86,33 @@ struct AudioRoutes {
     ]
   }
 
-  /// The part of the file at `path` that `range` asks for: all of it, a range, or 416.
+  /// The part of the recording that `range` asks for: all of it, a range, or 416; its bytes
+  /// read from the database as the answer is written.
   func send(
-    _ range: ByteRange, of path: String, size: Int, headers: HTTPFields, context: TeamContext
-  ) async throws -> Response {
+    _ range: ByteRange, of sha256: String, _ recording: AudioStore.Recording, headers: HTTPFields
+  ) throws -> Response {
     var headers = headers
-    let files = FileIO()
+    let size = recording.size
+    let audio = audio
     switch range {
     case .whole:
       headers[.contentLength] = String(size)
       if size == 0 { return Response(status: .ok, headers: headers) }
       return Response(
         status: .ok, headers: headers,
-        body: try await files.loadFile(path: path, range: 0...(size - 1), context: context))
+        body: ResponseBody(contentLength: size) { writer in
+          try await audio.write(0...(size - 1), of: sha256, recording, to: &writer)
+          try await writer.finish(nil)
+        })
     case .part(let range):
       headers[.contentLength] = String(range.count)
       headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
       return Response(
         status: .partialContent, headers: headers,
-        body: try await files.loadFile(path: path, range: range, context: context))
+        body: ResponseBody(contentLength: range.count) { writer in
+          try await audio.write(range, of: sha256, recording, to: &writer)
+          try await writer.finish(nil)
+        })
     case .unsatisfiable:
       headers[.contentRange] = "bytes */\(size)"
       headers[.contentType] = "application/json; charset=utf-8"
@@ -102,14 +122,5 @@ struct AudioRoutes {
         status: .rangeNotSatisfiable, headers: headers,
         body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
-  }
-}
-
-extension TeamStore {
-  /// Records that the audio with this hash is on disk.
-  func keepAudio(sha256: String, size: Int64) async throws {
-    try await run(
-      "INSERT INTO audio (sha256, size) VALUES (\(sha256), \(size)) ON CONFLICT DO NOTHING",
-      logger: logger)
   }
 }

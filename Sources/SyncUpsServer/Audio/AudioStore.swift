@@ -1,132 +1,174 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
-import NIOPosix
+import PostgresNIO
 
-/// Audio files under `DATA/audio`, each named by the SHA-256 of its bytes. An upload is written
-/// beside its final name, its hash checked, then moved into place: a file under a hash's name
-/// always has that hash.
+/// The team's audio, in PostgreSQL, named by the SHA-256 of its bytes: a row of `audio` (its
+/// size, and the size of its chunks) and its bytes in `audio_chunk` rows of `chunkSize` bytes,
+/// numbered from 0. Every server on the database sees the same audio.
+///
+/// An upload writes its chunks as they arrive, in one transaction that commits only once the
+/// bytes are known to have the hash: a row under a hash always has that hash, and an upload cut
+/// short leaves nothing. Two uploads of one hash take turns on the `audio` row: the second finds
+/// the first's. A read fetches one chunk (or the part of one a range needs) at a time.
 public struct AudioStore: Sendable {
-  public let folder: URL
+  /// 256 KiB: what an upload or a download holds of a recording at once (beside the buffers in
+  /// flight), and few enough rows (4,096 for a GiB) to write and read one at a time.
+  public static let chunkSize = 256 * 1024
 
-  public init(data: URL) throws {
-    folder = data.appendingPathComponent("audio", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  let client: PostgresClient
+  let logger: Logger
+
+  public init(client: PostgresClient, logger: Logger) {
+    self.client = client
+    self.logger = logger
   }
 
-  /// 64 lowercase hex digits: the only names a file here can have (no `/`, no `..`).
+  /// 64 lowercase hex digits: the only names audio can have.
   public static func isHash(_ text: String) -> Bool {
     text.utf8.count == 64
       && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
   }
 
-  public func path(of sha256: String) -> String {
-    folder.appendingPathComponent(sha256).path
+  /// A recording whose bytes are here.
+  public struct Recording: Sendable, Equatable {
+    public let size: Int
+    let chunkSize: Int
   }
 
-  /// Writes `body` to a temporary file off the cooperative pool, hashing as it goes, and keeps
-  /// it as `sha256` only if its bytes have that hash. Returns the size.
+  /// What an upload did: stored the bytes, or found them already here.
+  public enum Stored: Sendable, Equatable {
+    case created(Int)
+    case alreadyHere(Int)
+  }
+
+  /// The bytes of an upload do not have the hash it was sent under.
+  public struct Mismatch: Error, Equatable {
+    public let actual: String
+  }
+
+  /// The recording with this hash, or nil when its bytes are not here (never uploaded, or kept
+  /// on the disk of a server from before: `migrate --data` brings those).
+  public func recording(_ sha256: String) async throws -> Recording? {
+    let rows = try await client.withOpenConnection { connection in
+      try await connection.run(
+        "SELECT size, chunk_size FROM audio WHERE sha256 = \(sha256) AND chunk_size IS NOT NULL",
+        logger: logger
+      ).collect()
+    }
+    return try rows.first.map { row in
+      let (size, chunkSize) = try row.decode((Int64, Int32).self)
+      return Recording(size: Int(size), chunkSize: Int(chunkSize))
+    }
+  }
+
+  /// Stores `body` under `sha256`, a chunk at a time, if its bytes have that hash (`Mismatch`
+  /// when not; 413 past `limit` bytes). The body is read once: the database lost mid-upload is
+  /// a 503, never a second reading.
   public func store(
-    _ body: some AsyncSequence<ByteBuffer, any Error>, sha256: String, limit: Int
-  ) async throws -> Int64 {
-    let temporary = folder.appendingPathComponent(".upload-\(UUID().uuidString)")
-    guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-      throw APIError(.internalServerError, "the server cannot write its audio folder")
-    }
-    let handle = try FileHandle(forWritingTo: temporary)
-    var hasher = SHA256()
-    var size = 0
-    do {
-      for try await buffer in body {
-        size += buffer.readableBytes
-        guard size <= limit else {
+    _ body: some AsyncSequence<ByteBuffer, any Error> & Sendable, sha256: String, limit: Int
+  ) async throws -> Stored {
+    if let here = try await recording(sha256) { return .alreadyHere(here.size) }
+    return try await client.withOpenConnection { connection in
+      try await connection.run("BEGIN", logger: logger)
+      do {
+        // The row first, locked until this transaction ends: another upload of this hash waits
+        // here, then finds it stored (or, if this one failed, stores it itself).
+        try await connection.run(
+          "INSERT INTO audio (sha256, size) VALUES (\(sha256), 0) ON CONFLICT DO NOTHING",
+          logger: logger)
+        let rows = try await connection.run(
+          "SELECT size, chunk_size FROM audio WHERE sha256 = \(sha256) FOR UPDATE", logger: logger
+        ).collect()
+        if let (size, chunkSize) = try rows.first?.decode((Int64, Int32?).self), chunkSize != nil {
+          try await connection.run("ROLLBACK", logger: logger)
+          return .alreadyHere(Int(size))
+        }
+        let size = try await writeChunks(of: body, sha256: sha256, limit: limit, on: connection)
+        try await connection.run(
+          """
+          UPDATE audio SET size = \(Int64(size)), chunk_size = \(Int32(Self.chunkSize))
+          WHERE sha256 = \(sha256)
+          """, logger: logger)
+        try await connection.run("COMMIT", logger: logger)
+        return .created(size)
+      } catch {
+        _ = try? await connection.run("ROLLBACK", logger: logger)
+        if error is ConnectionClosed {
           throw APIError(
-            .contentTooLarge, "the audio is larger than this server takes (\(limit) bytes)")
+            .serviceUnavailable, "the server lost its database during the upload; send it again")
         }
-        let bytes = Data(buffer.readableBytesView)
-        hasher.update(data: bytes)
-        try await NIOThreadPool.singleton.runIfActive { try handle.write(contentsOf: bytes) }
+        throw error
       }
-      try await NIOThreadPool.singleton.runIfActive {
-        try handle.synchronize()
-        try handle.close()
-      }
-      let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-      guard actual == sha256 else {
+    }
+  }
+
+  /// Writes `body` as chunk rows on `connection` (in its transaction), hashing as it goes;
+  /// returns the size once the hash is `sha256`.
+  private func writeChunks(
+    of body: some AsyncSequence<ByteBuffer, any Error>, sha256: String, limit: Int,
+    on connection: PostgresConnection
+  ) async throws -> Int {
+    var hasher = SHA256()
+    var pending = ByteBuffer()
+    pending.reserveCapacity(Self.chunkSize)
+    var size = 0
+    var number: Int32 = 0
+    func insert() async throws {
+      try await connection.run(
+        "INSERT INTO audio_chunk (sha256, number, bytes) VALUES (\(sha256), \(number), \(pending))",
+        logger: logger)
+      number += 1
+      pending.clear()
+    }
+    for try await var buffer in body {
+      size += buffer.readableBytes
+      guard size <= limit else {
         throw APIError(
-          .unprocessableContent,
-          "the audio's SHA-256 is \(actual), not \(sha256); upload it again under its own hash")
+          .contentTooLarge, "the audio is larger than this server takes (\(limit) bytes)")
       }
-      let destination = path(of: sha256)
-      try await NIOThreadPool.singleton.runIfActive {
-        if rename(temporary.path, destination) != 0 {
-          throw APIError(.internalServerError, "the server could not keep the audio file")
-        }
+      buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+      while var piece = buffer.readSlice(
+        length: min(buffer.readableBytes, Self.chunkSize - pending.readableBytes)),
+        piece.readableBytes > 0
+      {
+        pending.writeBuffer(&piece)
+        if pending.readableBytes == Self.chunkSize { try await insert() }
       }
-      return Int64(size)
-    } catch {
-      try? handle.close()
-      try? FileManager.default.removeItem(at: temporary)
-      throw error
     }
+    if pending.readableBytes > 0 { try await insert() }
+    let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    guard actual == sha256 else { throw Mismatch(actual: actual) }
+    return size
   }
 
-  /// The file's size, or nil when it is not here.
-  public func size(of sha256: String) async throws -> Int? {
-    let path = path(of: sha256)
-    return try await NIOThreadPool.singleton.runIfActive {
-      (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
-    }
-  }
-}
-
-/// A `Range: bytes=...` header, for a file of `size` bytes.
-enum ByteRange: Equatable {
-  /// No range, or one this server does not read (several ranges): the whole file.
-  case whole
-  case part(ClosedRange<Int>)
-  /// A range that starts past the end: 416.
-  case unsatisfiable
-
-  init(header: String?, size: Int) {
-    guard let header, header.hasPrefix("bytes="), !header.contains(",") else {
-      self = .whole
-      return
-    }
-    let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
-    let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-    guard parts.count == 2 else {
-      self = .whole
-      return
-    }
-    if parts[0].isEmpty {
-      // The last N bytes.
-      guard let count = Int(parts[1]), count >= 0 else {
-        self = .whole
-        return
+  /// Writes bytes `range` of `recording` to `writer`, one chunk's part at a time, each read by
+  /// a query of its own (a slow listener holds no database connection).
+  public func write(
+    _ range: ClosedRange<Int>, of sha256: String, _ recording: Recording,
+    to writer: inout any ResponseBodyWriter
+  ) async throws {
+    var offset = range.lowerBound
+    while offset <= range.upperBound {
+      let number = offset / recording.chunkSize
+      let start = offset - number * recording.chunkSize
+      let count = min(recording.chunkSize - start, range.upperBound - offset + 1)
+      let rows = try await client.withOpenConnection { connection in
+        try await connection.run(
+          """
+          SELECT substring(bytes FROM \(Int32(start + 1)) FOR \(Int32(count))) FROM audio_chunk
+          WHERE sha256 = \(sha256) AND number = \(Int32(number))
+          """, logger: logger
+        ).collect()
       }
-      guard count > 0, size > 0 else {
-        self = .unsatisfiable
-        return
+      guard let bytes = try rows.first?.decode(ByteBuffer.self), bytes.readableBytes == count
+      else {
+        throw APIError(.internalServerError, "a chunk of the audio \(sha256) is missing")
       }
-      self = .part(max(0, size - count)...(size - 1))
-      return
+      try await writer.write(bytes)
+      offset += count
     }
-    guard let start = Int(parts[0]), start >= 0 else {
-      self = .whole
-      return
-    }
-    let end: Int
-    if parts[1].isEmpty {
-      end = size - 1
-    } else {
-      guard let last = Int(parts[1]), last >= start else {
-        self = .whole
-        return
-      }
-      end = min(last, size - 1)
-    }
-    self = start < size ? .part(start...end) : .unsatisfiable
   }
 }

@@ -6,7 +6,8 @@ import PostgresNIO
 import ServiceLifecycle
 import SyncUpsWire
 
-/// Everything a running server needs: its store, the audio folder, the limits, the watcher.
+/// Everything a running server needs: its store, the audio, the limits, the watcher. It keeps
+/// nothing of its own: every server on one database answers alike.
 public struct TeamServer: Sendable {
   public let store: TeamStore
   public let audio: AudioStore
@@ -20,12 +21,12 @@ public struct TeamServer: Sendable {
   public let proxies: TrustedProxies
 
   public init(
-    client: PostgresClient, data: URL, limits: Limits = Limits(),
+    client: PostgresClient, limits: Limits = Limits(),
     throttle: SignInThrottle = SignInThrottle(), proxies: TrustedProxies = TrustedProxies(),
     logger: Logger
-  ) throws {
+  ) {
     store = TeamStore(client: client, logger: logger)
-    audio = try AudioStore(data: data)
+    audio = AudioStore(client: client, logger: logger)
     self.limits = limits
     self.throttle = throttle
     self.proxies = proxies

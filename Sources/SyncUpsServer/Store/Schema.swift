@@ -160,6 +160,21 @@ enum Schema {
     ALTER TABLE person DROP CONSTRAINT person_name_key;
     CREATE UNIQUE INDEX person_live_name ON person (lower(name)) WHERE removed_at IS NULL;
     """,
+    // 8: the audio's bytes in the database (`AudioStore`), so every server on it serves the
+    // same: chunks numbered from 0, each `chunk_size` bytes but the last, written when the
+    // upload's hash is checked. A row without `chunk_size` has its bytes on the disk of a server
+    // from before, until `migrate --data` imports them. The chunks are kept out of line and
+    // uncompressed (audio does not compress), so a range reads only the part it needs.
+    """
+    ALTER TABLE audio ADD COLUMN chunk_size integer CHECK (chunk_size > 0);
+    CREATE TABLE audio_chunk (
+      sha256 text NOT NULL REFERENCES audio ON DELETE CASCADE,
+      number integer NOT NULL CHECK (number >= 0),
+      bytes bytea NOT NULL,
+      PRIMARY KEY (sha256, number)
+    );
+    ALTER TABLE audio_chunk ALTER COLUMN bytes SET STORAGE EXTERNAL;
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body
