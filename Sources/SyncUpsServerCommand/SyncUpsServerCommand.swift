@@ -10,7 +10,7 @@ struct SyncUpsServerCommand: AsyncParsableCommand {
     commandName: "syncups-server",
     abstract: "The team's SyncUps server: meetings, search and audio over PostgreSQL.",
     version: "0.1.0",
-    subcommands: [Migrate.self, Serve.self, User.self, Token.self])
+    subcommands: [Migrate.self, Serve.self, User.self, Token.self, Backup.self, Restore.self])
 }
 
 /// `--database URL`, else `$SYNCUPS_DATABASE_URL`.
@@ -90,6 +90,20 @@ struct Serve: AsyncParsableCommand {
       valueName: "address"))
   var trustedProxies: [String] = []
 
+  @Option(
+    name: .customLong("metrics-from"),
+    help: ArgumentHelp(
+      "An address or network (CIDR) allowed to read /metrics (repeatable); default "
+        + "$SYNCUPS_METRICS_FROM (comma-separated), else this machine only.",
+      valueName: "address"))
+  var metricsFrom: [String] = []
+
+  @Option(
+    help:
+      "The log on stderr: text, or json (one object a line); default $SYNCUPS_LOG_FORMAT, else text."
+  )
+  var logFormat: String?
+
   /// How connections are held, from the options; every mistake one line (before the database
   /// is looked at).
   func makeTransport() throws -> Transport {
@@ -119,8 +133,18 @@ struct Serve: AsyncParsableCommand {
   func run() async throws {
     let transport = try makeTransport()
     let url = try options.url()
+    let environment = ProcessInfo.processInfo.environment
+    let metricsFrom =
+      try metricsFrom.isEmpty
+      ? environment["SYNCUPS_METRICS_FROM"].map { try AddressRanges.list($0) } ?? .loopback
+      : AddressRanges(metricsFrom)
     // The log on stderr (stdout says only where it listens).
-    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    switch logFormat ?? environment["SYNCUPS_LOG_FORMAT"] ?? "text" {
+    case "text": LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    case "json": LoggingSystem.bootstrap(JSONLogHandler.standardError)
+    case let other:
+      throw ServerError.usage("--log-format is text or json, not '\(other.prefix(40))'")
+    }
     var logger = Logger(label: "syncups-server")
     logger.logLevel = .info
     // SYNCUPS_SERVER_LOG=debug (or trace) says more, down to each query.
@@ -134,7 +158,7 @@ struct Serve: AsyncParsableCommand {
     let client = PostgresClientFactory.make(url, logger: logger)
     let server = try TeamServer(
       client: client, data: URL(fileURLWithPath: data, isDirectory: true), proxies: proxies,
-      logger: logger)
+      metricsFrom: metricsFrom, logger: logger)
     // Migrations first, under their lock, with a client of their own.
     _ = try await withStore(options) { try await $0.migrate() }
     let host = host
