@@ -382,7 +382,7 @@ let package = Package(
     .target(
       name: "SyncUpsServer",
       dependencies: [
-        "SyncUpsWire", "AudioCore",
+        "SyncUpsWire", "AudioCore", "ChildProcesses",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -11,7 +11,10 @@ struct SyncUpsServerCommand: AsyncParsableCommand {
     commandName: "syncups-server",
     abstract: "The team's SyncUps server: meetings, search and audio over PostgreSQL.",
     version: SyncUpsVersion.current,
-    subcommands: [Migrate.self, Serve.self, CheckConfig.self, User.self, Token.self])
+    subcommands: [
+      Migrate.self, Serve.self, CheckConfig.self, User.self, Token.self, Backup.self,
+      Restore.self,
+    ])
 }
 
 /// `--database URL`, else `$SYNCUPS_DATABASE_URL`, else the configuration file's.
@@ -153,6 +156,20 @@ struct Serve: AsyncParsableCommand {
       valueName: "address"))
   var trustedProxies: [String] = []
 
+  @Option(
+    name: .customLong("metrics-from"),
+    help: ArgumentHelp(
+      "An address or network (CIDR) allowed to read /metrics (repeatable); default "
+        + "$SYNCUPS_METRICS_FROM (comma-separated), else this machine only.",
+      valueName: "address"))
+  var metricsFrom: [String] = []
+
+  @Option(
+    help:
+      "The log on stderr: text, or json (one object a line); default $SYNCUPS_LOG_FORMAT, else text."
+  )
+  var logFormat: String?
+
   /// What the options, the environment, the configuration file and the defaults come to.
   struct Settings {
     var file: ServerConfiguration
@@ -161,6 +178,8 @@ struct Serve: AsyncParsableCommand {
     var tlsCert: String?
     var tlsKey: String?
     var trustedProxies: [String]
+    var metricsFrom: AddressRanges
+    var logFormat: String
   }
 
   func settings() throws -> Settings {
@@ -176,7 +195,12 @@ struct Serve: AsyncParsableCommand {
       file: file, host: try value("SYNCUPS_HOST", host) ?? "127.0.0.1",
       port: try value("SYNCUPS_PORT", port.map(String.init)).flatMap { Int($0) } ?? 8080,
       tlsCert: try value("SYNCUPS_TLS_CERT", tlsCert), tlsKey: try value("SYNCUPS_TLS_KEY", tlsKey),
-      trustedProxies: proxies.map(ServerConfiguration.items) ?? [])
+      trustedProxies: proxies.map(ServerConfiguration.items) ?? [],
+      metricsFrom: try AddressRanges.list(
+        try value(
+          "SYNCUPS_METRICS_FROM", metricsFrom.isEmpty ? nil : metricsFrom.joined(separator: ","))
+          ?? "127.0.0.0/8,::1"),
+      logFormat: try value("SYNCUPS_LOG_FORMAT", logFormat) ?? "text")
   }
 
   /// How connections are held, from the options; every mistake one line (before the database
@@ -215,7 +239,12 @@ struct Serve: AsyncParsableCommand {
     let transport = try makeTransport(settings)
     let url = try options.url(settings.file)
     // The log on stderr (stdout says only where it listens).
-    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    switch settings.logFormat {
+    case "text": LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    case "json": LoggingSystem.bootstrap(JSONLogHandler.standardError)
+    case let other:
+      throw ServerError.usage("--log-format is text or json, not '\(other.prefix(40))'")
+    }
     var logger = Logger(label: "syncups-server")
     logger.logLevel = .info
     // SYNCUPS_SERVER_LOG=debug (or trace) says more, down to each query.
@@ -227,7 +256,8 @@ struct Serve: AsyncParsableCommand {
     var proxies = try TrustedProxies(settings.trustedProxies)
     proxies.servesHTTPS = transport.tls != nil
     let client = PostgresClientFactory.make(url, logger: logger)
-    let server = TeamServer(client: client, proxies: proxies, logger: logger)
+    let server = TeamServer(
+      client: client, proxies: proxies, metricsFrom: settings.metricsFrom, logger: logger)
     // Migrations first, under their lock, with a client of their own.
     _ = try await withStore(url) { try await $0.migrate() }
     let (host, port) = (settings.host, settings.port)

@@ -152,7 +152,7 @@ struct ServeConfigurationFileTests {
     environment["SYNCUPS_DATABASE_URL"] = nil
     environment["SYNCUPS_PORT"] = nil
     let child = try ChildProcess(
-      serverBinary, ["serve", "--config", conf.path, "--data", server.data.path],
+      serverBinary, ["serve", "--config", conf.path],
       environment: environment)
     let listening = await waitUntil {
       child.stdout.contains("listening on http://127.0.0.1:") || !child.isRunning

@@ -51,6 +51,13 @@ public struct ServerConfiguration: Sendable {
     ServerSetting(
       key: "SYNCUPS_TRUSTED_PROXIES", option: "--trusted-proxy", meaning: "trusted proxies",
       isList: true, problem: proxiesProblem),
+    ServerSetting(
+      key: "SYNCUPS_METRICS_FROM", option: "--metrics-from", meaning: "who may read /metrics",
+      defaultValue: "127.0.0.0/8,::1", isList: true, problem: metricsFromProblem),
+    ServerSetting(
+      key: "SYNCUPS_LOG_FORMAT", option: "--log-format", meaning: "log format",
+      defaultValue: "text",
+      problem: { ["text", "json"].contains($0) ? nil : "is text or json" }),
   ]
 
   public static func setting(_ key: String) -> ServerSetting? {
@@ -212,6 +219,15 @@ public struct ServerConfiguration: Sendable {
     if FileManager.default.isReadableFile(atPath: path) { return nil }
     return FileManager.default.fileExists(atPath: path)
       ? "\(path) cannot be read by this user" : "\(path) does not exist"
+  }
+
+  static func metricsFromProblem(_ list: String) -> String? {
+    do {
+      _ = try AddressRanges.list(list)
+      return nil
+    } catch {
+      return "holds what is not an IP address or network: \(error)"
+    }
   }
 
   static func proxiesProblem(_ list: String) -> String? {

@@ -19,17 +19,24 @@ public struct TeamServer: Sendable {
   public let largePushes = Turns(1)
   /// The reverse proxies whose `X-Forwarded-*` headers are believed.
   public let proxies: TrustedProxies
+  /// What `/metrics` says, and who may read it.
+  public let metrics: Metrics
+  public let metricsFrom: AddressRanges
+  /// The longest `/healthz` waits for PostgreSQL's answer.
+  public var healthTimeout: Duration = .seconds(2)
 
   public init(
     client: PostgresClient, limits: Limits = Limits(),
     throttle: SignInThrottle = SignInThrottle(), proxies: TrustedProxies = TrustedProxies(),
-    logger: Logger
+    metrics: Metrics = Metrics(), metricsFrom: AddressRanges = .loopback, logger: Logger
   ) {
     store = TeamStore(client: client, logger: logger)
     audio = AudioStore(client: client, logger: logger)
     self.limits = limits
     self.throttle = throttle
     self.proxies = proxies
+    self.metrics = metrics
+    self.metricsFrom = metricsFrom
     watcher = ChangesWatcher(client: client, logger: logger)
   }
 
@@ -51,15 +58,17 @@ public struct TeamServer: Sendable {
   /// The routes, by concern, behind the doors they need: the JSON API takes a bearer token; the
   /// audio a token or the web session (401 without); the pages the session (else the sign-in
   /// page); signing in and the assets take nothing. Every error is answered in words, and
-  /// every form must come from this server's own pages.
+  /// every form must come from this server's own pages. Health and metrics take no token
+  /// (metrics are read only from the addresses allowed).
   public func router(logger: Logger) -> Router<TeamContext> {
     let router = Router(context: TeamContext.self)
+    router.middlewares.add(MetricsMiddleware(metrics: metrics))
     router.middlewares.add(ErrorMiddleware(logger: logger))
     router.middlewares.add(SameOriginForms(proxies: proxies, logger: logger))
     let auth = AuthRoutes(store: store, throttle: throttle, proxies: proxies)
     let audio = AudioRoutes(store: store, audio: self.audio, limits: limits)
     let sync = SyncRoutes(
-      store: store, limits: limits, watcher: watcher, largePushes: largePushes)
+      store: store, limits: limits, watcher: watcher, largePushes: largePushes, metrics: metrics)
     let pages = PageRoutes(server: self)
 
     router.group("api/v1").add(middleware: TokenMiddleware(store: store))
@@ -71,6 +80,11 @@ public struct TeamServer: Sendable {
     router.group("audio")
       .add(middleware: SessionMiddleware(store: store, signedOut: .unauthorized, logger: logger))
       .addRoutes(audio.playback)
+    router.addRoutes(
+      HealthAndMetricsRoutes(
+        client: store.client, metrics: metrics, metricsFrom: metricsFrom, proxies: proxies,
+        healthTimeout: healthTimeout, logger: logger
+      ).routes)
     router.addRoutes(pages.assets)
     router.addRoutes(auth.signing)
     router.group()

@@ -42,6 +42,18 @@ public struct DatabaseURL: Equatable, Sendable {
     return copy
   }
 
+  /// For one connection of its own (no pool), as `configuration` is for a pool.
+  var connection: PostgresConnection.Configuration {
+    if let socketDirectory {
+      return PostgresConnection.Configuration(
+        unixSocketPath: socketDirectory + "/.s.PGSQL.\(port)", username: username,
+        password: password, database: database)
+    }
+    return PostgresConnection.Configuration(
+      host: host, port: port, username: username, password: password, database: database,
+      tls: .disable)
+  }
+
   public var configuration: PostgresClient.Configuration {
     if let socketDirectory {
       return PostgresClient.Configuration(

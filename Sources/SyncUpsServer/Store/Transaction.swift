@@ -27,7 +27,12 @@ extension PostgresClient {
     var tries = 0
     while true {
       do {
-        return try await withConnection(body)
+        let lease = PoolUsage.shared.request()
+        defer { lease.end() }
+        return try await withConnection { connection in
+          lease.lent()
+          return try await body(connection)
+        }
       } catch is ConnectionClosed where tries < 3 {
         tries += 1
       }

@@ -10,6 +10,7 @@ struct SyncRoutes {
   let watcher: ChangesWatcher
   /// Pushes larger than `limits.largePush` are decoded and saved one at a time.
   let largePushes: Turns
+  let metrics: Metrics
 
   var routes: RouteCollection<TeamContext> {
     RouteCollection(context: TeamContext.self)
@@ -23,6 +24,7 @@ struct SyncRoutes {
       throw APIError(.forbidden, "\(person.name) may read but not push; ask for the writer role")
     }
     let body = try await request.collectBody(limit: limits.json)
+    metrics.push(bytes: body.readableBytes)
     // A large push waits for its turn once it has arrived (a body left unread would be
     // closed by the idle timeout) and before it is decoded, which is what takes memory.
     let large = body.readableBytes > limits.largePush
@@ -50,7 +52,7 @@ struct SyncRoutes {
           status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
           body: ResponseBody(contentsOf: page.pieces))
       }
-      await watcher.wait(after: generation, upTo: left)
+      await metrics.waitingPull { await watcher.wait(after: generation, upTo: left) }
     }
   }
 }
