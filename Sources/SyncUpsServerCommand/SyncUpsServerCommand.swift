@@ -243,7 +243,8 @@ struct Serve: AsyncParsableCommand {
     case "text": LoggingSystem.bootstrap(StreamLogHandler.standardError)
     case "json": LoggingSystem.bootstrap(JSONLogHandler.standardError)
     case let other:
-      throw ServerError.usage("--log-format is text or json, not '\(other.prefix(40))'")
+      throw ServerError.usage(
+        "--log-format (and $SYNCUPS_LOG_FORMAT) take text or json, not '\(other.prefix(40))'")
     }
     var logger = Logger(label: "syncups-server")
     logger.logLevel = .info

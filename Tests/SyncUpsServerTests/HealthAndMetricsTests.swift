@@ -173,10 +173,17 @@ struct HealthAndMetricsTests {
       #expect(object?["message"] is String, "\(line)")
     }
     let wrong = try await runServer(["serve", "--log-format", "xml"], database: server.urlText)
-    #expect(wrong.status != 0 && wrong.stderr.contains("--log-format is text or json"))
+    #expect(wrong.status != 0 && wrong.stderr.contains("take text or json, not 'xml'"))
     let badFrom = try await runServer(
       ["serve", "--metrics-from", "everyone"], database: server.urlText)
-    #expect(badFrom.status != 0 && badFrom.stderr.contains("--metrics-from takes"))
+    #expect(badFrom.status != 0 && badFrom.stderr.contains("not 'everyone'"))
+    // The same settings from the environment.
+    for (name, value) in [("SYNCUPS_LOG_FORMAT", "xml"), ("SYNCUPS_METRICS_FROM", "::1,everyone")] {
+      let run = try await runProgram(
+        serverBinary, ["serve", "--port", "0"],
+        environment: ["SYNCUPS_DATABASE_URL": server.urlText, name: value])
+      #expect(run.status != 0 && run.stderr.contains("$\(name)"), "\(run.stderr)")
+    }
   }
 }
 

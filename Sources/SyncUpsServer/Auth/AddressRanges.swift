@@ -21,7 +21,7 @@ public struct AddressRanges: Sendable, Equatable {
     for item in items {
       guard let range = Self.range(item) else {
         throw ServerError.usage(
-          "--metrics-from takes an IP address or a network (such as 127.0.0.1 or 10.0.0.0/8), "
+          "--metrics-from (and $SYNCUPS_METRICS_FROM) take an IP address or a network (such as 127.0.0.1 or 10.0.0.0/8), "
             + "not '\(item.prefix(100))'")
       }
       ranges.append(range)
@@ -29,7 +29,7 @@ public struct AddressRanges: Sendable, Equatable {
     self.ranges = ranges
   }
 
-  private static func range(_ text: String) -> Range? {
+  static func range(_ text: String) -> Range? {
     let parts = text.trimmingCharacters(in: .whitespaces).split(
       separator: "/", omittingEmptySubsequences: false)
     guard parts.count <= 2, let bytes = Self.bytes(parts[0]) else { return nil }

@@ -222,18 +222,16 @@ public struct ServerConfiguration: Sendable {
   }
 
   static func metricsFromProblem(_ list: String) -> String? {
-    do {
-      _ = try AddressRanges.list(list)
-      return nil
-    } catch {
-      return "holds what is not an IP address or network: \(error)"
-    }
+    let wrong = items(list).filter { AddressRanges.range($0) == nil }
+    guard !wrong.isEmpty else { return nil }
+    return "takes IP addresses or networks (such as 127.0.0.1 or 10.0.0.0/8), not "
+      + wrong.map { "'\($0.prefix(60))'" }.joined(separator: ", ")
   }
 
   static func proxiesProblem(_ list: String) -> String? {
     let wrong = items(list).filter { TrustedProxies.canonical($0) == nil }
     guard !wrong.isEmpty else { return nil }
-    return "holds what is not an IP address: "
+    return "takes the IP addresses of reverse proxies (such as 127.0.0.1 or ::1), not "
       + wrong.map { "'\($0.prefix(60))'" }.joined(separator: ", ")
   }
 }
