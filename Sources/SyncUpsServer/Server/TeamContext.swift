@@ -67,7 +67,7 @@ public struct TeamContext: RequestContext {
     guard !writing || team.role == .writer else {
       throw APIError(
         .forbidden,
-        "\(person.name) may read but not write in team \(team.team); ask for the "
+        "\(person.name) may read but not push in team \(team.team); ask for the "
           + "writer role")
     }
     return team
