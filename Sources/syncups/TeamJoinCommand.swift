@@ -80,7 +80,7 @@ struct TeamJoinCommand: AsyncParsableCommand {
     // The name and role are the server's words: shown, never obeyed (`visible`).
     let who =
       (member.name.map { " as \($0)" + (member.role.map { " (\($0))" } ?? "") } ?? "")
-      + (chosen.map { ", team \($0.name)" } ?? "")
+      + ((member.teams?.count ?? 0) > 1 ? chosen.map { ", team \($0.name)" } ?? "" : "")
     try Console.out(
       "Joined \(server.absoluteString)\(who)".visible + "; \(Format.count(waiting, "change")) "
         + "to push: run 'syncups sync'\n")
