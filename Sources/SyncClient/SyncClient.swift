@@ -66,12 +66,18 @@ public struct Team: Codable, Sendable, Equatable {
   /// Whether the token may go over plain `http://` to another computer (`team join
   /// --allow-http`): without it, the client refuses before it sends anything.
   public var allowHTTP: Bool
+  /// The team on that server this laptop joined (`team join --team`), sent with every request
+  /// as the `SyncUps-Team` header (`TeamHeader`); nil: the person's only team.
+  public var name: String?
 
-  public init(url: URL, token: String, timeout: Double = 20, allowHTTP: Bool = false) {
+  public init(
+    url: URL, token: String, timeout: Double = 20, allowHTTP: Bool = false, name: String? = nil
+  ) {
     self.url = url
     self.token = token
     self.timeout = timeout
     self.allowHTTP = allowHTTP
+    self.name = name
   }
 
   /// True when requests to `url` would carry the token across a network unencrypted: plain
@@ -101,10 +107,24 @@ public struct TeamMember: Codable, Sendable, Equatable {
   public var name: String?
   /// `reader` or `writer`, when the server says.
   public var role: String?
+  /// Their teams on that server and their role in each; nil from a server without teams.
+  public var teams: [Membership]?
 
-  public init(name: String? = nil, role: String? = nil) {
+  /// A team of theirs.
+  public struct Membership: Codable, Sendable, Equatable {
+    public var name: String
+    public var role: String
+
+    public init(name: String, role: String) {
+      self.name = name
+      self.role = role
+    }
+  }
+
+  public init(name: String? = nil, role: String? = nil, teams: [Membership]? = nil) {
     self.name = name
     self.role = role
+    self.teams = teams
   }
 }
 

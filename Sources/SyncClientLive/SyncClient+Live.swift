@@ -89,6 +89,7 @@ enum HTTP {
     request.timeoutInterval = team.timeout
     request.setValue("Bearer \(team.token)", forHTTPHeaderField: "Authorization")
     request.setValue("application/json", forHTTPHeaderField: "Accept")
+    if let name = team.name { request.setValue(name, forHTTPHeaderField: TeamHeader.name) }
     return request
   }
 

@@ -12,8 +12,8 @@ struct SyncUpsServerCommand: AsyncParsableCommand {
     abstract: "The team's SyncUps server: meetings, search and audio over PostgreSQL.",
     version: SyncUpsVersion.current,
     subcommands: [
-      Migrate.self, Serve.self, CheckConfig.self, User.self, Token.self, Backup.self,
-      Restore.self,
+      Migrate.self, Serve.self, CheckConfig.self, TeamCommand.self, User.self, Token.self,
+      Backup.self, Restore.self,
     ])
 }
 
@@ -281,18 +281,25 @@ struct User: AsyncParsableCommand {
     subcommands: [Add.self, List.self, Password.self, Remove.self, ChangeRole.self])
 
   struct Add: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add a person.")
+    static let configuration = CommandConfiguration(
+      abstract: "Add a person to a team, or someone already here to one more team.")
     @OptionGroup var options: DatabaseOptions
     @Argument var name: String
     @Option(help: "reader (reads) or writer (also pushes).") var role: String
+    @Option(help: "The team (needed when there are several; see `team list`).") var team: String?
 
     func run() async throws {
       let role = try Person.Role(option: role)
-      let name = name
-      let person = try await withStore(options) { try await $0.addPerson(name: name, role: role) }
+      let (name, team) = (name, team)
+      let person = try await withStore(options) {
+        try await $0.addPerson(name: name, role: role, team: team)
+      }
+      let added = person.memberships.first {
+        team == nil || $0.team.lowercased() == team?.lowercased()
+      }
       print(
-        "Added \(person.name) (\(person.role.rawValue)). Make them a token: syncups-server token create \(person.name)"
-      )
+        "Added \(person.name) (\(role.rawValue), team \(added?.team ?? "?")). Make them a token "
+          + "(one is enough for all their teams): syncups-server token create \(person.name)")
     }
   }
 
@@ -301,11 +308,10 @@ struct User: AsyncParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() async throws {
-      let people = try await withStore(options) { try await $0.people() }
-      print("NAME".padding(toLength: 24, withPad: " ", startingAt: 0) + "ROLE")
-      for person in people {
-        print(person.name.padding(toLength: 24, withPad: " ", startingAt: 0) + person.role.rawValue)
+      let (people, teams) = try await withStore(options) {
+        (try await $0.people(), try await $0.teams())
       }
+      print(User.listing(people, teams: teams.count), terminator: "")
     }
   }
 
@@ -335,9 +341,21 @@ extension User {
         "Remove a person: their tokens and web sessions stop at once; what they pushed stays.")
     @OptionGroup var options: DatabaseOptions
     @Argument var name: String
+    @Option(help: "Take them out of this team only; their tokens keep working for the others.")
+    var team: String?
 
     func run() async throws {
       let name = name
+      if let team {
+        let person = try await withStore(options) {
+          try await $0.removeMembership(name: name, team: team)
+        }
+        print(
+          "Took \(person.name) out of team \(team); their teams now: "
+            + (person.memberships.isEmpty
+              ? "none" : person.memberships.map(\.team).joined(separator: ", ")))
+        return
+      }
       let person = try await withStore(options) { try await $0.removePerson(name: name) }
       print(
         "Removed \(person.name): their tokens and web sessions no longer work; what they pushed stays."
@@ -347,16 +365,20 @@ extension User {
 
   struct ChangeRole: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "role", abstract: "Change someone's role; it counts from their next request.")
+      commandName: "role",
+      abstract: "Change someone's role in a team; it counts from their next request.")
     @OptionGroup var options: DatabaseOptions
     @Argument var name: String
     @Option(help: "reader (reads) or writer (also pushes).") var role: String
+    @Option(help: "The team (needed when they are in several).") var team: String?
 
     func run() async throws {
       let role = try Person.Role(option: role)
-      let name = name
-      let person = try await withStore(options) { try await $0.setRole(name: name, role: role) }
-      print("\(person.name) is now a \(role.rawValue).")
+      let (name, team) = (name, team)
+      let person = try await withStore(options) {
+        try await $0.setRole(name: name, role: role, team: team)
+      }
+      print("\(person.name) is now a \(role.rawValue)" + (team.map { " in team \($0)." } ?? "."))
     }
   }
 }

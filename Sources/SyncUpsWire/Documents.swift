@@ -204,9 +204,12 @@ public struct SyncUpSummary: Codable, Sendable, Equatable {
   public var duration: Double
   public var attendees: [String]
   public var meetings: Int
+  /// The name of the team it belongs to (a server with several teams); nil from a laptop.
+  public var team: String?
 
   public init(
-    id: UUID, title: String, theme: String, duration: Double, attendees: [String], meetings: Int
+    id: UUID, title: String, theme: String, duration: Double, attendees: [String], meetings: Int,
+    team: String? = nil
   ) {
     self.id = id
     self.title = title
@@ -214,6 +217,7 @@ public struct SyncUpSummary: Codable, Sendable, Equatable {
     self.duration = duration
     self.attendees = attendees
     self.meetings = meetings
+    self.team = team
   }
 }
 

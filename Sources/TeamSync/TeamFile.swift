@@ -76,16 +76,20 @@ public struct TeamFile: Sendable, Equatable {
     public var role: String?
     /// `team join --allow-http`: the token may go over plain http:// to another computer.
     public var allowHTTP: Bool?
+    /// The team on the server this data joined (nil: joined before servers had teams, or a
+    /// server without them): every request names it.
+    public var teamName: String?
 
     public init(
       url: URL, token: String, person: String? = nil, role: String? = nil,
-      allowHTTP: Bool? = nil
+      allowHTTP: Bool? = nil, teamName: String? = nil
     ) {
       self.url = url
       self.token = token
       self.person = person
       self.role = role
       self.allowHTTP = allowHTTP
+      self.teamName = teamName
     }
 
     /// The server and token, with the request timeout (`SYNCUPS_SYNC_TIMEOUT` seconds, 0.1 to
@@ -95,7 +99,7 @@ public struct TeamFile: Sendable, Equatable {
       return Team(
         url: url, token: token,
         timeout: timeout.flatMap { $0.isFinite ? min(max(0.1, $0), 3600) : nil } ?? 20,
-        allowHTTP: allowHTTP ?? false)
+        allowHTTP: allowHTTP ?? false, name: teamName)
     }
   }
 

@@ -27,6 +27,9 @@ struct TeamStatusCommand: AsyncParsableCommand {
     var lines = [
       "server: \(team.url.absoluteString)",
       "person: \(person)",
+    ]
+    if let name = team.teamName { lines.append("team: \(name)") }
+    lines += [
       "last sync: \(status.lastSync.map(Format.date) ?? "never")",
       "changes waiting: \(status.waiting)",
     ]

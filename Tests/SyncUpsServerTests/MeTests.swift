@@ -15,7 +15,9 @@ struct MeTests {
     try await server.test { http, store in
       let writer = try await http.send(.get, "/api/v1/me", token: server.writerToken)
       #expect(writer.status == .ok)
-      #expect(try writer.decode(Me.self) == Me(name: "Ana", role: "writer"))
+      #expect(
+        try writer.decode(Me.self)
+          == Me(name: "Ana", role: "writer", teams: [.init(name: "team", role: "writer")]))
       let reader = try await http.send(.get, "/api/v1/me", token: server.readerToken)
       #expect(try reader.decode(Me.self).name == "Ben")
       #expect(try reader.decode(Me.self).role == "reader")

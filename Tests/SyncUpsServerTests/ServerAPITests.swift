@@ -249,7 +249,7 @@ extension ServerAPITests {
       try list.decode([SyncUpSummary].self) == [
         SyncUpSummary(
           id: syncUp.id, title: "Morning Sync", theme: "teal", duration: 300,
-          attendees: ["Ana", "Ben"], meetings: 1)
+          attendees: ["Ana", "Ben"], meetings: 1, team: "team")
       ], sourceLocation: sourceLocation)
     let page = try await http.send(
       .get, "/api/v1/sync-ups/\(syncUp.id)/meetings", token: server.readerToken

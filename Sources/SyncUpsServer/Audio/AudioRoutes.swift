@@ -5,7 +5,9 @@ import SyncUpsWire
 
 /// A meeting's recording: a writer's laptop uploads it under its SHA-256 before pushing the
 /// meeting, and a listener plays it (whole or by ranges, as `<audio>` asks). The upload sits
-/// behind the API's token; playing takes the token or the web session.
+/// behind the API's token (a writer of the request's team); playing takes the token or the web
+/// session, and only a meeting of the request's teams plays (`TeamStore.hearable`): another
+/// team's is 404.
 struct AudioRoutes {
   let store: TeamStore
   let audio: AudioStore
@@ -23,10 +25,7 @@ struct AudioRoutes {
   }
 
   @Sendable func upload(_ request: Request, context: TeamContext) async throws -> Response {
-    let person = try context.requirePerson()
-    guard person.role == .writer else {
-      throw APIError(.forbidden, "\(person.name) may read but not upload audio")
-    }
+    _ = try context.syncTeam(writing: true)
     let sha = context.parameters.get("sha256") ?? ""
     guard AudioStore.isHash(sha) else {
       throw APIError(.badRequest, "audio is named by its SHA-256 in 64 lowercase hex digits")
@@ -64,10 +63,8 @@ struct AudioRoutes {
 
   /// The recording of meeting `id` that the person of `context` may hear: the one place that
   /// decides it (404 when there is none for them).
-  func recording(of id: UUID, context: TeamContext) async throws -> MeetingDocument.Audio {
-    guard let meeting = try await store.meetingDocument(id), !meeting.deleted,
-      let recording = meeting.audio
-    else {
+  func recording(of id: UUID, context: TeamContext) async throws -> (sha256: String, type: String) {
+    guard let recording = try await store.hearable(meeting: id, in: context.teamIDs) else {
       throw APIError(.notFound, "meeting \(id) has no audio here")
     }
     return recording

@@ -23,7 +23,7 @@ struct AuthRoutes {
   }
 
   @Sendable func me(_ request: Request, context: TeamContext) async throws -> Response {
-    Response.json(Me(try context.requirePerson()))
+    Response.json(Me(try context.requirePerson(), teams: context.teams))
   }
 
   @Sendable func signInPage(_ request: Request, context: TeamContext) async throws -> Response {

@@ -18,9 +18,12 @@ struct SessionMiddleware: RouterMiddleware {
   ) async throws -> Response {
     var context = context
     if request.headers[.authorization] != nil {
-      context.person = try await TokenMiddleware.person(from: request, store: store)
-    } else if let token = request.cookies[Self.cookie]?.value {
-      context.person = try await store.person(session: token)
+      try context.enter(
+        try await TokenMiddleware.person(from: request, store: store), request: request)
+    } else if let token = request.cookies[Self.cookie]?.value,
+      let person = try await store.person(session: token)
+    {
+      try context.enter(person, request: request)
     }
     guard context.person != nil else {
       switch signedOut {

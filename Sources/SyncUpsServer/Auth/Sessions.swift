@@ -16,12 +16,12 @@ extension TeamStore {
   func person(name: String, password: String) async throws -> Person? {
     let rows = try await run(
       """
-      SELECT id, name, role, password_hash FROM person
+      SELECT id, name, password_hash FROM person
       WHERE lower(name) = lower(\(name)) AND removed_at IS NULL
       """, logger: logger)
     var found: (Person, String?)?
-    for (id, name, role, hash) in try rows.decode((Int64, String, String, String?).self) {
-      found = (Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader), hash)
+    for (id, name, hash) in try rows.decode((Int64, String, String?).self) {
+      found = (Person(id: id, name: name), hash)
     }
     let hash = found?.1
     passwordChecks.add()
@@ -56,13 +56,13 @@ extension TeamStore {
     let hash = Self.hash(token: token)
     let rows = try await run(
       """
-      SELECT person.id, person.name, person.role FROM web_session
+      SELECT person.id, person.name FROM web_session
       JOIN person ON person.id = web_session.person_id
       WHERE web_session.hash = \(hash) AND web_session.expires_at > now()
         AND person.removed_at IS NULL
       """, logger: logger)
-    for (id, name, role) in try rows.decode((Int64, String, String).self) {
-      return Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader)
+    for (id, name) in try rows.decode((Int64, String).self) {
+      return try await person(id: id, name: name)
     }
     return nil
   }

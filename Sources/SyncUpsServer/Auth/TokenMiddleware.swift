@@ -10,7 +10,7 @@ struct TokenMiddleware: RouterMiddleware {
     next: (Request, TeamContext) async throws -> Response
   ) async throws -> Response {
     var context = context
-    context.person = try await Self.person(from: request, store: store)
+    try context.enter(try await Self.person(from: request, store: store), request: request)
     return try await next(request, context)
   }
 

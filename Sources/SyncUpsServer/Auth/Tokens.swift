@@ -63,12 +63,12 @@ extension TeamStore {
     let hash = Self.hash(token: token)
     let rows = try await run(
       """
-      SELECT person.id, person.name, person.role FROM token
+      SELECT person.id, person.name FROM token
       JOIN person ON person.id = token.person_id
       WHERE token.hash = \(hash) AND token.revoked_at IS NULL AND person.removed_at IS NULL
       """, logger: logger)
-    for (id, name, role) in try rows.decode((Int64, String, String).self) {
-      return Person(id: id, name: name, role: Person.Role(rawValue: role) ?? .reader)
+    for (id, name) in try rows.decode((Int64, String).self) {
+      return try await person(id: id, name: name)
     }
     return nil
   }

@@ -148,13 +148,15 @@ public enum MeetingPage {
 }
 
 extension TeamServer {
-  /// The meeting, its sync-up's title and theme, or a 404 in words.
+  /// The meeting, its sync-up's title and theme, or a 404 in words (also when it is another
+  /// team's).
   func meetingAndHeading(_ request: Request, context: TeamContext) async throws -> (
     MeetingDocument, title: String, theme: String
   ) {
     let id = try request.uuid("id", in: context)
-    guard let meeting = try await store.meetingDocument(id), !meeting.deleted,
-      let heading = try await store.syncUpHeading(meeting.syncUpID)
+    guard try await store.sees(meeting: id, in: context.teamIDs),
+      let meeting = try await store.meetingDocument(id), !meeting.deleted,
+      let heading = try await store.syncUpHeading(meeting.syncUpID, in: context.teamIDs)
     else {
       throw APIError(.notFound, "there is no meeting \(id) here")
     }

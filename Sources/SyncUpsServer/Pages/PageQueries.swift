@@ -4,10 +4,12 @@ import SyncUpsWire
 
 /// The few reads only the pages need, beside the API's.
 extension TeamStore {
-  /// One sync-up's title and theme (nil when there is none, or it was deleted).
-  func syncUpHeading(_ id: UUID) async throws -> (title: String, theme: String)? {
+  /// One sync-up's title and theme (nil when there is none in `teams`, or it was deleted).
+  func syncUpHeading(_ id: UUID, in teams: [Int64]) async throws -> (title: String, theme: String)?
+  {
     let rows = try await run(
-      "SELECT title, theme FROM sync_up WHERE id = \(id) AND NOT deleted", logger: logger)
+      "SELECT title, theme FROM sync_up WHERE id = \(id) AND NOT deleted AND team_id = ANY(\(teams))",
+      logger: logger)
     for (title, theme) in try rows.decode((String, String).self) { return (title, theme) }
     return nil
   }

@@ -79,7 +79,7 @@ extension TeamServer {
           query: query, hits: [], marked: [], problem: error.message, person: person),
         status: error.status)
     }
-    let hits = try await store.search(search)
+    let hits = try await store.search(search, in: context.teamIDs)
     let marked = try await store.marked(hits.map(\.text), query: search.query)
     return .html(
       SearchPage.render(query: query, hits: hits, marked: marked, problem: nil, person: person))

@@ -17,7 +17,11 @@ enum SyncUpsPage {
       content += "<h2><a href=\"/sync-ups/\(syncUp.id.uuidString.lowercased())\">"
       content += "\(syncUp.title)</a></h2>\n<p class=\"meta\">"
       content += syncUp.meetings == 1 ? "1 meeting" : "\(syncUp.meetings) meetings"
-      content += " · \(length: syncUp.duration) stand-up</p>\n"
+      content += " · \(length: syncUp.duration) stand-up"
+      if person.memberships.count > 1, let team = syncUp.team {
+        content += " · <span class=\"team\">team \(team)</span>"
+      }
+      content += "</p>\n"
       if !syncUp.attendees.isEmpty {
         content += "<p class=\"people\"><span class=\"visually-hidden\">Attendees: </span>"
         content += "\(syncUp.attendees.joined(separator: ", "))</p>"
@@ -71,12 +75,14 @@ enum SyncUpsPage {
 
 extension TeamServer {
   func syncUpsPage(context: TeamContext) async throws -> Response {
-    .html(SyncUpsPage.list(try await store.syncUps(), person: try context.requirePerson()))
+    .html(
+      SyncUpsPage.list(
+        try await store.syncUps(in: context.teamIDs), person: try context.requirePerson()))
   }
 
   func meetingsPage(_ request: Request, context: TeamContext) async throws -> Response {
     let id = try request.uuid("id", in: context)
-    guard let heading = try await store.syncUpHeading(id) else {
+    guard let heading = try await store.syncUpHeading(id, in: context.teamIDs) else {
       throw APIError(.notFound, "there is no sync-up \(id) here")
     }
     var before: MeetingCursor?

@@ -2,7 +2,9 @@ import Foundation
 import Hummingbird
 
 /// The JSON API's reading: the sync-ups, a sync-up's meetings a page at a time, a meeting whole,
-/// and a search of everything said. Each sits behind the API's token, for readers and writers.
+/// and a search of everything said. Each sits behind the API's token, for readers and writers,
+/// and sees only the request's teams: another team's sync-up or meeting is 404, as if it were
+/// not here.
 struct ReadingRoutes {
   let store: TeamStore
 
@@ -15,12 +17,12 @@ struct ReadingRoutes {
   }
 
   @Sendable func syncUps(_ request: Request, context: TeamContext) async throws -> Response {
-    Response.json(try await store.syncUps())
+    Response.json(try await store.syncUps(in: context.teamIDs))
   }
 
   @Sendable func meetings(_ request: Request, context: TeamContext) async throws -> Response {
     let id = try request.uuid("id", in: context)
-    guard try await store.syncUpExists(id) else {
+    guard try await store.syncUpExists(id, in: context.teamIDs) else {
       throw APIError(.notFound, "there is no sync-up \(id) here")
     }
     let limit = try request.integer("limit", default: 20, in: 1...500)
@@ -36,13 +38,16 @@ struct ReadingRoutes {
 
   @Sendable func meeting(_ request: Request, context: TeamContext) async throws -> Response {
     let id = try request.uuid("id", in: context)
-    guard let meeting = try await store.meetingDocument(id), !meeting.deleted else {
+    guard try await store.sees(meeting: id, in: context.teamIDs),
+      let meeting = try await store.meetingDocument(id), !meeting.deleted
+    else {
       throw APIError(.notFound, "there is no meeting \(id) here")
     }
     return Response.json(meeting)
   }
 
   @Sendable func search(_ request: Request, context: TeamContext) async throws -> Response {
-    Response.json(try await store.search(try TeamServer.search(from: request)))
+    Response.json(
+      try await store.search(try TeamServer.search(from: request), in: context.teamIDs))
   }
 }

@@ -1,4 +1,6 @@
+import HTTPTypes
 import Hummingbird
+import SyncUpsWire
 
 /// Each request's context: who showed the token or the session (set by `TokenMiddleware` or
 /// `SessionMiddleware`), and the address it came from.
@@ -18,6 +20,57 @@ public struct TeamContext: RequestContext {
   func requirePerson() throws -> Person {
     guard let person else { throw APIError(.unauthorized, "this needs a token") }
     return person
+  }
+
+  /// The teams this request is for: the one its `SyncUps-Team` header names (a laptop's), else
+  /// all of the person's (the web pages). Everything a request reads or writes is in these.
+  public private(set) var teams: [Membership] = []
+
+  /// The ids of `teams`, as every query's team filter takes them.
+  var teamIDs: [Int64] { teams.map(\.teamID) }
+
+  /// Sets who asks and for which of their teams: 403 when the header names a team that is not
+  /// one of theirs (whether or not it exists here).
+  mutating func enter(_ person: Person, request: Request) throws {
+    self.person = person
+    guard let name = request.headers[TeamContext.teamHeader] else {
+      teams = person.memberships
+      return
+    }
+    guard
+      let membership = person.memberships.first(where: {
+        $0.team.lowercased() == name.lowercased()
+      })
+    else {
+      throw APIError(
+        .forbidden,
+        "\(person.name) is not in a team called '\(name.prefix(80))' here "
+          + "(their teams: \(person.teamNames))")
+    }
+    teams = [membership]
+  }
+
+  static let teamHeader = HTTPField.Name(TeamHeader.name)!
+
+  /// The one team a laptop's sync request is for (its header's, else the person's only team),
+  /// and the person's role there must be `role` or better.
+  func syncTeam(writing: Bool) throws -> Membership {
+    let person = try requirePerson()
+    guard teams.count == 1, let team = teams.first else {
+      throw APIError(
+        .badRequest,
+        teams.isEmpty
+          ? "\(person.name) is in no team here; ask whoever runs the server"
+          : "\(person.name) is in several teams (\(person.teamNames)): send the header "
+            + "\(TeamHeader.name): TEAM (syncups team join URL --token T --team TEAM)")
+    }
+    guard !writing || team.role == .writer else {
+      throw APIError(
+        .forbidden,
+        "\(person.name) may read but not push in team \(team.team); ask for the "
+          + "writer role")
+    }
+    return team
   }
 }
 

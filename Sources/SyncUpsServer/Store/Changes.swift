@@ -5,19 +5,23 @@ import SyncUpsWire
 
 /// Pages of changes, for pulls.
 extension TeamStore {
-  /// What changed after `since`, oldest first: at most `limit` documents, and no more once the
+  /// What changed in `team` after `since`, oldest first: at most `limit` documents, and no more once the
   /// page holds `budget` bytes of JSON (always one, so that a pull moves on; `more` then). Each
   /// document is read and written as JSON before the next (a meeting segment by segment, see
   /// `meetingJSON`), so a page of a thousand long meetings is never in memory as documents, nor
   /// its JSON more than once.
-  public func changes(since: Int64, limit: Int = 100, budget: Int = Limits().pageBytes)
-    async throws -> ChangesPageJSON
-  {
+  /// Versions are the server's, across teams: a page's `version` is its last change's.
+  public func changes(
+    since: Int64, team: Int64, limit: Int = 100, budget: Int = Limits().pageBytes
+  ) async throws -> ChangesPageJSON {
     let rows = try await run(
       """
+      WITH mine AS (SELECT id FROM sync_up WHERE team_id = \(team))
       SELECT kind, id, version FROM (
-        SELECT 's' AS kind, id, version FROM sync_up WHERE version > \(since)
-        UNION ALL SELECT 'm', id, version FROM meeting WHERE version > \(since)
+        SELECT 's' AS kind, id, version FROM sync_up
+        WHERE version > \(since) AND id IN (SELECT id FROM mine)
+        UNION ALL SELECT 'm', id, version FROM meeting
+        WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
       ) AS changed ORDER BY version LIMIT \(limit + 1)
       """, logger: logger)
     var changed: [(String, UUID, Int64)] = []

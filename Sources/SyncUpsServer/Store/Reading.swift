@@ -5,31 +5,36 @@ import PostgresNIO
 import SyncUpsWire
 
 extension TeamStore {
-  /// Every sync-up that is not deleted, by title, as `syncups list --json` shows them.
-  public func syncUps() async throws -> [SyncUpSummary] {
+  /// Every sync-up of `teams` that is not deleted, by title, as `syncups list --json` shows
+  /// them, each with its team's name.
+  public func syncUps(in teams: [Int64]) async throws -> [SyncUpSummary] {
     let rows = try await run(
       """
       SELECT s.id, s.title, s.theme, s.duration,
         coalesce((SELECT array_agg(a.name ORDER BY a.position) FROM attendee a
           WHERE a.sync_up_id = s.id), '{}'),
-        coalesce((SELECT c.live FROM sync_up_meetings c WHERE c.sync_up_id = s.id), 0)
-      FROM sync_up s WHERE NOT s.deleted ORDER BY lower(s.title), s.id
+        coalesce((SELECT c.live FROM sync_up_meetings c WHERE c.sync_up_id = s.id), 0),
+        (SELECT t.name FROM team t WHERE t.id = s.team_id)
+      FROM sync_up s WHERE NOT s.deleted AND s.team_id = ANY(\(teams))
+      ORDER BY lower(s.title), s.id
       """, logger: logger)
     var summaries: [SyncUpSummary] = []
-    for (id, title, theme, duration, attendees, meetings) in try rows.decode(
-      (UUID, String, String, Double, [String], Int).self)
+    for (id, title, theme, duration, attendees, meetings, team) in try rows.decode(
+      (UUID, String, String, Double, [String], Int, String).self)
     {
       summaries.append(
         SyncUpSummary(
           id: id, title: title, theme: theme, duration: duration, attendees: attendees,
-          meetings: meetings))
+          meetings: meetings, team: team))
     }
     return summaries
   }
 
-  public func syncUpExists(_ id: UUID) async throws -> Bool {
+  /// Whether a sync-up of `teams` is here and not deleted.
+  public func syncUpExists(_ id: UUID, in teams: [Int64]) async throws -> Bool {
     try await !run(
-      "SELECT 1 FROM sync_up WHERE id = \(id) AND NOT deleted", logger: logger
+      "SELECT 1 FROM sync_up WHERE id = \(id) AND NOT deleted AND team_id = ANY(\(teams))",
+      logger: logger
     ).isEmpty
   }
 
@@ -149,16 +154,17 @@ extension TeamStore {
   /// So that a year of meetings answers as fast as a week's, it ranks the matches of the newest
   /// `searchWindow` meetings (of the sync-up, since the date, when asked) and looks further back
   /// only when those hold fewer matches than the page takes: then it ranks every match.
-  public func search(_ search: TeamSearchQuery) async throws -> [SearchHit] {
+  /// Only the meetings of `teams` are searched.
+  public func search(_ search: TeamSearchQuery, in teams: [Int64]) async throws -> [SearchHit] {
     guard let tsquery = search.query.tsquery else { return [] }
-    let recent = try await hits(search, tsquery: tsquery, window: Self.searchWindow)
+    let recent = try await hits(search, in: teams, tsquery: tsquery, window: Self.searchWindow)
     if recent.count >= search.limit { return recent }
-    return try await hits(search, tsquery: tsquery, window: nil)
+    return try await hits(search, in: teams, tsquery: tsquery, window: nil)
   }
 
-  private func hits(_ search: TeamSearchQuery, tsquery: String, window: Int?) async throws
-    -> [SearchHit]
-  {
+  private func hits(
+    _ search: TeamSearchQuery, in teams: [Int64], tsquery: String, window: Int?
+  ) async throws -> [SearchHit] {
     let since = search.since
     let speaker = search.speaker
     let syncUp = search.syncUpID
@@ -171,6 +177,7 @@ extension TeamStore {
       SELECT u.title, m.id, m.date, s.speaker, s.start_time, s.end_time, s.text
       FROM segment s JOIN meeting m ON m.id = s.meeting_id JOIN sync_up u ON u.id = m.sync_up_id
       WHERE s.search @@ to_tsquery('syncups', \(tsquery)) AND NOT m.deleted AND NOT u.deleted
+        AND u.team_id = ANY(\(teams))
         AND (\(syncUp)::uuid IS NULL OR m.sync_up_id = \(syncUp))
         AND (\(speaker)::text IS NULL OR lower(s.speaker) = lower(\(speaker)))
         AND (\(since)::timestamptz IS NULL OR m.date >= \(since))
@@ -182,7 +189,7 @@ extension TeamStore {
       WITH recent AS (
         SELECT m.id, m.date, u.title
         FROM meeting m JOIN sync_up u ON u.id = m.sync_up_id
-        WHERE NOT m.deleted AND NOT u.deleted
+        WHERE NOT m.deleted AND NOT u.deleted AND u.team_id = ANY(\(teams))
           AND (\(syncUp)::uuid IS NULL OR m.sync_up_id = \(syncUp))
           AND (\(since)::timestamptz IS NULL OR m.date >= \(since))
         ORDER BY m.date DESC, m.id DESC

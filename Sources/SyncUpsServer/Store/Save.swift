@@ -8,13 +8,14 @@ extension TeamStore {
   /// Saves a push once: a repeat of a (device, push id) gets the first receipt and changes
   /// nothing. Sync-ups merge field by field (last writer wins by clock); a meeting replaces the
   /// server's copy when its clock is later; a meeting pushed into a deleted sync-up brings the
-  /// sync-up back. Pushes take turns (an advisory lock), so versions commit in order.
-  public func save(_ push: Push, by person: Person) async throws -> PushReceipt {
+  /// sync-up back. Pushes take turns (an advisory lock), so versions commit in order. Every
+  /// document is in `team`: one of another team is 404, as if it were not here.
+  public func save(_ push: Push, by person: Person, in team: Int64) async throws -> PushReceipt {
     try check(push)
     return try await client.inTransaction(logger: logger) { connection in
       try await waitForTurn(on: connection)
       if let receipt = try await earlierReceipt(of: push, on: connection) { return receipt }
-      var saved = Saved()
+      var saved = Saved(team: team)
       for document in push.syncUps {
         try await merge(document, into: &saved, on: connection)
       }
@@ -31,6 +32,8 @@ extension TeamStore {
 
   /// What a push has written so far: the newest version it gave, and how many documents.
   struct Saved {
+    /// The team of the push.
+    var team: Int64
     var version: Int64 = 0
     var syncUps = 0
     var meetings = 0
@@ -59,10 +62,11 @@ extension TeamStore {
   private func merge(
     _ document: SyncUpDocument, into saved: inout Saved, on connection: PostgresConnection
   ) async throws {
+    try await requireInTeam(syncUp: document.id, team: saved.team, on: connection)
     let existing = try await syncUpDocument(document.id, on: connection)
     let merged = existing.map { $0.merged(with: document) } ?? document
     guard merged != existing else { return }
-    saved.version = try await write(merged, on: connection)
+    saved.version = try await write(merged, team: saved.team, on: connection)
     saved.syncUps += 1
   }
 
@@ -71,6 +75,8 @@ extension TeamStore {
   private func save(
     _ document: MeetingDocument, into saved: inout Saved, on connection: PostgresConnection
   ) async throws {
+    try await requireInTeam(
+      syncUp: document.syncUpID, meeting: document.id, team: saved.team, on: connection)
     let syncUp = try await syncUp(of: document, on: connection)
     guard try await isLater(document, on: connection) else { return }
     try await requireAudio(of: document, on: connection)
@@ -93,7 +99,7 @@ extension TeamStore {
       false,
       at: HybridClock(
         milliseconds: later.milliseconds, counter: later.counter + 1, device: later.device))
-    saved.version = try await write(syncUp, on: connection)
+    saved.version = try await write(syncUp, team: saved.team, on: connection)
     saved.syncUps += 1
   }
 

@@ -175,6 +175,32 @@ enum Schema {
     );
     ALTER TABLE audio_chunk ALTER COLUMN bytes SET STORAGE EXTERNAL;
     """,
+    // 9: many teams on one server. Every sync-up belongs to one team; a person belongs to
+    // teams, with a role in each (`membership`; the role moves there from `person`). What was
+    // here before, and everyone not removed with their role, goes into a first team, `team`.
+    """
+    CREATE TABLE team (
+      id bigserial PRIMARY KEY,
+      name text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE UNIQUE INDEX team_name ON team (lower(name));
+    INSERT INTO team (name) VALUES ('team');
+    CREATE TABLE membership (
+      person_id bigint NOT NULL REFERENCES person ON DELETE CASCADE,
+      team_id bigint NOT NULL REFERENCES team ON DELETE CASCADE,
+      role text NOT NULL CHECK (role IN ('reader', 'writer')),
+      PRIMARY KEY (person_id, team_id)
+    );
+    CREATE INDEX membership_team ON membership (team_id);
+    INSERT INTO membership (person_id, team_id, role)
+    SELECT id, (SELECT id FROM team), role FROM person WHERE removed_at IS NULL;
+    ALTER TABLE person DROP COLUMN role;
+    ALTER TABLE sync_up ADD COLUMN team_id bigint REFERENCES team;
+    UPDATE sync_up SET team_id = (SELECT id FROM team);
+    ALTER TABLE sync_up ALTER COLUMN team_id SET NOT NULL;
+    CREATE INDEX sync_up_team ON sync_up (team_id);
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body

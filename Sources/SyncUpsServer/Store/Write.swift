@@ -15,18 +15,19 @@ extension TeamStore {
     return try WireJSON.decoder().decode(SyncUpDocument.self, from: Data(text.utf8))
   }
 
-  /// Writes a sync-up's merged document and the rows queries read; returns its new version.
-  func write(_ document: SyncUpDocument, on connection: PostgresConnection) async throws
-    -> Int64
+  /// Writes a sync-up's merged document and the rows queries read; returns its new version. A
+  /// new sync-up goes into `team`; one that is here stays in its own.
+  func write(_ document: SyncUpDocument, team: Int64, on connection: PostgresConnection)
+    async throws -> Int64
   {
     let text = String(decoding: try WireJSON.encoder().encode(document), as: UTF8.self)
     var version: Int64 = 0
     for try await value in try await connection.run(
       """
-      INSERT INTO sync_up (id, title, theme, duration, deleted, document, version)
+      INSERT INTO sync_up (id, title, theme, duration, deleted, document, version, team_id)
       VALUES (\(document.id), \(document.title.value), \(document.theme.value),
         \(document.duration.value), \(document.deleted.value), \(text)::jsonb,
-        nextval('change_version'))
+        nextval('change_version'), \(team))
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, theme = excluded.theme,
         duration = excluded.duration, deleted = excluded.deleted, document = excluded.document,
         version = excluded.version

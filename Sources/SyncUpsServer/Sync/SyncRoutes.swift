@@ -3,7 +3,8 @@ import Hummingbird
 
 /// How laptops sync: `POST sync/push` saves what changed on a laptop, `GET sync/changes` gives
 /// a page of what changed after a version, waiting a while for a change when there is none yet.
-/// Both sit behind the API's token; a push needs the writer role.
+/// Both sit behind the API's token and are for one team (the `SyncUps-Team` header's, else the
+/// person's only one); a push needs the writer role in it.
 struct SyncRoutes {
   let store: TeamStore
   let limits: Limits
@@ -20,9 +21,7 @@ struct SyncRoutes {
 
   @Sendable func push(_ request: Request, context: TeamContext) async throws -> Response {
     let person = try context.requirePerson()
-    guard person.role == .writer else {
-      throw APIError(.forbidden, "\(person.name) may read but not push; ask for the writer role")
-    }
+    let team = try context.syncTeam(writing: true)
     let body = try await request.collectBody(limit: limits.json)
     metrics.push(bytes: body.readableBytes)
     // A large push waits for its turn once it has arrived (a body left unread would be
@@ -31,10 +30,11 @@ struct SyncRoutes {
     if large { await largePushes.begin() }
     defer { if large { largePushes.end() } }
     let push = try Request.push(from: body)
-    return Response.json(try await store.save(push, by: person))
+    return Response.json(try await store.save(push, by: person, in: team.teamID))
   }
 
   @Sendable func changes(_ request: Request, context: TeamContext) async throws -> Response {
+    let team = try context.syncTeam(writing: false).teamID
     guard let text = request.uri.queryParameters["since"], let since = Int64(text), since >= 0
     else {
       throw APIError(.badRequest, "?since= takes the version of the last page (0 at first)")
@@ -45,7 +45,8 @@ struct SyncRoutes {
     let deadline = ContinuousClock.now + .seconds(wait)
     while true {
       let generation = await watcher.generation
-      let page = try await store.changes(since: since, limit: limit, budget: limits.pageBytes)
+      let page = try await store.changes(
+        since: since, team: team, limit: limit, budget: limits.pageBytes)
       let left = deadline - ContinuousClock.now
       if !page.isEmpty || left <= .zero {
         return Response(

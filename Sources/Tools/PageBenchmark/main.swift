@@ -40,7 +40,8 @@ let meeting = MeetingDocument(
   id: UUID(), syncUpID: UUID(), date: Date(), length: time, segments: segments,
   audio: .init(sha256: String(repeating: "a", count: 64), size: 57_600_000, type: "audio/flac"),
   clock: HybridClock(milliseconds: 1, device: "bench"))
-let person = Person(id: 1, name: "Ana", role: .reader)
+let person = Person(
+  id: 1, name: "Ana", memberships: [Membership(teamID: 1, team: "team", role: .reader)])
 
 func measure(_ runs: Int, _ body: () throws -> Int) rethrows -> [Double] {
   var sink = 0

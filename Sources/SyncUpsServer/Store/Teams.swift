@@ -1,0 +1,160 @@
+import Foundation
+import Hummingbird
+import PostgresNIO
+import SyncUpsWire
+
+/// A team on this server, as `team list` shows it.
+public struct TeamInfo: Equatable, Sendable {
+  public var id: Int64
+  public var name: String
+  public var people: Int
+  public var syncUps: Int
+}
+
+/// A person's place in a team: the team and their role there.
+public struct Membership: Equatable, Sendable, Codable {
+  public var teamID: Int64
+  public var team: String
+  public var role: Person.Role
+
+  public init(teamID: Int64, team: String, role: Person.Role) {
+    self.teamID = teamID
+    self.team = team
+    self.role = role
+  }
+}
+
+/// Teams: every sync-up belongs to one, a person to several with a role in each. What a request
+/// may see is the set of its teams' ids (`TeamContext.teams`); each query that reads sync-ups or
+/// meetings filters on it in one place (`team_id = ANY(teams)`).
+extension TeamStore {
+  /// Adds a team; names are unique (any case): letters, digits, `.`, `-`, `_`.
+  public func addTeam(name: String) async throws -> TeamInfo {
+    guard TeamHeader.isName(name) else {
+      throw ServerError.usage(
+        "a team's name is 1 to \(TeamHeader.longestName) letters, digits, '.', '-' or '_' "
+          + "(starting with a letter or digit), not '\(name.prefix(80))'")
+    }
+    if let existing = try await team(named: name) {
+      throw ServerError.failed("there is already a team '\(existing.name)'; see `team list`")
+    }
+    let rows = try await run(
+      "INSERT INTO team (name) VALUES (\(name)) RETURNING id", logger: logger)
+    for id in try rows.decode(Int64.self) {
+      return TeamInfo(id: id, name: name, people: 0, syncUps: 0)
+    }
+    throw ServerError.failed("the team '\(name)' was not added")
+  }
+
+  /// Every team, by name, with how many people and sync-ups (not deleted) it has.
+  public func teams() async throws -> [TeamInfo] {
+    let rows = try await run(
+      """
+      SELECT t.id, t.name,
+        (SELECT count(*) FROM membership m JOIN person p ON p.id = m.person_id
+          WHERE m.team_id = t.id AND p.removed_at IS NULL)::int,
+        (SELECT count(*) FROM sync_up s WHERE s.team_id = t.id AND NOT s.deleted)::int
+      FROM team t ORDER BY lower(t.name)
+      """, logger: logger)
+    var teams: [TeamInfo] = []
+    for (id, name, people, syncUps) in try rows.decode((Int64, String, Int, Int).self) {
+      teams.append(TeamInfo(id: id, name: name, people: people, syncUps: syncUps))
+    }
+    return teams
+  }
+
+  public func team(named name: String) async throws -> TeamInfo? {
+    try await teams().first { $0.name.lowercased() == name.lowercased() }
+  }
+
+  /// The team `name` names, or one line listing the teams there are.
+  func requireTeam(named name: String) async throws -> TeamInfo {
+    let teams = try await teams()
+    guard let team = teams.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+      throw ServerError.failed(
+        "there is no team '\(name.prefix(80))' here; the teams: "
+          + teams.map(\.name).joined(separator: ", "))
+    }
+    return team
+  }
+
+  /// The team `user add` and `user role` mean without `--team`: the only one there is.
+  func onlyTeam() async throws -> TeamInfo {
+    let teams = try await teams()
+    guard teams.count == 1, let team = teams.first else {
+      throw ServerError.usage(
+        "there are several teams here (\(teams.map(\.name).joined(separator: ", "))); "
+          + "give --team TEAM")
+    }
+    return team
+  }
+
+  /// A person's teams and roles, by team name.
+  func memberships(of personID: Int64) async throws -> [Membership] {
+    let rows = try await run(
+      """
+      SELECT t.id, t.name, m.role FROM membership m JOIN team t ON t.id = m.team_id
+      WHERE m.person_id = \(personID) ORDER BY lower(t.name)
+      """, logger: logger)
+    var memberships: [Membership] = []
+    for (id, name, role) in try rows.decode((Int64, String, String).self) {
+      memberships.append(
+        Membership(teamID: id, team: name, role: Person.Role(rawValue: role) ?? .reader))
+    }
+    return memberships
+  }
+
+  /// Whether a sync-up (deleted or not) is in one of `teams`.
+  public func sees(syncUp id: UUID, in teams: [Int64]) async throws -> Bool {
+    try await !run(
+      "SELECT 1 FROM sync_up WHERE id = \(id) AND team_id = ANY(\(teams))", logger: logger
+    ).isEmpty
+  }
+
+  /// Whether a meeting (deleted or not) is in a sync-up of one of `teams`.
+  public func sees(meeting id: UUID, in teams: [Int64]) async throws -> Bool {
+    try await !run(
+      """
+      SELECT 1 FROM meeting m JOIN sync_up s ON s.id = m.sync_up_id
+      WHERE m.id = \(id) AND s.team_id = ANY(\(teams))
+      """, logger: logger
+    ).isEmpty
+  }
+
+  /// The recording someone of `teams` may hear as meeting `id`'s: the meeting is not deleted,
+  /// has audio, and is in one of their teams. Audio is kept once per content (its SHA-256) and
+  /// may be shared by meetings of several teams; hearing it is seeing a meeting that has it, and
+  /// this is the one place that decides it.
+  func hearable(meeting id: UUID, in teams: [Int64]) async throws
+    -> (sha256: String, type: String)?
+  {
+    let rows = try await run(
+      """
+      SELECT m.audio_sha256, m.audio_type FROM meeting m JOIN sync_up s ON s.id = m.sync_up_id
+      WHERE m.id = \(id) AND NOT m.deleted AND m.audio_sha256 IS NOT NULL
+        AND s.team_id = ANY(\(teams))
+      """, logger: logger)
+    for (sha, type) in try rows.decode((String, String?).self) {
+      return (sha, type ?? "application/octet-stream")
+    }
+    return nil
+  }
+
+  /// A pushed document may only be in the push's team: a sync-up (or a meeting's sync-up, or a
+  /// meeting) that is in another team is 404, as if it were not here.
+  func requireInTeam(
+    syncUp id: UUID, meeting: UUID? = nil, team: Int64, on connection: PostgresConnection
+  ) async throws {
+    let rows = try await connection.run(
+      """
+      SELECT 'syncUp' FROM sync_up WHERE id = \(id) AND team_id <> \(team)
+      UNION ALL SELECT 'meeting' FROM meeting m JOIN sync_up s ON s.id = m.sync_up_id
+      WHERE m.id = \(meeting) AND s.team_id <> \(team)
+      """, logger: logger
+    ).all(String.self)
+    if rows.contains("syncUp") { throw APIError(.notFound, "there is no sync-up \(id) here") }
+    if let meeting, !rows.isEmpty {
+      throw APIError(.notFound, "there is no meeting \(meeting) here")
+    }
+  }
+}
