@@ -67,7 +67,7 @@ struct ServerConfigurationTests {
     #expect(try ServerConfiguration().resolved("SYNCUPS_PORT", environment: [:]) == "8080")
     #expect(try ServerConfiguration().resolved("SYNCUPS_TLS_CERT", environment: [:]) == nil)
     #expect(
-      throws: ServerError.usage("SYNCUPS_PORT (from the environment) is not a port (0-65535)")
+      throws: ServerError.usage("$SYNCUPS_PORT (from the environment) is not a port (0-65535)")
     ) {
       try file.resolved("SYNCUPS_PORT", environment: ["SYNCUPS_PORT": "http"])
     }

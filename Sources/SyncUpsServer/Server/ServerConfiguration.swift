@@ -57,7 +57,9 @@ public struct ServerConfiguration: Sendable {
     ServerSetting(
       key: "SYNCUPS_LOG_FORMAT", option: "--log-format", meaning: "log format",
       defaultValue: "text",
-      problem: { ["text", "json"].contains($0) ? nil : "is text or json" }),
+      problem: {
+        ["text", "json"].contains($0) ? nil : "takes text or json, not '\($0.prefix(40))'"
+      }),
   ]
 
   public static func setting(_ key: String) -> ServerSetting? {
@@ -179,7 +181,7 @@ public struct ServerConfiguration: Sendable {
     let label: String
     switch origin {
     case .option: label = setting.option
-    case .environment: label = "\(key) (from the environment)"
+    case .environment: label = "$\(key) (from the environment)"
     case .file: return value
     }
     if let problem = setting.problem(value) { throw .usage("\(label) \(problem)") }
