@@ -56,10 +56,11 @@ def sync_up(ms):
     }
 
 
-def meeting(sync_up_id, day, ms, segments=24):
+def meeting(sync_up_id, day, ms, segments=None, minutes=None):
+    """A meeting of `segments` segments, or of `minutes` minutes (about 150 words a minute)."""
     start = 0.0
     parts = []
-    for _ in range(segments):
+    while len(parts) < segments if segments else start < minutes * 60:
         # A sentence from the samples, now and then with a few of their words shuffled in.
         words = random.choice(SENTENCES).split()
         if random.random() < 0.5:
@@ -107,7 +108,7 @@ def seed(url, token, count, out):
     ids = []
     batch = []
     for n in range(count):
-        document = meeting(ups[n % 5]["id"], n, ms + 1)
+        document = meeting(ups[n % 5]["id"], n, ms + 1, minutes=15)
         ids.append(document["id"])
         batch.append(document)
         if len(batch) == 50 or n == count - 1:
@@ -140,7 +141,7 @@ def pushes(url, token, laptops, each):
     post(url, token, {"device": str(uuid.uuid4()), "pushID": str(uuid.uuid4()), "syncUps": [up],
                       "meetings": []})
     documents = [[{"device": None, "pushID": str(uuid.uuid4()), "syncUps": [],
-                   "meetings": [meeting(up["id"], i, ms + 1)]} for i in range(each)]
+                   "meetings": [meeting(up["id"], i, ms + 1, segments=24)]} for i in range(each)]
                  for _ in range(laptops)]
     failures = []
 

@@ -18,6 +18,8 @@ public struct TeamServer: Sendable {
   public let largePushes = Turns(1)
   /// The reverse proxies whose `X-Forwarded-*` headers are believed.
   public let proxies: TrustedProxies
+  /// The transcripts of meeting pages read lately.
+  let meetingPages = MeetingPageCache()
 
   public init(
     client: PostgresClient, data: URL, limits: Limits = Limits(),

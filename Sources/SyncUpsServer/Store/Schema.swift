@@ -160,6 +160,25 @@ enum Schema {
     ALTER TABLE person DROP CONSTRAINT person_name_key;
     CREATE UNIQUE INDEX person_live_name ON person (lower(name)) WHERE removed_at IS NULL;
     """,
+    // 8: each meeting's JSON as the API gives it, written with its rows (`TeamStore.write`) and
+    // served as it is (not compressed: compressing took a push more time than all else it
+    // asks of PostgreSQL but the segments); `TeamStore.migrate` fills it for the meetings
+    // saved before. A meeting
+    // rewritten without it (by a server of an earlier version, sharing the database) loses it,
+    // so stale bytes are never served: the JSON is then made from the rows again.
+    """
+    ALTER TABLE meeting ADD COLUMN json bytea;
+    ALTER TABLE meeting ALTER COLUMN json SET STORAGE EXTERNAL;
+    CREATE FUNCTION forget_meeting_json() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.json IS NOT DISTINCT FROM OLD.json THEN
+        NEW.json := NULL;
+      END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER meeting_json_kept BEFORE UPDATE OF clock ON meeting
+    FOR EACH ROW EXECUTE FUNCTION forget_meeting_json();
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body
