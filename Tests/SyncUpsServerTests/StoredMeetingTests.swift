@@ -295,4 +295,39 @@ struct StoredMeetingTests {
     bytes[bytes.firstIndex(of: UInt8(ascii: "A"))!] = 0xFF
     #expect(bytes.withUnsafeBytes { SegmentJSON.segment(in: $0, 0..<bytes.count) } == nil)
   }
+
+  @Test("a meeting's stored JSON is byte for byte WireJSON's, and each segment's words too")
+  func meetingJSONIsWireJSON() throws {
+    var generator = SystemRandomNumberGenerator()
+    let texts = [
+      "plain", "Zoë 🎉", "quote \" and \\ back", "tab\tnew\nline\u{1}\u{1f}", "/slash/", "",
+      "\u{7f}\u{2028}",
+    ]
+    let numbers: [Double] = [
+      0, -0.0, 1, 0.1, 1.5, 1e-7, 1e21, 123456.789, 5e-324, .greatestFiniteMagnitude, 2.5e-5,
+    ]
+    var meeting = Fixture.meeting(in: UUID(), said: [])
+    for index in 0..<200 {
+      let words = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+        MeetingDocument.Word(
+          text: texts.randomElement(using: &generator)!,
+          start: numbers.randomElement(using: &generator)! * Double.random(in: 0...1),
+          end: numbers.randomElement(using: &generator)!,
+          confidence: Bool.random() ? nil : Double.random(in: 0...1))
+      }
+      var segment = MeetingDocument.Segment(
+        speaker: texts.randomElement(using: &generator)!,
+        start: Double(index) * 1.25, end: numbers.randomElement(using: &generator)!,
+        text: texts.randomElement(using: &generator)!, words: words)
+      if index % 17 == 0 {
+        segment.original = .init(speaker: "Ana", text: "as heard", words: words)
+      }
+      meeting.segments.append(segment)
+    }
+    let json = try MeetingJSON(meeting)
+    #expect(Array(json.bytes.readableBytesView) == (try WireJSON.bytes(of: meeting)))
+    for (index, segment) in meeting.segments.enumerated() {
+      #expect(Array(json.words(of: index).utf8) == (try WireJSON.bytes(of: segment.words)))
+    }
+  }
 }

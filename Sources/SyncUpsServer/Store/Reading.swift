@@ -115,7 +115,7 @@ extension TeamStore {
           array_agg((e->>'start')::float8 ORDER BY i) AS starts,
           array_agg((e->>'end')::float8 ORDER BY i) AS ends,
           array_agg(coalesce((e->>'confidence')::float8, -1) ORDER BY i) AS confidences
-        FROM jsonb_array_elements(s.words) WITH ORDINALITY AS word(e, i)) w ON true
+        FROM json_array_elements(s.words) WITH ORDINALITY AS word(e, i)) w ON true
       WHERE s.meeting_id = \(meeting)
       ORDER BY s.ordinal
       """

@@ -161,14 +161,16 @@ enum Schema {
     CREATE UNIQUE INDEX person_live_name ON person (lower(name)) WHERE removed_at IS NULL;
     """,
     // 8: each meeting's JSON as the API gives it, written with its rows (`TeamStore.write`) and
-    // served as it is (not compressed: compressing took a push more time than all else it
-    // asks of PostgreSQL but the segments); `TeamStore.migrate` fills it for the meetings
-    // saved before. A meeting
+    // served as it is (not compressed: compressing cost a push more than storing). A
+    // segment's words are kept as `json` text, no longer parsed into `jsonb` (which took a
+    // push as long as indexing the words for search); they are read when a meeting's page is
+    // made. `TeamStore.migrate` fills the JSON for the meetings saved before. A meeting
     // rewritten without it (by a server of an earlier version, sharing the database) loses it,
     // so stale bytes are never served: the JSON is then made from the rows again.
     """
     ALTER TABLE meeting ADD COLUMN json bytea;
     ALTER TABLE meeting ALTER COLUMN json SET STORAGE EXTERNAL;
+    ALTER TABLE segment ALTER COLUMN words TYPE json USING words::json;
     CREATE FUNCTION forget_meeting_json() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF NEW.json IS NOT DISTINCT FROM OLD.json THEN

@@ -111,7 +111,7 @@ extension TeamStore {
         INSERT INTO segment (meeting_id, ordinal, speaker, start_time, end_time, text, words,
           original)
         SELECT \(document.id), row.ordinal, row.speaker, row.start_time, row.end_time, row.text,
-          row.words::jsonb, nullif(row.original::jsonb, 'null'::jsonb)
+          row.words::json, nullif(row.original::jsonb, 'null'::jsonb)
         FROM unnest(\(Array(batch.indices)), \(batch.map(\.speaker)),
           \(batch.map(\.start)), \(batch.map(\.end)), \(batch.map(\.text)), \(words),
           \(originals))
