@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """Helpers of .ci/bench-server (Python's standard library only).
 
-  bench-server.py seed URL TOKEN COUNT OUT.lua   pushes COUNT meetings (five sync-ups), written
-                                                 from the words of Samples/*.txt, then writes
-                                                 wrk's Lua scripts OUT-search.lua, OUT-meeting.lua
+  bench-server.py seed URL TOKEN COUNT OUT.lua   pushes COUNT fifteen-minute meetings (about
+                                                 2,300 words each, five sync-ups, 50 a push),
+                                                 written from the words of Samples/*.txt; prints
+                                                 the seconds the pushes took (written before,
+                                                 not timed); then writes wrk's Lua scripts
+                                                 OUT-search.lua, OUT-meeting.lua, OUT-page.lua
                                                  and OUT-list.lua with paths over what it pushed
   bench-server.py long URL TOKEN OUT.lua         pushes one 60-minute meeting (about 9,000 words)
                                                  and writes OUT-page.lua (its web page) and
@@ -56,10 +59,11 @@ def sync_up(ms):
     }
 
 
-def meeting(sync_up_id, day, ms, segments=24):
+def meeting(sync_up_id, day, ms, segments=None, minutes=None):
+    """A meeting of `segments` segments, or of `minutes` minutes (about 150 words a minute)."""
     start = 0.0
     parts = []
-    for _ in range(segments):
+    while len(parts) < segments if segments else start < minutes * 60:
         # A sentence from the samples, now and then with a few of their words shuffled in.
         words = random.choice(SENTENCES).split()
         if random.random() < 0.5:
@@ -78,8 +82,9 @@ def meeting(sync_up_id, day, ms, segments=24):
 
 
 def post(url, token, document):
+    body = document if isinstance(document, bytes) else json.dumps(document).encode()
     request = urllib.request.Request(
-        url + "/api/v1/sync/push", data=json.dumps(document).encode(), method="POST",
+        url + "/api/v1/sync/push", data=body, method="POST",
         headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=120) as response:
         if response.status != 200:
@@ -105,18 +110,23 @@ def seed(url, token, count, out):
     ups = [sync_up(ms) for _ in range(5)]
     post(url, token, {"device": device, "pushID": str(uuid.uuid4()), "syncUps": ups, "meetings": []})
     ids = []
-    batch = []
-    for n in range(count):
-        document = meeting(ups[n % 5]["id"], n, ms + 1)
-        ids.append(document["id"])
-        batch.append(document)
-        if len(batch) == 50 or n == count - 1:
-            post(url, token, {"device": device, "pushID": str(uuid.uuid4()), "syncUps": [],
-                              "meetings": batch})
-            batch = []
+    # Every push written first, so that only the pushing is timed.
+    pushes = []
+    for start in range(0, count, 50):
+        batch = [meeting(ups[n % 5]["id"], n, ms + 1, minutes=15)
+                 for n in range(start, min(start + 50, count))]
+        ids += [document["id"] for document in batch]
+        pushes.append(json.dumps({"device": device, "pushID": str(uuid.uuid4()), "syncUps": [],
+                                  "meetings": batch}).encode())
+    begun = time.monotonic()
+    for body in pushes:
+        post(url, token, body)
+    print(f"{time.monotonic() - begun:.2f}")
     lua(out + "-search.lua", token,
         ["/api/v1/search?q=" + urllib.parse.quote(q, safe="") for q in QUERIES])
-    lua(out + "-meeting.lua", token, ["/api/v1/meetings/" + i for i in random.sample(ids, min(200, len(ids)))])
+    sample = random.sample(ids, min(200, len(ids)))
+    lua(out + "-meeting.lua", token, ["/api/v1/meetings/" + i for i in sample])
+    lua(out + "-page.lua", token, ["/meetings/" + i for i in sample])
     lua(out + "-list.lua", token,
         ["/api/v1/sync-ups"] + ["/api/v1/sync-ups/" + u["id"] + "/meetings" for u in ups])
 
@@ -140,7 +150,7 @@ def pushes(url, token, laptops, each):
     post(url, token, {"device": str(uuid.uuid4()), "pushID": str(uuid.uuid4()), "syncUps": [up],
                       "meetings": []})
     documents = [[{"device": None, "pushID": str(uuid.uuid4()), "syncUps": [],
-                   "meetings": [meeting(up["id"], i, ms + 1)]} for i in range(each)]
+                   "meetings": [meeting(up["id"], i, ms + 1, segments=24)]} for i in range(each)]
                  for _ in range(laptops)]
     failures = []
 

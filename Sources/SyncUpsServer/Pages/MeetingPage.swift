@@ -12,8 +12,18 @@ public enum MeetingPage {
   public static func render(
     _ meeting: MeetingDocument, title: String, theme: String, person: Person, at time: Double?
   ) -> String {
-    let id = meeting.id.uuidString.lowercased()
     let here = time.flatMap { time in meeting.segments.lastIndex { $0.start <= time + 0.005 } }
+    return render(
+      meeting, transcript: transcript(meeting.segments, here: here), title: title, theme: theme,
+      person: person, at: time)
+  }
+
+  /// The page of `meeting` (its segments not read) around its `transcript`.
+  static func render(
+    _ meeting: MeetingDocument, transcript: Markup, title: String, theme: String,
+    person: Person, at time: Double?
+  ) -> String {
+    let id = meeting.id.uuidString.lowercased()
     var content: Markup =
       "<nav class=\"crumbs\" aria-label=\"Breadcrumb\"><a href=\"/\">Sync-ups</a>"
     content += " › <a href=\"/sync-ups/\(meeting.syncUpID.uuidString.lowercased())\">\(title)"
@@ -30,19 +40,28 @@ public enum MeetingPage {
     content += downloads(meeting, title: title)
     content += "<p class=\"hint js-only\" id=\"keys\" hidden>Click a word to play from there; "
     content += "<kbd>Space</kbd> plays and pauses.</p>\n"
-    if meeting.segments.isEmpty {
+    content.reserveCapacity(content.bytes.count + transcript.bytes.count)
+    content += transcript
+    return Pages.page(
+      title: title, person: person, theme: theme, script: true, content: content)
+  }
+
+  /// The transcript part of the page (the same for everyone who reads it: `MeetingPageCache`
+  /// keeps it), `here` the segment being said at the time asked for.
+  static func transcript(_ segments: [MeetingDocument.Segment], here: Int?) -> Markup {
+    var content: Markup = ""
+    if segments.isEmpty {
       content += "<p class=\"hint\">Nothing was said in this meeting.</p>\n"
     }
     content += "<ol class=\"transcript\" aria-label=\"Transcript\">\n"
     // About 60 bytes per word: reserve once, so a long meeting is written without copying.
     content.reserveCapacity(
-      content.bytes.count + meeting.segments.reduce(0) { $0 + 200 + $1.words.count * 64 })
-    for (index, segment) in meeting.segments.enumerated() {
+      content.bytes.count + segments.reduce(0) { $0 + 200 + $1.words.count * 64 })
+    for (index, segment) in segments.enumerated() {
       self.segment(segment, index: index, here: index == here, to: &content)
     }
     content += "</ol>\n"
-    return Pages.page(
-      title: title, person: person, theme: theme, script: true, content: content)
+    return content
   }
 
   /// One segment: who, when (a link to that moment), and every word with its times.
@@ -153,9 +172,18 @@ extension TeamServer {
   func meetingAndHeading(_ request: Request, context: TeamContext) async throws -> (
     MeetingDocument, title: String, theme: String
   ) {
+    var (meeting, title, theme) = try await meetingHeading(request, context: context)
+    meeting.segments = try await store.segments(of: meeting.id)
+    return (meeting, title, theme)
+  }
+
+  /// The meeting without its segments, its sync-up's title and theme, or a 404 in words.
+  func meetingHeading(_ request: Request, context: TeamContext) async throws -> (
+    MeetingDocument, title: String, theme: String
+  ) {
     let id = try request.uuid("id", in: context)
     guard try await store.sees(meeting: id, in: context.teamIDs),
-      let meeting = try await store.meetingDocument(id), !meeting.deleted,
+      let meeting = try await store.meetingWithoutSegments(id), !meeting.deleted,
       let heading = try await store.syncUpHeading(meeting.syncUpID, in: context.teamIDs)
     else {
       throw APIError(.notFound, "there is no meeting \(id) here")
@@ -163,6 +191,8 @@ extension TeamServer {
     return (meeting, heading.title, heading.theme)
   }
 
+  /// The meeting's page: 304 when the asker has this very page (`MeetingPageCache.tag`), its
+  /// transcript from the cache when it is there for the meeting's clock.
   func meetingPage(_ request: Request, context: TeamContext) async throws -> Response {
     var time: Double?
     if let text = request.uri.queryParameters["t"] {
@@ -171,10 +201,33 @@ extension TeamServer {
       }
       time = seconds
     }
-    let (meeting, title, theme) = try await meetingAndHeading(request, context: context)
-    return .html(
+    let person = try context.requirePerson()
+    let (meeting, title, theme) = try await meetingHeading(request, context: context)
+    let tag = meetingPages.tag(
+      of: meeting, title: title, theme: theme, person: person, at: time)
+    if ETag.matches(tag, ETag.named(in: request)) {
+      return Response(
+        status: .notModified,
+        headers: [.eTag: tag, .cacheControl: MeetingPageCache.cacheControl])
+    }
+    let transcript: Markup
+    if time == nil, let cached = meetingPages.transcript(of: meeting.id, at: meeting.clock) {
+      transcript = cached
+    } else {
+      let segments = try await store.segments(of: meeting.id)
+      let here = time.flatMap { time in segments.lastIndex { $0.start <= time + 0.005 } }
+      transcript = MeetingPage.transcript(segments, here: here)
+      // Only the page without a time: the same for everyone.
+      if time == nil {
+        meetingPages.keep(transcript, of: meeting.id, at: meeting.clock)
+      }
+    }
+    var response = Response.html(
       MeetingPage.render(
-        meeting, title: title, theme: theme, person: try context.requirePerson(), at: time))
+        meeting, transcript: transcript, title: title, theme: theme, person: person, at: time))
+    response.headers[.eTag] = tag
+    response.headers[.cacheControl] = MeetingPageCache.cacheControl
+    return response
   }
 
   func transcriptDownload(_ request: Request, context: TeamContext) async throws -> Response {

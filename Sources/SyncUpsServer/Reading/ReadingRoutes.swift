@@ -36,14 +36,24 @@ struct ReadingRoutes {
     return Response.json(try await store.meetings(of: id, limit: limit, before: before))
   }
 
+  /// A meeting's JSON as it was stored when pushed, tagged with its clock: 304 and no body
+  /// when `If-None-Match` names that tag.
   @Sendable func meeting(_ request: Request, context: TeamContext) async throws -> Response {
     let id = try request.uuid("id", in: context)
+    let named = ETag.named(in: request)
     guard try await store.sees(meeting: id, in: context.teamIDs),
-      let meeting = try await store.meetingDocument(id), !meeting.deleted
+      let meeting = try await store.storedMeeting(id, unless: named), !meeting.deleted
     else {
       throw APIError(.notFound, "there is no meeting \(id) here")
     }
-    return Response.json(meeting)
+    let tag = ETag.of(clock: meeting.clock)
+    var headers: HTTPFields = [.eTag: tag, .cacheControl: "private, no-cache"]
+    if ETag.matches(tag, named) { return Response(status: .notModified, headers: headers) }
+    guard let json = meeting.json else {
+      throw APIError(.notFound, "there is no meeting \(id) here")
+    }
+    headers[.contentType] = "application/json; charset=utf-8"
+    return Response(status: .ok, headers: headers, body: .init(byteBuffer: json))
   }
 
   @Sendable func search(_ request: Request, context: TeamContext) async throws -> Response {

@@ -24,6 +24,8 @@ public struct TeamServer: Sendable {
   public let metricsFrom: AddressRanges
   /// The longest `/healthz` waits for PostgreSQL's answer.
   public var healthTimeout: Duration = .seconds(2)
+  /// The transcripts of meeting pages read lately.
+  let meetingPages = MeetingPageCache()
 
   public init(
     client: PostgresClient, limits: Limits = Limits(),

@@ -120,7 +120,7 @@ extension TeamStore {
           array_agg((e->>'start')::float8 ORDER BY i) AS starts,
           array_agg((e->>'end')::float8 ORDER BY i) AS ends,
           array_agg(coalesce((e->>'confidence')::float8, -1) ORDER BY i) AS confidences
-        FROM jsonb_array_elements(s.words) WITH ORDINALITY AS word(e, i)) w ON true
+        FROM json_array_elements(s.words) WITH ORDINALITY AS word(e, i)) w ON true
       WHERE s.meeting_id = \(meeting)
       ORDER BY s.ordinal
       """
@@ -145,15 +145,19 @@ extension TeamStore {
     }
   }
 
-  /// How many of the newest meetings search ranks first (see `search`).
+  /// How many of the newest meetings search ranks first at most (see `search`).
   static let searchWindow = 50
+  /// How many segments at most those meetings hold (the newest meeting always counts): a
+  /// window of long meetings costs what a window of short ones does.
+  static let searchWindowSegments = 2000
 
   /// Searches every meeting's segments with PostgreSQL full text (the `syncups` configuration
   /// keeps stop words, as FTS5 does), best first; among equally good ones the newest first.
   ///
   /// So that a year of meetings answers as fast as a week's, it ranks the matches of the newest
-  /// `searchWindow` meetings (of the sync-up, since the date, when asked) and looks further back
-  /// only when those hold fewer matches than the page takes: then it ranks every match.
+  /// `searchWindow` meetings (of the sync-up, since the date, when asked), fewer when they hold
+  /// more than `searchWindowSegments` segments, and looks further back only when those hold
+  /// fewer matches than the page takes: then it ranks every match.
   /// Only the meetings of `teams` are searched.
   public func search(_ search: TeamSearchQuery, in teams: [Int64]) async throws -> [SearchHit] {
     guard let tsquery = search.query.tsquery else { return [] }
@@ -168,7 +172,8 @@ extension TeamStore {
     let since = search.since
     let speaker = search.speaker
     let syncUp = search.syncUpID
-    // The window's meetings lead the plan (an index in date order), then each one's segments
+    // The window's meetings lead the plan (an index in date order, their segments counted as
+    // they come, so it reads no further than the window), then each one's segments
     // (OFFSET 0 keeps PostgreSQL from reading the whole full-text index once per meeting
     // instead); without a window, the matches lead (the full-text index).
     let sql: PostgresQuery =
@@ -187,7 +192,8 @@ extension TeamStore {
       """
       : """
       WITH recent AS (
-        SELECT m.id, m.date, u.title
+        SELECT m.id, m.date, u.title,
+          sum(m.segment_count) OVER (ORDER BY m.date DESC, m.id DESC) - m.segment_count AS before
         FROM meeting m JOIN sync_up u ON u.id = m.sync_up_id
         WHERE NOT m.deleted AND NOT u.deleted AND u.team_id = ANY(\(teams))
           AND (\(syncUp)::uuid IS NULL OR m.sync_up_id = \(syncUp))
@@ -197,7 +203,7 @@ extension TeamStore {
       SELECT r.title, r.id, r.date, s.speaker, s.start_time, s.end_time, s.text
       FROM recent r CROSS JOIN LATERAL (
         SELECT * FROM segment WHERE meeting_id = r.id OFFSET 0) s
-      WHERE s.search @@ to_tsquery('syncups', \(tsquery))
+      WHERE r.before < \(Self.searchWindowSegments) AND s.search @@ to_tsquery('syncups', \(tsquery))
         AND (\(speaker)::text IS NULL OR lower(s.speaker) = lower(\(speaker)))
       ORDER BY ts_rank(s.search, to_tsquery('syncups', \(tsquery))) DESC, r.date DESC,
         s.ordinal

@@ -37,6 +37,8 @@ extension TeamStore {
     var version: Int64 = 0
     var syncUps = 0
     var meetings = 0
+    /// The sync-ups read or written so far, so a push of many meetings reads each one once.
+    var known: [UUID: SyncUpDocument] = [:]
   }
 
   /// Holds the push lock until the transaction ends: one push is saved at a time.
@@ -65,6 +67,7 @@ extension TeamStore {
     try await requireInTeam(syncUp: document.id, team: saved.team, on: connection)
     let existing = try await syncUpDocument(document.id, on: connection)
     let merged = existing.map { $0.merged(with: document) } ?? document
+    saved.known[document.id] = merged
     guard merged != existing else { return }
     saved.version = try await write(merged, team: saved.team, on: connection)
     saved.syncUps += 1
@@ -77,13 +80,17 @@ extension TeamStore {
   ) async throws {
     try await requireInTeam(
       syncUp: document.syncUpID, meeting: document.id, team: saved.team, on: connection)
-    let syncUp = try await syncUp(of: document, on: connection)
-    guard try await isLater(document, on: connection) else { return }
-    try await requireAudio(of: document, on: connection)
+    let syncUp = try await syncUp(of: document, known: &saved.known, on: connection)
+    let current = try await currentClock(of: document, on: connection)
+    if let current, current >= document.clock.description { return }
+    var document = document
+    // Its size as uploaded, as the API gives it.
+    let size = try await requireAudio(of: document, on: connection)
+    document.audio?.size = size
     if syncUp.deleted.value && !document.deleted {
       try await bringBack(syncUp, for: document, into: &saved, on: connection)
     }
-    saved.version = try await write(document, on: connection)
+    saved.version = try await write(document, replacing: current != nil, on: connection)
     saved.meetings += 1
   }
 
@@ -100,43 +107,46 @@ extension TeamStore {
       at: HybridClock(
         milliseconds: later.milliseconds, counter: later.counter + 1, device: later.device))
     saved.version = try await write(syncUp, team: saved.team, on: connection)
+    saved.known[syncUp.id] = syncUp
     saved.syncUps += 1
   }
 
   /// The sync-up a pushed meeting is in, or 422 when this server does not have it.
-  private func syncUp(of meeting: MeetingDocument, on connection: PostgresConnection)
-    async throws -> SyncUpDocument
-  {
+  private func syncUp(
+    of meeting: MeetingDocument, known: inout [UUID: SyncUpDocument],
+    on connection: PostgresConnection
+  ) async throws -> SyncUpDocument {
+    if let syncUp = known[meeting.syncUpID] { return syncUp }
     guard let syncUp = try await syncUpDocument(meeting.syncUpID, on: connection) else {
       throw APIError(
         .unprocessableContent,
         "meeting \(meeting.id) is in sync-up \(meeting.syncUpID), which this server does "
           + "not have; push the sync-up with its meeting")
     }
+    known[meeting.syncUpID] = syncUp
     return syncUp
   }
 
-  /// Whether a pushed meeting's clock is later than the server's copy's (locked until the
-  /// transaction ends), or there is no copy.
-  private func isLater(_ meeting: MeetingDocument, on connection: PostgresConnection)
-    async throws -> Bool
+  /// The clock of the server's copy of a pushed meeting (locked until the transaction ends),
+  /// nil when there is none.
+  private func currentClock(of meeting: MeetingDocument, on connection: PostgresConnection)
+    async throws -> String?
   {
-    let current = try await connection.run(
+    try await connection.run(
       "SELECT clock FROM meeting WHERE id = \(meeting.id) FOR UPDATE", logger: logger
-    ).all(String.self)
-    guard let current = current.first else { return true }
-    return current < meeting.clock.description
+    ).all(String.self).first
   }
 
-  /// 409 when a pushed meeting names audio that was not uploaded first.
+  /// The uploaded size of a pushed meeting's audio (0 when it has none); 409 when it names
+  /// audio that was not uploaded first.
   private func requireAudio(of meeting: MeetingDocument, on connection: PostgresConnection)
-    async throws
+    async throws -> Int64
   {
-    guard let audio = meeting.audio else { return }
+    guard let audio = meeting.audio else { return 0 }
     let known = try await connection.run(
-      "SELECT 1 FROM audio WHERE sha256 = \(audio.sha256)", logger: logger
-    ).all(Int.self)
-    guard known.isEmpty else { return }
+      "SELECT size FROM audio WHERE sha256 = \(audio.sha256)", logger: logger
+    ).all(Int64.self)
+    if let size = known.first { return size }
     throw APIError(
       .conflict,
       "the audio of meeting \(meeting.id) (\(audio.sha256)) is not on the server; "

@@ -201,6 +201,27 @@ enum Schema {
     ALTER TABLE sync_up ALTER COLUMN team_id SET NOT NULL;
     CREATE INDEX sync_up_team ON sync_up (team_id);
     """,
+    // 10: each meeting's JSON as the API gives it, written with its rows (`TeamStore.write`) and
+    // served as it is (not compressed: compressing cost a push more than storing). A
+    // segment's words are kept as `json` text, no longer parsed into `jsonb` (which took a
+    // push as long as indexing the words for search); they are read when a meeting's page is
+    // made. `TeamStore.migrate` fills the JSON for the meetings saved before. A meeting
+    // rewritten without it (by a server of an earlier version, sharing the database) loses it,
+    // so stale bytes are never served: the JSON is then made from the rows again.
+    """
+    ALTER TABLE meeting ADD COLUMN json bytea;
+    ALTER TABLE meeting ALTER COLUMN json SET STORAGE EXTERNAL;
+    ALTER TABLE segment ALTER COLUMN words TYPE json USING words::json;
+    CREATE FUNCTION forget_meeting_json() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.json IS NOT DISTINCT FROM OLD.json THEN
+        NEW.json := NULL;
+      END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER meeting_json_kept BEFORE UPDATE OF clock ON meeting
+    FOR EACH ROW EXECUTE FUNCTION forget_meeting_json();
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body

@@ -24,10 +24,13 @@ public struct TeamStore: Sendable {
     self.now = now
   }
 
-  /// Brings the schema up to date (under an advisory lock); returns how many migrations ran.
+  /// Brings the schema up to date (under an advisory lock), and stores the JSON of meetings
+  /// saved before it was kept with them; returns how many migrations ran.
   @discardableResult
   public func migrate() async throws -> Int {
-    try await Schema.migrate(client, logger: logger)
+    let ran = try await Schema.migrate(client, logger: logger)
+    try await fillMeetingJSON()
+    return ran
   }
 
   /// Runs `body` with a client for `url` that is running, and stops the client afterwards.

@@ -62,48 +62,57 @@ extension TeamStore {
     return version
   }
 
-  /// Writes a meeting and its segments (none when it is deleted); returns its new version.
-  func write(_ document: MeetingDocument, on connection: PostgresConnection) async throws
-    -> Int64
-  {
-    let segments = document.deleted ? [] : document.segments
+  /// Writes a meeting, its segments (none when it is deleted) and its JSON as the API gives it
+  /// (`MeetingJSON`); returns its new version. Each segment is written as JSON once: into the
+  /// meeting's JSON, and its `words` from there into the segment's row. `replacing`: whether
+  /// the meeting may be there already (else there are no segments of it to delete).
+  func write(
+    _ document: MeetingDocument, replacing: Bool = true, on connection: PostgresConnection
+  ) async throws -> Int64 {
+    var stored = document
+    if stored.deleted { stored.segments = [] }
+    let segments = stored.segments
+    let json = try MeetingJSON(stored)
     var version: Int64 = 0
     for try await value in try await connection.run(
       """
       INSERT INTO meeting (id, sync_up_id, date, length, audio_sha256, audio_type, deleted, clock,
-        version, segment_count, first_text)
+        version, segment_count, first_text, json)
       VALUES (\(document.id), \(document.syncUpID), \(document.date), \(document.length),
         \(document.audio?.sha256), \(document.audio?.type), \(document.deleted),
         \(document.clock.description), nextval('change_version'), \(segments.count),
-        \(segments.first?.text ?? ""))
+        \(segments.first?.text ?? ""), \(json.bytes))
       ON CONFLICT (id) DO UPDATE SET sync_up_id = excluded.sync_up_id, date = excluded.date,
         length = excluded.length, audio_sha256 = excluded.audio_sha256,
         audio_type = excluded.audio_type, deleted = excluded.deleted, clock = excluded.clock,
         version = excluded.version, segment_count = excluded.segment_count,
-        first_text = excluded.first_text
+        first_text = excluded.first_text, json = excluded.json
       RETURNING version
       """, logger: logger
     ).decode(Int64.self) {
       version = value
     }
-    try await connection.run(
-      "DELETE FROM segment WHERE meeting_id = \(document.id)", logger: logger)
+    if replacing {
+      try await connection.run(
+        "DELETE FROM segment WHERE meeting_id = \(document.id)", logger: logger)
+    }
     let encoder = WireJSON.encoder()
     // A thousand segments a statement at most: a statement's parameters are all in memory at once, as
     // strings and again as PostgreSQL's wire format, and a meeting can be tens of megabytes.
     for start in stride(from: 0, to: segments.count, by: 1000) {
       let batch = segments[start..<min(start + 1000, segments.count)]
-      let words = try batch.map { String(decoding: try encoder.encode($0.words), as: UTF8.self) }
+      let words = batch.indices.map { json.words(of: $0) }
       // What was recognised, for corrected segments ('null': never corrected).
       let originals = try batch.map {
-        String(decoding: try encoder.encode($0.original), as: UTF8.self)
+        $0.original == nil
+          ? "null" : String(decoding: try encoder.encode($0.original), as: UTF8.self)
       }
       try await connection.run(
         """
         INSERT INTO segment (meeting_id, ordinal, speaker, start_time, end_time, text, words,
           original)
         SELECT \(document.id), row.ordinal, row.speaker, row.start_time, row.end_time, row.text,
-          row.words::jsonb, nullif(row.original::jsonb, 'null'::jsonb)
+          row.words::json, nullif(row.original::jsonb, 'null'::jsonb)
         FROM unnest(\(Array(batch.indices)), \(batch.map(\.speaker)),
           \(batch.map(\.start)), \(batch.map(\.end)), \(batch.map(\.text)), \(words),
           \(originals))

@@ -23,8 +23,8 @@ enum PushJSON {
       Data(bytes[range.lowerBound..<array.lowerBound]) + Data("[]".utf8)
         + Data(bytes[array.upperBound..<range.upperBound])
     }
-    /// A meeting, its segments decoded one at a time too: a meeting of many hours is tens of
-    /// megabytes.
+    /// A meeting, its segments decoded one at a time too (by `SegmentJSON` when they are in
+    /// its plain shape): a meeting of many hours is tens of megabytes.
     func meeting(_ range: Range<Int>) throws -> MeetingDocument {
       guard let segments = array("segments", in: bytes, range) else {
         return try decoder.decode(MeetingDocument.self, from: data(range))
@@ -33,6 +33,10 @@ enum PushJSON {
         MeetingDocument.self, from: emptied(segments.array, of: range))
       meeting.segments.reserveCapacity(segments.elements.count)
       for (index, element) in segments.elements.enumerated() {
+        if let segment = SegmentJSON.segment(in: bytes, element) {
+          meeting.segments.append(segment)
+          continue
+        }
         do {
           meeting.segments.append(
             try decoder.decode(MeetingDocument.Segment.self, from: data(element)))
