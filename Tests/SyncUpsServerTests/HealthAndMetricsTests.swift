@@ -173,7 +173,8 @@ struct HealthAndMetricsTests {
       #expect(object?["message"] is String, "\(line)")
     }
     let wrong = try await runServer(["serve", "--log-format", "xml"], database: server.urlText)
-    #expect(wrong.status != 0 && wrong.stderr.contains("--log-format takes text or json, not 'xml'"))
+    #expect(
+      wrong.status != 0 && wrong.stderr.contains("--log-format takes text or json, not 'xml'"))
     let badFrom = try await runServer(
       ["serve", "--metrics-from", "everyone"], database: server.urlText)
     #expect(badFrom.status != 0 && badFrom.stderr.contains("not 'everyone'"))
