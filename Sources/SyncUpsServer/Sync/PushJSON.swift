@@ -86,28 +86,11 @@ enum PushJSON {
   }
 
   /// A walk over JSON that follows strings and brackets only (`JSONDecoder` checks the rest).
-  struct Scan {
+  struct Scan: JSONCursor {
     let bytes: UnsafeRawBufferPointer
     var index: Int
     /// Where the scan stops, as if the bytes ended there.
     let end: Int
-
-    mutating func skipSpace() {
-      while index < end {
-        switch bytes[index] {
-        case 0x20, 0x09, 0x0A, 0x0D: index += 1
-        default: return
-        }
-      }
-    }
-
-    /// Steps over `byte` (after any space) when it is next.
-    mutating func take(_ byte: UInt8) -> Bool {
-      skipSpace()
-      guard index < end, bytes[index] == byte else { return false }
-      index += 1
-      return true
-    }
 
     /// A string's contents, between its quotes (escapes left as they are).
     mutating func string() -> Range<Int>? {
@@ -181,5 +164,31 @@ enum PushJSON {
     init(_ index: Int) { (stringValue, intValue) = ("Index \(index)", index) }
     init?(stringValue: String) { self.init(stringValue) }
     init?(intValue: Int) { self.init(intValue) }
+  }
+}
+
+/// A place in JSON bytes, read up to `end`: the steps both of the push's readers take.
+protocol JSONCursor {
+  var bytes: UnsafeRawBufferPointer { get }
+  var index: Int { get set }
+  var end: Int { get }
+}
+
+extension JSONCursor {
+  mutating func skipSpace() {
+    while index < end {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  /// Steps over `byte` (after any space) when it is next.
+  mutating func take(_ byte: UInt8) -> Bool {
+    skipSpace()
+    guard index < end, bytes[index] == byte else { return false }
+    index += 1
+    return true
   }
 }

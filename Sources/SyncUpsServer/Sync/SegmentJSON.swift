@@ -7,7 +7,7 @@ import SyncUpsWire
 /// as JSON writes them. Anything else (an escape, `null`, a key it does not know or twice, a
 /// correction's `original`, a mistake) gives nil, and `JSONDecoder` reads the segment as
 /// before: so every segment reads exactly as `JSONDecoder` reads it, or is refused by it.
-struct SegmentJSON {
+struct SegmentJSON: JSONCursor {
   let bytes: UnsafeRawBufferPointer
   var index: Int
   let end: Int
@@ -100,22 +100,6 @@ struct SegmentJSON {
       guard member(key, &self) else { return false }
     } while take(UInt8(ascii: ","))
     return take(UInt8(ascii: "}"))
-  }
-
-  mutating func skipSpace() {
-    while index < end {
-      switch bytes[index] {
-      case 0x20, 0x09, 0x0A, 0x0D: index += 1
-      default: return
-      }
-    }
-  }
-
-  mutating func take(_ byte: UInt8) -> Bool {
-    skipSpace()
-    guard index < end, bytes[index] == byte else { return false }
-    index += 1
-    return true
   }
 
   /// A string without escapes or control characters, in valid UTF-8.
