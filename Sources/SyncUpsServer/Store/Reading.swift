@@ -175,19 +175,22 @@ extension TeamStore {
     // The window's meetings lead the plan (an index in date order, their segments counted as
     // they come, so it reads no further than the window), then each one's segments
     // (OFFSET 0 keeps PostgreSQL from reading the whole full-text index once per meeting
-    // instead); without a window, the matches lead (the full-text index).
+    // instead); without a window, the matches lead (the full-text index; MATERIALIZED, so the
+    // team's filter never makes the planner walk every meeting's segments instead).
     let sql: PostgresQuery =
       window == nil
       ? """
+      WITH matches AS MATERIALIZED (
+        SELECT meeting_id, ordinal, speaker, start_time, end_time, text,
+          ts_rank(search, to_tsquery('syncups', \(tsquery))) AS rank
+        FROM segment WHERE search @@ to_tsquery('syncups', \(tsquery))
+          AND (\(speaker)::text IS NULL OR lower(speaker) = lower(\(speaker))))
       SELECT u.title, m.id, m.date, s.speaker, s.start_time, s.end_time, s.text
-      FROM segment s JOIN meeting m ON m.id = s.meeting_id JOIN sync_up u ON u.id = m.sync_up_id
-      WHERE s.search @@ to_tsquery('syncups', \(tsquery)) AND NOT m.deleted AND NOT u.deleted
-        AND u.team_id = ANY(\(teams))
+      FROM matches s JOIN meeting m ON m.id = s.meeting_id JOIN sync_up u ON u.id = m.sync_up_id
+      WHERE NOT m.deleted AND NOT u.deleted AND u.team_id = ANY(\(teams))
         AND (\(syncUp)::uuid IS NULL OR m.sync_up_id = \(syncUp))
-        AND (\(speaker)::text IS NULL OR lower(s.speaker) = lower(\(speaker)))
         AND (\(since)::timestamptz IS NULL OR m.date >= \(since))
-      ORDER BY ts_rank(s.search, to_tsquery('syncups', \(tsquery))) DESC, m.date DESC,
-        s.ordinal
+      ORDER BY s.rank DESC, m.date DESC, s.ordinal
       LIMIT \(search.limit)
       """
       : """
