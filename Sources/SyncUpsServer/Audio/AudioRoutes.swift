@@ -34,6 +34,9 @@ struct AudioRoutes {
       throw APIError(
         .contentTooLarge, "the audio is larger than this server takes (\(limits.audio) bytes)")
     }
+    if try await audio.recording(sha) != nil {
+      return Response.json(["sha256": sha], status: .ok)
+    }
     do {
       switch try await audio.store(request.body, sha256: sha, limit: limits.audio) {
       case .created: return Response.json(["sha256": sha], status: .created)

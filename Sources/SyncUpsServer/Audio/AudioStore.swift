@@ -65,13 +65,12 @@ public struct AudioStore: Sendable {
   }
 
   /// Stores `body` under `sha256`, a chunk at a time, if its bytes have that hash (`Mismatch`
-  /// when not; 413 past `limit` bytes). The body is read once: the database lost mid-upload is
-  /// a 503, never a second reading.
+  /// when not; 413 past `limit` bytes); when the audio is here already, the body is not read.
+  /// The body is read once: the database lost mid-upload is a 503, never a second reading.
   public func store(
     _ body: some AsyncSequence<ByteBuffer, any Error> & Sendable, sha256: String, limit: Int
   ) async throws -> Stored {
-    if let here = try await recording(sha256) { return .alreadyHere(here.size) }
-    return try await client.withOpenConnection { connection in
+    try await client.withOpenConnection { connection in
       try await connection.run("BEGIN", logger: logger)
       do {
         // The row first, locked until this transaction ends: another upload of this hash waits
