@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import Logging
 
@@ -57,25 +58,8 @@ public struct JSONLogHandler: LogHandler {
     }
   }
 
-  /// A JSON string: quotes, backslashes and control characters escaped.
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        out +=
-          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-          + String(scalar.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  /// A JSON string: the one escaping of transcripts' JSON (`TranscriptText.jsonString`).
+  static func quoted(_ text: String) -> String { TranscriptText.jsonString(text) }
 }
 
 private enum StandardError {
