@@ -58,6 +58,19 @@ enum Schema {
           ALTER TABLE segment ADD COLUMN originalWords BLOB;
           """)
     }
+    // Each attendee's acoustic adaptation: a transform of the recogniser's acoustic model
+    // (PocketSphinx's `-mllr` file, as bytes) estimated from their confirmed speech, gone with
+    // the attendee. `seconds` says how much speech it was estimated from.
+    migrator.registerMigration("v8: speaker adaptations") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE speakerAdaptation (
+            attendeeId TEXT PRIMARY KEY NOT NULL REFERENCES attendee(id) ON DELETE CASCADE,
+            seconds DOUBLE NOT NULL,
+            transform BLOB NOT NULL
+          )
+          """)
+    }
     return migrator
   }
 
