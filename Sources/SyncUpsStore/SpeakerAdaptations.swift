@@ -17,8 +17,7 @@ public struct SpeakerAdaptation: Equatable, Sendable {
 /// Attendees' acoustic adaptations: read by the second pass once who spoke is known.
 extension SyncUpsDatabase {
   /// The adaptations of a sync-up's attendees.
-  public func speakerAdaptations(_ syncUpID: SyncUp.ID) throws -> [Attendee.ID: SpeakerAdaptation]
-  {
+  public func speakerAdaptations(_ syncUpID: SyncUp.ID) throws -> [Attendee.ID: SpeakerAdaptation] {
     try read { db in
       let rows = try Row.fetchAll(
         db,
