@@ -248,7 +248,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "MeetingRecorder", "SyncUpsStore",
-        "VoiceProfiles", "WorkerThreads", "ChildProcesses",
+        "VoiceProfiles", "WorkerThreads", "ChildProcesses", "SyncUpsWire",
         .product(name: "Tagged", package: "swift-tagged"),
       ]
     ),

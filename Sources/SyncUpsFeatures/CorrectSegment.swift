@@ -1,5 +1,6 @@
 import Architecture
 import Foundation
+import SyncUpsWire
 
 /// Correcting one segment of a past meeting: its speaker (one of the sync-up's attendees) and
 /// its text. The rules live here, once: `syncups correct` and the interactive meeting screen
@@ -65,7 +66,7 @@ public struct CorrectSegment: Reducer {
   }
 
   /// The most characters a corrected segment holds.
-  public static let longestText = 10_000
+  public static let longestText = SegmentChange.longestText
 
   @Dependency(\.corrections) var corrections
 
@@ -193,38 +194,15 @@ extension CorrectSegment.Action.Delegate {
 }
 
 /// Why a correction cannot be saved.
-struct CorrectionRule: Error {
-  let description: String
-}
+typealias CorrectionRule = CorrectionRefused
 
 extension CorrectSegment.State {
-  /// The correction being written, by the rules: the speaker is one of the attendees (any
-  /// case: saved as the attendee is named), the text is not empty (whitespace, line breaks
-  /// included, becomes single spaces) and holds no control characters.
+  /// The correction being written, by the rules (`SegmentCorrection.checked`, the same as the
+  /// team server's meeting page).
   func change() throws(CorrectionRule) -> SegmentChange {
-    let wanted = speaker.trimmingCharacters(in: .whitespacesAndNewlines)
-    let names = syncUp.attendees.map(\.name)
-    guard let name = names.first(where: { $0.lowercased() == wanted.lowercased() }) else {
-      let choices = names.map { "'\($0)'" }.joined(separator: ", ")
-      throw CorrectionRule(
-        description: wanted.isEmpty
-          ? "give the speaker: one of \(choices)"
-          : "'\(wanted)' is not an attendee of '\(syncUp.title)'; choose one of \(choices)")
-    }
-    let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    guard !words.isEmpty else {
-      throw CorrectionRule(description: "the text is empty: write what was said")
-    }
-    guard !words.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else {
-      throw CorrectionRule(description: "the text holds control characters: write only words")
-    }
-    guard words.count <= CorrectSegment.longestText else {
-      throw CorrectionRule(
-        description: "the text is too long (at most \(CorrectSegment.longestText) characters)")
-    }
-    return SegmentChange(
-      speaker: name == segment.speaker ? nil : name, text: words == segment.text ? nil : words)
+    try SegmentChange.checked(
+      speaker: speaker, text: text, current: (segment.speaker, segment.text),
+      attendees: syncUp.attendees.map(\.name), syncUpTitle: syncUp.title)
   }
 
   /// The voice a changed speaker teaches (the lesson nil: the meeting has no audio); nil when

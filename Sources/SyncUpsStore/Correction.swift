@@ -1,119 +1,46 @@
 import AudioCore
 import Foundation
+import SyncUpsWire
 
-/// A correction of one segment: a new speaker, new text, or both (nil: unchanged).
-public struct SegmentChange: Equatable, Sendable {
-  public var speaker: String?
-  public var text: String?
-
-  public init(speaker: String? = nil, text: String? = nil) {
-    self.speaker = speaker
-    self.text = text
-  }
-}
+/// A correction of one segment: a new speaker, new text, or both (nil: unchanged). Its rules
+/// are `SyncUpsWire`'s, shared with the team server's meeting page.
+public typealias SegmentChange = SegmentCorrection
 
 extension Meeting.Segment {
-  /// The segment with `change` applied. What the recogniser gave is kept in `original` (from
-  /// the first correction on); a correction that brings back exactly what was recognised is
-  /// the recognition again (`original` nil). New text is timed word by word: a word that is
-  /// still one the recogniser heard, in the same order, keeps its times; the others share the
-  /// time between their neighbours (the replaced words' time, or the segment's ends), in
-  /// proportion to their length.
+  /// The segment with `change` applied, by the rules of `MeetingDocument.Segment.corrected`
+  /// (what was recognised kept in `original`, new words timed within the segment).
   public func corrected(_ change: SegmentChange) -> Meeting.Segment {
-    let recognised = self.recognised
-    var result = self
-    if let speaker = change.speaker { result.speaker = speaker }
-    if let text = change.text, text != self.text {
-      result.text = text
-      result.words =
-        text == recognised.text
-        ? recognised.words
-        : WordTiming.retimed(
-          text.split(whereSeparator: \.isWhitespace).map(String.init),
-          over: recognised.words, start: start, end: end)
-    }
-    let original = Recognition(
-      speaker: recognised.speaker, text: recognised.text, words: recognised.words)
-    let isRecognition = result.speaker == original.speaker && result.text == original.text
-    result.original = isRecognition ? nil : original
-    if isRecognition { result.words = original.words }
-    return result
+    Meeting.Segment(document.corrected(change))
+  }
+
+  /// The segment as laptops and the server exchange it.
+  var document: MeetingDocument.Segment {
+    MeetingDocument.Segment(
+      speaker: speaker, start: start, end: end, text: text, words: words.map(\.document),
+      original: original.map {
+        MeetingDocument.Original(
+          speaker: $0.speaker, text: $0.text, words: $0.words.map(\.document))
+      })
+  }
+
+  /// A segment exchanged with the team (its clock aside).
+  init(_ segment: MeetingDocument.Segment) {
+    self.init(
+      speaker: segment.speaker, start: segment.start, end: segment.end, text: segment.text,
+      words: segment.words.map(Meeting.Word.init),
+      original: segment.original.map {
+        Recognition(speaker: $0.speaker, text: $0.text, words: $0.words.map(Meeting.Word.init))
+      })
   }
 }
 
-/// Times for the words of a corrected text, from the words the recogniser timed.
-enum WordTiming {
-  /// `tokens` timed within `start...end`: each token matched (same word, same order: the
-  /// longest common subsequence) to a recognised word takes its times and confidence; each run
-  /// of other tokens shares the time between the matched words around it, by length, with
-  /// confidence 1 (a person wrote them).
-  static func retimed(
-    _ tokens: [String], over words: [Transcription.Word], start: Double, end: Double
-  ) -> [Transcription.Word] {
-    let matches = matched(tokens.map(normalised), words.map { normalised($0.word) })
-    var timed: [Transcription.Word] = []
-    var pending: [String] = []
-    var from = start
-    func flush(until to: Double) {
-      guard !pending.isEmpty else { return }
-      let upper = max(to, from)
-      let weights = pending.map { Double($0.count + 1) }
-      let total = weights.reduce(0, +)
-      var at = from
-      for (token, weight) in zip(pending, weights) {
-        let length = (upper - from) * weight / total
-        timed.append(Transcription.Word(word: token, start: at, end: at + length, confidence: 1))
-        at += length
-      }
-      pending = []
-    }
-    for (index, token) in tokens.enumerated() {
-      guard let match = matches[index] else {
-        pending.append(token)
-        continue
-      }
-      let word = words[match]
-      flush(until: word.start)
-      timed.append(
-        Transcription.Word(
-          word: token, start: word.start, end: word.end, confidence: word.confidence))
-      from = word.end
-    }
-    flush(until: end)
-    return timed
+extension Meeting.Word {
+  var document: MeetingDocument.Word {
+    MeetingDocument.Word(text: word, start: start, end: end, confidence: confidence)
   }
 
-  /// For each token, the index of the recognised word it is matched to (nil: none).
-  private static func matched(_ tokens: [String], _ words: [String]) -> [Int?] {
-    let n = tokens.count
-    let m = words.count
-    // lengths[i][j]: the longest common subsequence of tokens[i...] and words[j...].
-    var lengths = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
-    for i in stride(from: n - 1, through: 0, by: -1) {
-      for j in stride(from: m - 1, through: 0, by: -1) {
-        lengths[i][j] =
-          tokens[i] == words[j]
-          ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
-      }
-    }
-    var result = [Int?](repeating: nil, count: n)
-    var (i, j) = (0, 0)
-    while i < n && j < m {
-      if tokens[i] == words[j] {
-        result[i] = j
-        i += 1
-        j += 1
-      } else if lengths[i + 1][j] >= lengths[i][j + 1] {
-        i += 1
-      } else {
-        j += 1
-      }
-    }
-    return result
-  }
-
-  /// A word as compared: lower case, without the punctuation a person adds.
-  static func normalised(_ word: String) -> String {
-    String(word.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "'" })
+  /// A word exchanged with the team: confidence 1 when it came without one.
+  init(_ word: MeetingDocument.Word) {
+    self.init(word: word.text, start: word.start, end: word.end, confidence: word.confidence ?? 1)
   }
 }

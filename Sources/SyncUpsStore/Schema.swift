@@ -71,6 +71,9 @@ enum Schema {
           )
           """)
     }
+    // Corrections merge segment by segment in the team sync: each corrected segment of a
+    // finished meeting has a clock of its own (`syncClock` field `segment:ORDINAL`).
+    migrator.registerMigration("v9: segment clocks") { db in try SyncSchema.segmentClocks(db) }
     return migrator
   }
 

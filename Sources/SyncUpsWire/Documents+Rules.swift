@@ -74,7 +74,7 @@ extension SyncUpDocument {
 extension MeetingDocument {
   /// The meeting by the rules an import uses (date, length, segment and word times within a
   /// day, bounded text and counts), its audio one of the audio types, its clock no later than
-  /// the drift allows; or why not.
+  /// the drift allows (its segments' clocks too); or why not.
   public func check(now: Date) throws(DocumentProblem) {
     let name = "meeting \(id.uuidString.lowercased())"
     do {
@@ -103,7 +103,7 @@ extension MeetingDocument {
     } catch {
       throw DocumentProblem("\(name): \(error)")
     }
-    try SyncUpDocument.checkClocks([clock], of: name, now: now)
+    try SyncUpDocument.checkClocks([clock] + segments.compactMap(\.clock), of: name, now: now)
   }
 
   static func check(_ audio: Audio) throws(MeetingProblem) {

@@ -55,7 +55,9 @@ public struct SyncUpDocument: Codable, Sendable, Equatable, Identifiable {
 }
 
 /// A finished meeting with its transcript and word times. A meeting is written once when it is
-/// saved; a later write (an edit, a deletion) replaces it whole when its clock is later.
+/// saved; a later write (an edit, a deletion) replaces it when its clock is later, except its
+/// segments, which merge one by one by their own clocks (see `merged(with:)`). `clock` is the
+/// latest change of the meeting or of any of its segments.
 public struct MeetingDocument: Codable, Sendable, Equatable, Identifiable {
   public struct Word: Codable, Sendable, Equatable {
     public var text: String
@@ -82,9 +84,13 @@ public struct MeetingDocument: Codable, Sendable, Equatable, Identifiable {
     /// What the recogniser gave, when someone corrected the segment (`speaker`, `text` and
     /// `words` are then the correction). Optional: documents without it still read.
     public var original: Original?
+    /// The clock of the segment's last change (a correction, or putting back what was
+    /// recognised); segments merge one by one, the later change winning. Absent from what
+    /// older laptops write: the meeting's `clock` is the segment's then.
+    public var clock: HybridClock?
     public init(
       speaker: String, start: Double, end: Double, text: String, words: [Word] = [],
-      original: Original? = nil
+      original: Original? = nil, clock: HybridClock? = nil
     ) {
       self.speaker = speaker
       self.start = start
@@ -92,6 +98,7 @@ public struct MeetingDocument: Codable, Sendable, Equatable, Identifiable {
       self.text = text
       self.words = words
       self.original = original
+      self.clock = clock
     }
   }
 

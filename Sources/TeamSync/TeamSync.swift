@@ -37,6 +37,10 @@ public struct TeamSync: Sendable {
     public var notPushed: String?
     /// Documents from the server left out because they break the rules (why, one line each).
     public var skipped: [String] = []
+    /// The segments (0 = a meeting's first) whose speaker, text or words a pull changed in
+    /// meetings that were here before (a correction made elsewhere): what was learned from
+    /// them is to learn again.
+    public var changedSegments: [UUID: [Int]] = [:]
     public init() {}
 
     /// `pushed 1 sync-up and 2 meetings (1 audio file, 3.1 MB); pulled 1 meeting`.
@@ -191,6 +195,7 @@ public struct TeamSync: Sendable {
       }
       report.pulledSyncUps += applied.syncUps
       report.pulledMeetings += applied.meetings
+      report.changedSegments.merge(applied.changedSegments) { Array(Set($0 + $1)).sorted() }
       since = page.version
       if !page.more { return }
     }

@@ -17,7 +17,8 @@ public struct APIError: Error, Equatable {
 }
 
 /// Turns every error into a status and `{"error": "..."}` in words; outside `/api` and
-/// `/audio` (a browser's request for a page that is not there) into an HTML page.
+/// `/audio` (a browser's request for a page that is not there) into an HTML page, unless the
+/// request posted JSON (a page's script).
 struct ErrorMiddleware: RouterMiddleware {
   let logger: Logger
 
@@ -30,7 +31,9 @@ struct ErrorMiddleware: RouterMiddleware {
     } catch {
       let (status, message) = Self.answer(error, request: request, logger: logger)
       let path = request.uri.path
-      if path.hasPrefix("/api/") || path.hasPrefix("/audio/") {
+      // A page's script that posts JSON (a correction) reads the error as JSON too.
+      let json = request.headers[.contentType]?.hasPrefix("application/json") == true
+      if json || path.hasPrefix("/api/") || path.hasPrefix("/audio/") {
         return .json(ErrorBody(message), status: status)
       }
       return Pages.error(status, message, person: nil)

@@ -72,12 +72,14 @@ public struct TeamServer: Sendable {
     let sync = SyncRoutes(
       store: store, limits: limits, watcher: watcher, largePushes: largePushes, metrics: metrics)
     let pages = PageRoutes(server: self)
+    let corrections = CorrectionRoutes(store: store)
 
     router.group("api/v1").add(middleware: TokenMiddleware(store: store))
       .addRoutes(auth.whoAmI)
       .addRoutes(ReadingRoutes(store: store).routes)
       .addRoutes(sync.routes)
       .addRoutes(audio.uploads)
+      .addRoutes(corrections.routes)
     // Outside /api/v1 so that a web page's <audio> can play it with the session.
     router.group("audio")
       .add(middleware: SessionMiddleware(store: store, signedOut: .unauthorized, logger: logger))
@@ -92,6 +94,7 @@ public struct TeamServer: Sendable {
     router.group()
       .add(middleware: SessionMiddleware(store: store, signedOut: .signIn, logger: logger))
       .addRoutes(pages.pages)
+      .addRoutes(corrections.routes)
     return router
   }
 }

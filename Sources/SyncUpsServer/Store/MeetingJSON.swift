@@ -52,7 +52,13 @@ struct MeetingJSON {
     guard segment.original == nil, segment.start.isFinite, segment.end.isFinite,
       segment.words.allSatisfy(finite)
     else { return nil }
-    bytes.writeStaticString("{\"end\":")
+    if let clock = segment.clock {
+      bytes.writeStaticString("{\"clock\":")
+      write(clock.description)
+      bytes.writeStaticString(",\"end\":")
+    } else {
+      bytes.writeStaticString("{\"end\":")
+    }
     write(segment.end)
     bytes.writeStaticString(",\"speaker\":")
     write(segment.speaker)

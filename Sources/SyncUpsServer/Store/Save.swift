@@ -42,7 +42,7 @@ extension TeamStore {
   }
 
   /// Holds the push lock until the transaction ends: one push is saved at a time.
-  private func waitForTurn(on connection: PostgresConnection) async throws {
+  func waitForTurn(on connection: PostgresConnection) async throws {
     try await connection.run("SELECT pg_advisory_xact_lock(\(Schema.pushLock))", logger: logger)
   }
 
@@ -73,8 +73,8 @@ extension TeamStore {
     saved.syncUps += 1
   }
 
-  /// Writes a pushed meeting when it is later than the server's copy: its sync-up must be
-  /// here, and its audio uploaded. A deleted sync-up it was recorded into comes back.
+  /// Writes a pushed meeting merged with the server's copy (`MeetingDocument.merged`) when
+  /// that changes it: its sync-up must be here, and its audio uploaded. A deleted sync-up it was recorded into comes back.
   private func save(
     _ document: MeetingDocument, into saved: inout Saved, on connection: PostgresConnection
   ) async throws {
@@ -82,8 +82,15 @@ extension TeamStore {
       syncUp: document.syncUpID, meeting: document.id, team: saved.team, on: connection)
     let syncUp = try await syncUp(of: document, known: &saved.known, on: connection)
     let current = try await currentClock(of: document, on: connection)
-    if let current, current >= document.clock.description { return }
     var document = document
+    if current != nil, let stored = try await storedDocument(document.id, on: connection) {
+      // Segments merge one by one: a correction of another segment made meanwhile stays.
+      let merged = stored.merged(with: document)
+      if merged == stored.withSegmentClocks { return }
+      document = merged
+    } else if let current, current >= document.clock.description {
+      return
+    }
     // Its size as uploaded, as the API gives it.
     let size = try await requireAudio(of: document, on: connection)
     document.audio?.size = size
@@ -135,6 +142,20 @@ extension TeamStore {
     try await connection.run(
       "SELECT clock FROM meeting WHERE id = \(meeting.id) FOR UPDATE", logger: logger
     ).all(String.self).first
+  }
+
+  /// The server's copy of a meeting, read on the push's connection (nil when it has none).
+  func storedDocument(_ id: UUID, on connection: PostgresConnection) async throws
+    -> MeetingDocument?
+  {
+    let rows = try await connection.run(
+      "SELECT json FROM meeting WHERE id = \(id)", logger: logger
+    ).all(ByteBuffer?.self)
+    guard let row = rows.first else { return nil }
+    var json = row
+    if json == nil { json = try await meetingJSONFromRows(id) }
+    guard let json else { return nil }
+    return try PushJSON.meeting(Data(buffer: json), with: WireJSON.decoder())
   }
 
   /// The uploaded size of a pushed meeting's audio (0 when it has none); 409 when it names

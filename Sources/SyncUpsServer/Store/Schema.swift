@@ -222,6 +222,14 @@ enum Schema {
     CREATE TRIGGER meeting_json_kept BEFORE UPDATE OF clock ON meeting
     FOR EACH ROW EXECUTE FUNCTION forget_meeting_json();
     """,
+    // 11: the device id of the changes the server makes itself (a correction on a meeting's
+    // page): its clocks are ordered with the laptops', and never tie with one of them. A
+    // meeting's segments carry their own clocks in its JSON, so corrections merge segment by
+    // segment (`MeetingDocument.merged`).
+    """
+    CREATE TABLE server_device (id text NOT NULL);
+    INSERT INTO server_device (id) VALUES (gen_random_uuid()::text);
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body

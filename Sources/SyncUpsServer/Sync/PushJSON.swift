@@ -11,50 +11,66 @@ import SyncUpsWire
 /// (not an object, a key written with escapes or twice) is decoded whole, as before; every byte
 /// is still read by `JSONDecoder`, which finds any mistake.
 enum PushJSON {
+  /// The bytes of `range`, where they are: they outlive the decoding, which copies what it
+  /// keeps.
+  private static func data(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Data {
+    Data(
+      bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + range.lowerBound),
+      count: range.count, deallocator: .none)
+  }
+
+  /// The bytes of `range` with `array` (inside it) written `[]`.
+  private static func emptied(
+    _ bytes: UnsafeRawBufferPointer, _ array: Range<Int>, of range: Range<Int>
+  ) -> Data {
+    Data(bytes[range.lowerBound..<array.lowerBound]) + Data("[]".utf8)
+      + Data(bytes[array.upperBound..<range.upperBound])
+  }
+
+  /// A meeting's JSON alone (as the server stores it), decoded as a push's meetings are.
+  static func meeting(_ json: Data, with decoder: JSONDecoder) throws -> MeetingDocument {
+    try json.withUnsafeBytes { bytes in
+      guard bytes.count > 0 else { return try decoder.decode(MeetingDocument.self, from: json) }
+      return try meeting(bytes, 0..<bytes.count, with: decoder)
+    }
+  }
+
+  /// A meeting, its segments decoded one at a time too (by `SegmentJSON` when they are in its
+  /// plain shape): a meeting of many hours is tens of megabytes.
+  private static func meeting(
+    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, with decoder: JSONDecoder
+  ) throws -> MeetingDocument {
+    guard let segments = array("segments", in: bytes, range) else {
+      return try decoder.decode(MeetingDocument.self, from: data(bytes, range))
+    }
+    var meeting = try decoder.decode(
+      MeetingDocument.self, from: emptied(bytes, segments.array, of: range))
+    meeting.segments.reserveCapacity(segments.elements.count)
+    for (index, element) in segments.elements.enumerated() {
+      if let segment = SegmentJSON.segment(in: bytes, element) {
+        meeting.segments.append(segment)
+        continue
+      }
+      do {
+        meeting.segments.append(
+          try decoder.decode(MeetingDocument.Segment.self, from: data(bytes, element)))
+      } catch let error as DecodingError {
+        throw error.placed(at: [Key("segments"), Key(index)])
+      }
+    }
+    return meeting
+  }
+
   static func decode(_ bytes: UnsafeRawBufferPointer, with decoder: JSONDecoder) throws -> Push {
-    func data(_ range: Range<Int>) -> Data {
-      // The bytes where they are: they outlive the decoding, which copies what it keeps.
-      Data(
-        bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + range.lowerBound),
-        count: range.count, deallocator: .none)
-    }
-    /// The bytes of `range` with `array` (inside it) written `[]`.
-    func emptied(_ array: Range<Int>, of range: Range<Int>) -> Data {
-      Data(bytes[range.lowerBound..<array.lowerBound]) + Data("[]".utf8)
-        + Data(bytes[array.upperBound..<range.upperBound])
-    }
-    /// A meeting, its segments decoded one at a time too (by `SegmentJSON` when they are in
-    /// its plain shape): a meeting of many hours is tens of megabytes.
-    func meeting(_ range: Range<Int>) throws -> MeetingDocument {
-      guard let segments = array("segments", in: bytes, range) else {
-        return try decoder.decode(MeetingDocument.self, from: data(range))
-      }
-      var meeting = try decoder.decode(
-        MeetingDocument.self, from: emptied(segments.array, of: range))
-      meeting.segments.reserveCapacity(segments.elements.count)
-      for (index, element) in segments.elements.enumerated() {
-        if let segment = SegmentJSON.segment(in: bytes, element) {
-          meeting.segments.append(segment)
-          continue
-        }
-        do {
-          meeting.segments.append(
-            try decoder.decode(MeetingDocument.Segment.self, from: data(element)))
-        } catch let error as DecodingError {
-          throw error.placed(at: [Key("segments"), Key(index)])
-        }
-      }
-      return meeting
-    }
     let whole = 0..<bytes.count
     guard bytes.count > 0, let meetings = array("meetings", in: bytes, whole) else {
-      return try decoder.decode(Push.self, from: data(whole))
+      return try decoder.decode(Push.self, from: data(bytes, whole))
     }
-    var push = try decoder.decode(Push.self, from: emptied(meetings.array, of: whole))
+    var push = try decoder.decode(Push.self, from: emptied(bytes, meetings.array, of: whole))
     push.meetings.reserveCapacity(meetings.elements.count)
     for (index, element) in meetings.elements.enumerated() {
       do {
-        push.meetings.append(try meeting(element))
+        push.meetings.append(try meeting(bytes, element, with: decoder))
       } catch let error as DecodingError {
         throw error.placed(at: [Key("meetings"), Key(index)])
       }

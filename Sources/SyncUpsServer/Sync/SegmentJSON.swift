@@ -28,8 +28,14 @@ struct SegmentJSON: JSONCursor {
     var start: Double?
     var end: Double?
     var words: [MeetingDocument.Word]?
+    var clock: HybridClock?
+    var clockRead = false
     let done = object { key, reader in
       switch key {
+      case "clock" where !clockRead:
+        clockRead = true
+        clock = reader.string().flatMap(HybridClock.init)
+        return clock != nil
       case "speaker" where speaker == nil:
         speaker = reader.string()
         return speaker != nil
@@ -50,7 +56,7 @@ struct SegmentJSON: JSONCursor {
     }
     guard done, let speaker, let text, let start, let end, let words else { return nil }
     return MeetingDocument.Segment(
-      speaker: speaker, start: start, end: end, text: text, words: words)
+      speaker: speaker, start: start, end: end, text: text, words: words, clock: clock)
   }
 
   mutating func words() -> [MeetingDocument.Word]? {

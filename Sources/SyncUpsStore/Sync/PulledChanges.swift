@@ -16,6 +16,9 @@ public enum PulledChanges {
     public var deletedAudio: [String] = []
     /// Documents left out because they break the rules (why, one line each).
     public var skipped: [String] = []
+    /// The segments (0 = a meeting's first) whose speaker, text or words the page changed, in
+    /// meetings that were here before: what was learned from them is to learn again.
+    public var changedSegments: [UUID: [Int]] = [:]
   }
 
   /// Applies `page` and records its version as the sync cursor; `audioFiles` maps a meeting id

@@ -3,12 +3,14 @@ import Foundation
 import GRDB
 import SyncUpsWire
 
-// Meetings pulled from the server: each replaces the one here whole, waits for its sync-up,
-// or brings back a sync-up this laptop deleted.
+// Meetings pulled from the server: each merges with the one here (segment by segment), waits
+// for its sync-up, or brings back a sync-up this laptop deleted.
 extension PulledChanges {
-  /// A meeting whose clock is later than this one's replaces it whole (or deletes it). One
-  /// into a sync-up this laptop deleted and has not yet pushed brings the sync-up back; one
-  /// whose sync-up has not arrived yet waits in `syncParked`.
+  /// A pulled meeting merged with the one here (`MeetingDocument.merged`): the meeting from
+  /// the later clock, its segments one by one by their own clocks, so a correction made here
+  /// and not yet pushed stays. A deletion later than this one's clock deletes it. One into a
+  /// sync-up this laptop deleted and has not yet pushed brings the sync-up back; one whose
+  /// sync-up has not arrived yet waits in `syncParked`.
   static func applyPulledMeeting(
     _ remote: MeetingDocument, audioFile: String?, _ applied: inout Applied, _ db: Database
   ) throws -> Bool {
@@ -18,8 +20,11 @@ extension PulledChanges {
     let row = try Row.fetchOne(
       db, sql: "SELECT isFinished, audioFile FROM meeting WHERE id = ?", arguments: [id])
     try db.execute(sql: "DELETE FROM syncParked WHERE meetingId = ?", arguments: [id])
-    // Never a recording in progress; never an older write.
+    // Never a recording in progress.
     if let row, !(row["isFinished"] as Bool) { return false }
+    if row != nil, !remote.deleted, remote.clock <= local {
+      return try mergeSegments(of: remote, into: id, &applied, db)
+    }
     guard remote.clock > local else { return false }
     if remote.deleted {
       try StoredDocuments.setClock(id, "meeting", remote.clock, db)
@@ -35,9 +40,43 @@ extension PulledChanges {
       }
       applied.syncUps += 1
     }
-    try replaceMeeting(with: remote, audioFile: audioFile, db)
-    try StoredDocuments.setClock(id, "meeting", remote.clock, db)
+    var merged = remote.withSegmentClocks
+    if row != nil, let here = try StoredDocuments.meeting(id, audio: nil, db) {
+      merged = here.merged(with: remote)
+      applied.changedSegments[remote.id, default: []] += merged.changedSegments(from: here)
+    }
+    try replaceMeeting(with: merged, audioFile: audioFile, db)
+    try setClocks(of: merged, db)
     return true
+  }
+
+  /// A pulled meeting no later than the one here: only its segments whose own clocks are
+  /// later are taken (a correction made elsewhere of a segment this laptop left alone).
+  private static func mergeSegments(
+    of remote: MeetingDocument, into id: String, _ applied: inout Applied, _ db: Database
+  ) throws -> Bool {
+    guard let here = try StoredDocuments.meeting(id, audio: nil, db) else { return false }
+    let merged = here.merged(with: remote)
+    let changed = merged.changedSegments(from: here)
+    guard !changed.isEmpty else { return false }
+    for index in changed {
+      try writeSegment(merged.segments[index], ordinal: index, of: id, replacing: true, db)
+    }
+    try setClocks(of: merged, db)
+    applied.changedSegments[remote.id, default: []] += changed
+    return true
+  }
+
+  /// The meeting's clock and each segment's, as a merge left them (the recognition's clock
+  /// is not written: it is what a segment without one has).
+  private static func setClocks(of meeting: MeetingDocument, _ db: Database) throws {
+    let id = meeting.id.lowercasedString
+    try StoredDocuments.setClock(id, "meeting", meeting.clock, db)
+    for index in meeting.segments.indices {
+      let clock = meeting.clock(ofSegment: index)
+      guard clock != MeetingDocument.recognitionClock else { continue }
+      try StoredDocuments.setClock(id, "segment:\(index)", clock, db)
+    }
   }
 
   /// Keeps a meeting that came before its sync-up until the sync-up arrives.
@@ -92,27 +131,42 @@ extension PulledChanges {
         remote.audio == nil ? nil : audioFile,
       ])
     try db.execute(sql: "DELETE FROM segment WHERE meetingId = ?", arguments: [id])
+    try db.execute(
+      sql: "DELETE FROM syncClock WHERE entityId = ? AND field LIKE 'segment:%'", arguments: [id])
+    for (ordinal, segment) in remote.segments.enumerated() {
+      try writeSegment(segment, ordinal: ordinal, of: id, replacing: false, db)
+    }
+  }
+
+  /// A segment's row as the document has it: a corrected one brings what was recognised with
+  /// it. `replacing`: the row is there, and takes the segment's speaker, text and words.
+  private static func writeSegment(
+    _ segment: MeetingDocument.Segment, ordinal: Int, of id: String, replacing: Bool,
+    _ db: Database
+  ) throws {
     let encoder = JSONEncoder()
     func storedWords(_ words: [MeetingDocument.Word]) throws -> Data {
-      try encoder.encode(
-        words.map {
-          Transcription.Word(
-            word: $0.text, start: $0.start, end: $0.end, confidence: $0.confidence ?? 1)
-        })
+      try encoder.encode(words.map(Meeting.Word.init))
     }
-    for (ordinal, segment) in remote.segments.enumerated() {
-      // A corrected segment brings what was recognised with it.
+    let values: [(any DatabaseValueConvertible)?] = [
+      segment.speaker, segment.text, try storedWords(segment.words), segment.original?.speaker,
+      segment.original?.text, try segment.original.map { try storedWords($0.words) },
+    ]
+    if replacing {
       try db.execute(
         sql: """
-          INSERT INTO segment (meetingId, ordinal, speaker, startTime, endTime, text, words,
-            originalSpeaker, originalText, originalWords)
+          UPDATE segment SET speaker = ?, text = ?, words = ?, originalSpeaker = ?,
+            originalText = ?, originalWords = ?
+          WHERE meetingId = ? AND ordinal = ?
+          """, arguments: StatementArguments(values + [id, ordinal]))
+    } else {
+      try db.execute(
+        sql: """
+          INSERT INTO segment (speaker, text, words, originalSpeaker, originalText, originalWords,
+            meetingId, ordinal, startTime, endTime)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
-        arguments: [
-          id, ordinal, segment.speaker, segment.start, segment.end, segment.text,
-          try storedWords(segment.words), segment.original?.speaker, segment.original?.text,
-          try segment.original.map { try storedWords($0.words) },
-        ])
+        arguments: StatementArguments(values + [id, ordinal, segment.start, segment.end]))
     }
   }
 

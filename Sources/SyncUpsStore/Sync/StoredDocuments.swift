@@ -82,7 +82,8 @@ public enum StoredDocuments {
   public static func meeting(_ id: String, audio: AudioHash?, _ db: Database) throws
     -> MeetingDocument?
   {
-    let clock = try clocks(id, db)["meeting"] ?? zero
+    let clocks = try clocks(id, db)
+    let clock = clocks["meeting"] ?? zero
     if let row = try Row.fetchOne(
       db, sql: "SELECT syncUpId, date, length, audioFile, isFinished FROM meeting WHERE id = ?",
       arguments: [id])
@@ -92,8 +93,8 @@ public enum StoredDocuments {
       for segment in try Row.fetchAll(
         db,
         sql: """
-          SELECT speaker, startTime, endTime, text, words, originalSpeaker, originalText,
-            originalWords
+          SELECT ordinal, speaker, startTime, endTime, text, words, originalSpeaker,
+            originalText, originalWords
           FROM segment WHERE meetingId = ? ORDER BY ordinal
           """, arguments: [id])
       {
@@ -112,7 +113,10 @@ public enum StoredDocuments {
         segments.append(
           MeetingDocument.Segment(
             speaker: segment["speaker"], start: segment["startTime"], end: segment["endTime"],
-            text: segment["text"], words: try wire(segment["words"]), original: original))
+            text: segment["text"], words: try wire(segment["words"]), original: original,
+            // Never corrected: the recognition's clock, below every correction.
+            clock: clocks["segment:\(segment["ordinal"] as Int)"]
+              ?? MeetingDocument.recognitionClock))
       }
       return MeetingDocument(
         id: UUID(stored: id), syncUpID: UUID(stored: row["syncUpId"]),

@@ -9,7 +9,9 @@ import GRDB
 ///   the push was in flight.
 /// - `syncClock`: each field's hybrid logical clock (`milliseconds-counter-device`, as
 ///   `SyncUpsWire.HybridClock` writes it): a sync-up's title, theme, duration, attendees,
-///   vocabulary and deleted; a meeting's `meeting`. Last writer wins, per field.
+///   vocabulary and deleted; a meeting's `meeting` (its latest change, segments included),
+///   and each corrected segment's `segment:ORDINAL` (0 = the first): segments merge one by
+///   one, the later correction winning. Last writer wins, per field.
 /// - `syncDevice`: this database's device id and its clock's last reading.
 /// - `syncApplying`: holds a row only inside the transaction that applies a pull, so what a
 ///   pull writes does not enter the outbox (no other process ever sees the row).
@@ -39,6 +41,41 @@ enum SyncSchema {
         INSERT INTO syncOutbox (kind, entityId)
           SELECT 'meeting', id FROM meeting WHERE isFinished ORDER BY date;
         """)
+  }
+
+  /// Segment clocks: a finished meeting's segment changed in place (a correction, or putting
+  /// back what was recognised) stamps its own clock, `segment:ORDINAL`, as well as the
+  /// meeting's; a segment removed takes its clock with it. The segments corrected before have
+  /// the meeting's clock.
+  static func segmentClocks(_ db: Database) throws {
+    let finished = { (meeting: String) in
+      "(SELECT isFinished FROM meeting WHERE id = \(meeting))"
+    }
+    let segmentClock = """
+      INSERT INTO syncClock (entityId, field, clock)
+          SELECT new.meetingId, 'segment:' || new.ordinal, clock FROM syncClock
+          WHERE entityId = new.meetingId AND field = 'meeting'
+          ON CONFLICT (entityId, field) DO UPDATE SET clock = excluded.clock;
+      """
+    let sql =
+      """
+      INSERT OR IGNORE INTO syncClock (entityId, field, clock)
+        SELECT segment.meetingId, 'segment:' || segment.ordinal, syncClock.clock
+        FROM segment JOIN syncClock
+          ON syncClock.entityId = segment.meetingId AND syncClock.field = 'meeting'
+        WHERE segment.originalText IS NOT NULL;
+      DROP TRIGGER sync_segment_update;
+      DROP TRIGGER sync_segment_delete;
+
+      """
+      + trigger(
+        "sync_segment_update", "AFTER UPDATE ON segment", when: finished("new.meetingId"),
+        stamp("meeting", "new.meetingId", ["meeting"]) + "\n  " + segmentClock)
+      + trigger(
+        "sync_segment_delete", "AFTER DELETE ON segment", when: finished("old.meetingId"),
+        "DELETE FROM syncClock WHERE entityId = old.meetingId AND field = 'segment:' || old.ordinal;\n  "
+          + stamp("meeting", "old.meetingId", ["meeting"]))
+    try db.execute(sql: sql)
   }
 
   /// A sync-up's fields, each with its own clock.
