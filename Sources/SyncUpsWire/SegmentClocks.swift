@@ -24,11 +24,12 @@ extension MeetingDocument {
   /// Both writes merged: the meeting (date, length, audio, deleted, its segments' times)
   /// from the one with the later clock; when both have the same segments (same number, same
   /// times), each segment from the one whose segment clock is later. On a tie, `self`. The
-  /// result's clock is the later one's, its segments' clocks written out.
+  /// result's clock is the later one's; a segment taken from the earlier one has its clock
+  /// written out.
   public func merged(with other: MeetingDocument) -> MeetingDocument {
     let selfLater = clock >= other.clock
     let (later, earlier) = selfLater ? (self, other) : (other, self)
-    var result = later.withSegmentClocks
+    var result = later
     guard !later.deleted, !earlier.deleted, later.hasSameSegments(as: earlier) else {
       return result
     }

@@ -78,12 +78,15 @@ actor FakeTeamServer {
       syncUps[document.id] = (merged, version)
       counts.0 += 1
     }
-    for document in push.meetings {
-      guard var syncUp = syncUps[document.syncUpID]?.document else {
-        throw SyncFailure.refused(status: 422, message: "no sync-up \(document.syncUpID)")
+    for pushed in push.meetings {
+      guard var syncUp = syncUps[pushed.syncUpID]?.document else {
+        throw SyncFailure.refused(status: 422, message: "no sync-up \(pushed.syncUpID)")
       }
-      if let current = meetings[document.id]?.document, current.clock >= document.clock {
-        continue
+      // As the server does: merged with its copy, segment by segment.
+      var document = pushed
+      if let current = meetings[pushed.id]?.document {
+        document = current.merged(with: pushed)
+        if document == current { continue }
       }
       if let sound = document.audio, audio[sound.sha256] == nil {
         throw SyncFailure.refused(status: 409, message: "upload the audio first")

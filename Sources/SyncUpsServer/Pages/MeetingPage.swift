@@ -18,10 +18,11 @@ public enum MeetingPage {
       person: person, at: time)
   }
 
-  /// The page of `meeting` (its segments not read) around its `transcript`.
+  /// The page of `meeting` (its segments not read) around its `transcript`; `speakers`, for
+  /// someone who may correct it, the sync-up's attendees (the correcting form's choices).
   static func render(
     _ meeting: MeetingDocument, transcript: Markup, title: String, theme: String,
-    person: Person, at time: Double?
+    person: Person, at time: Double?, speakers: [String]? = nil
   ) -> String {
     let id = meeting.id.uuidString.lowercased()
     var content: Markup =
@@ -40,6 +41,7 @@ public enum MeetingPage {
     content += downloads(meeting, title: title)
     content += "<p class=\"hint js-only\" id=\"keys\" hidden>Click a word to play from there; "
     content += "<kbd>Space</kbd> plays and pauses.</p>\n"
+    if let speakers { content += correcting(meeting, speakers: speakers) }
     content.reserveCapacity(content.bytes.count + transcript.bytes.count)
     content += transcript
     return Pages.page(
@@ -94,7 +96,30 @@ public enum MeetingPage {
         content.append("</span>")
       }
     }
-    content += "</p></li>\n"
+    content += "</p>"
+    if let original = segment.original {
+      let who = original.speaker.isEmpty ? "Unknown" : original.speaker
+      content += "<p class=\"recognised\">Recognised as <strong>\(who)</strong>: "
+      content += "<span class=\"recognised-text\">\(original.text)</span></p>"
+    }
+    content += "</li>\n"
+  }
+
+  /// For a writer: the keys that correct a segment, and the form the script shows in place of
+  /// the segment being corrected (never in the transcript, which is the same for everyone).
+  static func correcting(_ meeting: MeetingDocument, speakers: [String]) -> Markup {
+    let id = meeting.id.uuidString.lowercased()
+    var out: Markup = "<p class=\"hint js-only\" id=\"correct-keys\" hidden><kbd>E</kbd> "
+    out += "corrects the segment in focus (<kbd>Tab</kbd> to its time): <kbd>Enter</kbd> saves, "
+    out += "<kbd>Esc</kbd> cancels; the audio keeps playing.</p>\n"
+    out += "<template id=\"correcting\" data-meeting=\"\(id)\"><form class=\"correcting\">"
+    out += "<label>Speaker <select name=\"speaker\">"
+    for name in speakers { out += "<option value=\"\(name)\">\(name)</option>" }
+    out += "</select></label> <label>Text <input name=\"text\" type=\"text\" size=\"60\" "
+    out += "maxlength=\"\(SegmentCorrection.longestText)\" required></label> "
+    out += "<button type=\"submit\">Save</button> <button type=\"button\" class=\"cancel\">"
+    out += "Cancel</button> <span class=\"problem\" role=\"alert\"></span></form></template>\n"
+    return out
   }
 
   static func downloads(_ meeting: MeetingDocument, title: String) -> Markup {
@@ -203,8 +228,9 @@ extension TeamServer {
     }
     let person = try context.requirePerson()
     let (meeting, title, theme) = try await meetingHeading(request, context: context)
+    let speakers = try await store.speakersToCorrect(meeting, by: person)
     let tag = meetingPages.tag(
-      of: meeting, title: title, theme: theme, person: person, at: time)
+      of: meeting, title: title, theme: theme, person: person, at: time, speakers: speakers)
     if ETag.matches(tag, ETag.named(in: request)) {
       return Response(
         status: .notModified,
@@ -224,7 +250,8 @@ extension TeamServer {
     }
     var response = Response.html(
       MeetingPage.render(
-        meeting, transcript: transcript, title: title, theme: theme, person: person, at: time))
+        meeting, transcript: transcript, title: title, theme: theme, person: person, at: time,
+        speakers: speakers))
     response.headers[.eTag] = tag
     response.headers[.cacheControl] = MeetingPageCache.cacheControl
     return response

@@ -71,17 +71,19 @@ final class MeetingPageCache: Sendable {
   var bytes: Int { state.withLock { $0.bytes } }
 
   /// The page's strong tag: a digest of all the page shows (the meeting's clock, its sync-up's
-  /// title and theme, who asks and their roles in their teams, the time asked for, the stylesheet and script),
+  /// title and theme, who asks and their roles in their teams, the time asked for, the stylesheet and script,
+  /// the speakers a writer may choose),
   /// so it changes whenever the page would.
   func tag(
-    of meeting: MeetingDocument, title: String, theme: String, person: Person, at time: Double?
+    of meeting: MeetingDocument, title: String, theme: String, person: Person, at time: Double?,
+    speakers: [String]? = nil
   ) -> String {
     let parts = [
       nonce, meeting.id.uuidString, meeting.clock.description, title, theme, String(person.id),
       person.name,
       person.memberships.map { "\($0.team)=\($0.role.rawValue)" }.joined(separator: ","),
       time.map { String($0) } ?? "", Assets.stylesheetPath,
-      Assets.scriptPath,
+      Assets.scriptPath, speakers.map { $0.joined(separator: "\n") } ?? "",
     ]
     // Each part's length first, so no two lists of parts read the same.
     let text = parts.map { "\($0.utf8.count):\($0)" }.joined()

@@ -93,13 +93,26 @@ extension TeamStore {
   }
 
   /// The team of a meeting's sync-up (nil: no such meeting).
-  private func team(ofMeeting id: UUID) async throws -> Int64? {
+  func team(ofMeeting id: UUID) async throws -> Int64? {
     try await run(
       """
       SELECT s.team_id FROM meeting m JOIN sync_up s ON s.id = m.sync_up_id
       WHERE m.id = \(id) AND NOT m.deleted
       """, logger: logger
     ).all(Int64.self).first
+  }
+
+  /// The attendees of a meeting's sync-up when `person` may correct it (a writer of its
+  /// team), in their order; nil when they may not.
+  func speakersToCorrect(_ meeting: MeetingDocument, by person: Person) async throws -> [String]? {
+    guard let team = try await team(ofMeeting: meeting.id),
+      person.memberships.contains(where: { $0.teamID == team && $0.role == .writer })
+    else { return nil }
+    return try await run(
+      """
+      SELECT name FROM attendee WHERE sync_up_id = \(meeting.syncUpID) ORDER BY position
+      """, logger: logger
+    ).all(String.self)
   }
 
   /// This server's device id in the clocks of the changes it makes itself (`server_device`).

@@ -86,7 +86,7 @@ extension TeamStore {
     if current != nil, let stored = try await storedDocument(document.id, on: connection) {
       // Segments merge one by one: a correction of another segment made meanwhile stays.
       let merged = stored.merged(with: document)
-      if merged == stored.withSegmentClocks { return }
+      if merged == stored { return }
       document = merged
     } else if let current, current >= document.clock.description {
       return
