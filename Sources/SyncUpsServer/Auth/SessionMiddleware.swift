@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import SyncUpsWire
 
 /// Who asks for a page or the audio: the bearer token of the API, else the session cookie.
 /// Signed out, pages redirect to the sign-in page and the audio is 401. Errors of the pages
@@ -39,6 +40,7 @@ struct SessionMiddleware: RouterMiddleware {
       return try await next(request, context)
     } catch {
       let (status, message) = ErrorMiddleware.answer(error, request: request, logger: logger)
+      if ErrorMiddleware.postsJSON(request) { return .json(ErrorBody(message), status: status) }
       return Pages.error(status, message, person: context.person)
     }
   }

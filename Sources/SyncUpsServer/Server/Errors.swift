@@ -31,13 +31,17 @@ struct ErrorMiddleware: RouterMiddleware {
     } catch {
       let (status, message) = Self.answer(error, request: request, logger: logger)
       let path = request.uri.path
-      // A page's script that posts JSON (a correction) reads the error as JSON too.
-      let json = request.headers[.contentType]?.hasPrefix("application/json") == true
-      if json || path.hasPrefix("/api/") || path.hasPrefix("/audio/") {
+      if Self.postsJSON(request) || path.hasPrefix("/api/") || path.hasPrefix("/audio/") {
         return .json(ErrorBody(message), status: status)
       }
       return Pages.error(status, message, person: nil)
     }
+  }
+
+  /// Whether the request posted JSON (a page's script, such as a correction): its errors are
+  /// answered as JSON too, wherever it was sent.
+  static func postsJSON(_ request: Request) -> Bool {
+    request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
   }
 
   /// The status and the sentence an error is answered with (logged when it is the server's).
