@@ -429,6 +429,8 @@ let package = Package(
       name: "SyncUpsServerTests",
       dependencies: [
         "SyncUpsServer", "SyncUpsWire", "SyncUpsServerCommand", "TestSupport", "ChildProcesses",
+        // The laptops of the web page's correction test run the real `syncups`.
+        "SyncUpsTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
