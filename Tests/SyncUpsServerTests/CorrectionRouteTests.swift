@@ -25,7 +25,8 @@ struct CorrectionRouteTests {
 
   /// A server with a sync-up of Ana and Ben and a meeting of three segments.
   static func withMeeting(
-    _ body: @Sendable @escaping (TestServer, any TestClientProtocol, MeetingDocument) async throws
+    _ body:
+      @Sendable @escaping (TestServer, any TestClientProtocol, MeetingDocument) async throws
       -> Void
   ) async throws {
     let server = try await TestServer.make()
@@ -92,7 +93,9 @@ struct CorrectionRouteTests {
   @Test("a reader may not correct (403), nor see the form; nothing changes")
   func aReaderMayNot() async throws {
     try await Self.withMeeting { server, http, meeting in
-      for path in ["/meetings/\(meeting.id)/segments/1", "/api/v1/meetings/\(meeting.id)/segments/1"] {
+      for path in [
+        "/meetings/\(meeting.id)/segments/1", "/api/v1/meetings/\(meeting.id)/segments/1",
+      ] {
         let answer = try await http.send(
           .post, path, token: server.readerToken, headers: Self.json,
           body: Self.body(["speaker": "Ben", "text": "hello"]))
@@ -109,23 +112,35 @@ struct CorrectionRouteTests {
   func badInput() async throws {
     try await Self.withMeeting { server, http, meeting in
       let cases: [(String, Data, HTTPResponse.Status, String)] = [
-        ("1", try Self.body(["speaker": "Eve", "text": "hello"]), .unprocessableContent,
-          "'Eve' is not an attendee"),
-        ("1", try Self.body(["speaker": "Ana", "text": " \n "]), .unprocessableContent,
-          "the text is empty"),
-        ("1", try Self.body(["speaker": "Ana", "text": "a\u{7}b"]), .unprocessableContent,
-          "control characters"),
-        ("1", try Self.body(["speaker": "Ana", "text": String(repeating: "a", count: 10_001)]),
-          .unprocessableContent, "too long"),
-        ("4", try Self.body(["speaker": "Ana", "text": "hello"]), .notFound,
-          "numbered 1 to 3"),
+        (
+          "1", try Self.body(["speaker": "Eve", "text": "hello"]), .unprocessableContent,
+          "'Eve' is not an attendee"
+        ),
+        (
+          "1", try Self.body(["speaker": "Ana", "text": " \n "]), .unprocessableContent,
+          "the text is empty"
+        ),
+        (
+          "1", try Self.body(["speaker": "Ana", "text": "a\u{7}b"]), .unprocessableContent,
+          "control characters"
+        ),
+        (
+          "1", try Self.body(["speaker": "Ana", "text": String(repeating: "a", count: 10_001)]),
+          .unprocessableContent, "too long"
+        ),
+        (
+          "4", try Self.body(["speaker": "Ana", "text": "hello"]), .notFound,
+          "numbered 1 to 3"
+        ),
         ("0", try Self.body(["speaker": "Ana", "text": "hello"]), .badRequest, "numbered from 1"),
         ("x", try Self.body(["speaker": "Ana", "text": "hello"]), .badRequest, "numbered from 1"),
         ("1", Data("not json".utf8), .badRequest, "not the JSON this route takes"),
         ("1", try Self.body(["speaker": "Ana"]), .badRequest, "both the speaker and the text"),
         ("1", try Self.body(["undo": true, "text": "x"]), .badRequest, "send it alone"),
-        ("1", Data(repeating: 32, count: CorrectionRoutes.bodyLimit + 1), .contentTooLarge,
-          "larger than"),
+        (
+          "1", Data(repeating: 32, count: CorrectionRoutes.bodyLimit + 1), .contentTooLarge,
+          "larger than"
+        ),
       ]
       for (number, body, status, words) in cases {
         let answer = try await http.send(
@@ -157,7 +172,9 @@ struct CorrectionRouteTests {
     }
   }
 
-  @Test("a web correction and a laptop's of another segment are both kept; an older laptop's whole meeting still saves")
+  @Test(
+    "a web correction and a laptop's of another segment are both kept; an older laptop's whole meeting still saves"
+  )
   func webAndLaptopCorrectionsMerge() async throws {
     try await Self.withMeeting { server, http, meeting in
       // A laptop corrects the second segment (before the web's, by its clock) and pushes after.

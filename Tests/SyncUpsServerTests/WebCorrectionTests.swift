@@ -44,7 +44,9 @@ struct WebCorrectionTests {
     let id = meeting.id.uuidString.lowercased()
     try await server.test(.live) { http, _ in
       let base = "http://127.0.0.1:\(try #require(http.port))"
-      let laptops = [Laptop(root: try TemporaryDirectory()), Laptop(root: try TemporaryDirectory())]
+      let laptops = [
+        Laptop(root: try TemporaryDirectory()), Laptop(root: try TemporaryDirectory()),
+      ]
       defer { for laptop in laptops { laptop.root.remove() } }
       for laptop in laptops {
         _ = try await laptop.expect("team", "join", base, "--token", server.writerToken)
@@ -125,6 +127,8 @@ struct WebCorrectionTests {
       look();
       """)
     #expect(
-      shown == ["hello world this is a short check", "hello world this is a short test", "false", "false"])
+      shown == [
+        "hello world this is a short check", "hello world this is a short test", "false", "false",
+      ])
   }
 }

@@ -26,7 +26,8 @@ struct SegmentMergeTests {
   func differentSegments() {
     let zero = MeetingDocument.recognitionClock
     let a = Self.meeting(
-      ["one fixed", "two", "three"], clock: Self.clock(10), segmentClocks: [Self.clock(10), zero, zero])
+      ["one fixed", "two", "three"], clock: Self.clock(10),
+      segmentClocks: [Self.clock(10), zero, zero])
     let b = Self.meeting(
       ["one", "two fixed", "three"], clock: Self.clock(20, "b"),
       segmentClocks: [zero, Self.clock(20, "b"), zero])
@@ -40,7 +41,8 @@ struct SegmentMergeTests {
   @Test("the same segment keeps the later correction")
   func sameSegment() {
     let a = Self.meeting(["one by a"], clock: Self.clock(30), segmentClocks: [Self.clock(30)])
-    let b = Self.meeting(["one by b"], clock: Self.clock(20, "b"), segmentClocks: [Self.clock(20, "b")])
+    let b = Self.meeting(
+      ["one by b"], clock: Self.clock(20, "b"), segmentClocks: [Self.clock(20, "b")])
     #expect(a.merged(with: b).segments.map(\.text) == ["one by a"])
     #expect(b.merged(with: a).segments.map(\.text) == ["one by a"])
   }
@@ -50,10 +52,12 @@ struct SegmentMergeTests {
     let corrected = Self.meeting(
       ["one fixed", "two"], clock: Self.clock(10),
       segmentClocks: [Self.clock(10), MeetingDocument.recognitionClock])
-    let older = Self.meeting(["one", "two changed"], clock: Self.clock(20, "b"), segmentClocks: [nil, nil])
+    let older = Self.meeting(
+      ["one", "two changed"], clock: Self.clock(20, "b"), segmentClocks: [nil, nil])
     #expect(corrected.merged(with: older).segments.map(\.text) == ["one", "two changed"])
     // Earlier than the correction of the first segment, later than the second's recognition.
-    let earlier = Self.meeting(["one", "two changed"], clock: Self.clock(5, "b"), segmentClocks: [nil, nil])
+    let earlier = Self.meeting(
+      ["one", "two changed"], clock: Self.clock(5, "b"), segmentClocks: [nil, nil])
     #expect(corrected.merged(with: earlier).segments.map(\.text) == ["one fixed", "two changed"])
     // Merged with itself, a meeting is itself.
     #expect(older.merged(with: older) == older)
@@ -61,8 +65,10 @@ struct SegmentMergeTests {
 
   @Test("different segments (another transcript) or a deletion take the later meeting whole")
   func differentShapes() {
-    let a = Self.meeting(["one fixed", "two"], clock: Self.clock(30), segmentClocks: [Self.clock(30), nil])
-    var b = Self.meeting(["one", "two", "three"], clock: Self.clock(20, "b"), segmentClocks: [nil, nil, nil])
+    let a = Self.meeting(
+      ["one fixed", "two"], clock: Self.clock(30), segmentClocks: [Self.clock(30), nil])
+    var b = Self.meeting(
+      ["one", "two", "three"], clock: Self.clock(20, "b"), segmentClocks: [nil, nil, nil])
     #expect(b.merged(with: a) == a)
     b.deleted = true
     b.segments = []
