@@ -322,6 +322,12 @@ struct StoredMeetingTests {
       if index % 17 == 0 {
         segment.original = .init(speaker: "Ana", text: "as heard", words: words)
       }
+      // A segment's own clock (a correction's, or the recognition's) is written first.
+      if index % 3 == 0 {
+        segment.clock =
+          index % 2 == 0
+          ? MeetingDocument.recognitionClock : Fixture.clock(Int64(index), device: "b-\(index)")
+      }
       meeting.segments.append(segment)
     }
     let json = try MeetingJSON(meeting)
