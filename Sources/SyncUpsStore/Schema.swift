@@ -71,6 +71,10 @@ enum Schema {
           )
           """)
     }
+    // What is learned of people is synced and can be forgotten (`LearnedSchema`).
+    migrator.registerMigration("v10: learning synced and forgotten") { db in
+      try LearnedSchema.migrate(db)
+    }
     return migrator
   }
 

@@ -222,6 +222,23 @@ enum Schema {
     CREATE TRIGGER meeting_json_kept BEFORE UPDATE OF clock ON meeting
     FOR EACH ROW EXECUTE FUNCTION forget_meeting_json();
     """,
+    // 11: held for a change written beside this one (replaced by it when both are merged).
+    "SELECT 1",
+    // 12: what laptops learned of each attendee (their voice, their acoustic adaptation) or
+    // that it was forgotten: the pushed document whole (`PersonDocument`'s JSON, served as it
+    // is), the later clock winning, gone with its sync-up.
+    """
+    CREATE TABLE learned_person (
+      attendee_id uuid PRIMARY KEY,
+      sync_up_id uuid NOT NULL REFERENCES sync_up ON DELETE CASCADE,
+      clock text COLLATE "C" NOT NULL,
+      document bytea NOT NULL,
+      version bigint NOT NULL
+    );
+    CREATE INDEX learned_person_version ON learned_person (version);
+    CREATE INDEX learned_person_sync_up ON learned_person (sync_up_id);
+    ALTER TABLE learned_person ALTER COLUMN document SET STORAGE EXTERNAL;
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body
