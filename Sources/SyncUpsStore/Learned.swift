@@ -43,10 +43,12 @@ public struct Learned: Equatable, Sendable {
 }
 
 /// Forgetting what was learned (`syncups forget`), synced: the voice profile and adaptation go,
-/// and the instant stays, so every laptop forgets too and no older push brings them back.
+/// and the instant stays, so every laptop forgets too and no older push brings them back. The
+/// instant is kept in whole seconds, as the documents carry it, so every laptop has the same.
 extension SyncUpsDatabase {
   /// Forgets what was learned of one attendee.
   public func forgetLearned(attendee: Attendee.ID, at date: Date = Date()) throws {
+    let date = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     try writable()
     try write { db in try Self.forget(attendee: attendee.rawValue.lowercasedString, at: date, db) }
   }
@@ -54,6 +56,7 @@ extension SyncUpsDatabase {
   /// Forgets what was learned of every attendee of a sync-up, and its words: its language model
   /// learns only from meetings after `date`.
   public func forgetLearned(syncUp: SyncUp.ID, at date: Date = Date()) throws {
+    let date = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     try writable()
     try write { db in
       for attendee in try String.fetchAll(
