@@ -57,8 +57,9 @@ public enum SyncState {
           ON CONFLICT (kind, entityId) DO UPDATE SET generation = generation + 1;
         DELETE FROM syncParkedPerson;
         INSERT INTO syncPeopleOutbox (attendeeId)
-          SELECT attendeeId FROM voiceProfile UNION SELECT attendeeId FROM speakerAdaptation
-          UNION SELECT attendeeId FROM attendeeForgotten
+          SELECT attendeeId FROM (SELECT attendeeId FROM voiceProfile
+            UNION SELECT attendeeId FROM speakerAdaptation
+            UNION SELECT attendeeId FROM attendeeForgotten) WHERE true
           ON CONFLICT (attendeeId) DO UPDATE SET generation = generation + 1;
         """)
   }
