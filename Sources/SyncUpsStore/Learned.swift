@@ -81,6 +81,16 @@ extension SyncUpsDatabase {
         """, arguments: [attendee, date.timeIntervalSince1970])
   }
 
+  /// True while a meeting of the sync-up is being recorded (here or by another process): what it
+  /// hears would teach the voices again, so `forget` waits for it to end.
+  public func isBeingRecorded(_ syncUpID: SyncUp.ID) throws -> Bool {
+    try read { db in
+      try MeetingRecord.filter(MeetingRecord.Columns.isFinished == false)
+        .filter(MeetingRecord.Columns.syncUpId == syncUpID).fetchAll(db)
+        .contains { locks.isActive($0.id) }
+    }
+  }
+
   /// The instant after which a sync-up's words may be learned (meetings that began before it
   /// are not); nil when they were never forgotten.
   public func wordsLearnedSince(_ syncUpID: SyncUp.ID) throws -> Date? {

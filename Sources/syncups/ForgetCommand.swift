@@ -27,6 +27,11 @@ struct ForgetCommand: AsyncParsableCommand {
     let data = try await CommandDatabase.open()
     try data.checkWritable()
     let syncUp = try data.syncUp(ref)
+    guard try !data.database.isBeingRecorded(syncUp.id) else {
+      throw CLIError(
+        "\(syncUp.label) is being recorded, and what it hears would teach the voices again; "
+          + "nothing was forgotten: end that recording, then forget")
+    }
     var person: Attendee?
     if let attendee {
       let name = attendee.trimmingCharacters(in: .whitespaces).lowercased()

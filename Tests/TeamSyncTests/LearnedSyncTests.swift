@@ -98,6 +98,19 @@ struct LearnedSyncTests {
     #expect(try b.database.learned(syncUp.id).people.values.allSatisfy { $0.forgotten == since })
   }
 
+  @Test("a sync-up is being recorded from the start of a recording to its end, so forget can wait")
+  func beingRecorded() throws {
+    let laptop = try Laptop()
+    let syncUp = standup()
+    try laptop.database.add(syncUp)
+    #expect(try !laptop.database.isBeingRecorded(syncUp.id))
+    let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "")
+    try laptop.database.begin(meeting, syncUpID: syncUp.id)
+    #expect(try laptop.database.isBeingRecorded(syncUp.id))
+    _ = try laptop.database.finishRecording(meeting.id, audioFile: nil)
+    #expect(try !laptop.database.isBeingRecorded(syncUp.id))
+  }
+
   @Test("what is learned of an attendee pulled before its sync-up waits for it, then is kept")
   func pulledBeforeItsAttendee() async throws {
     let server = FakeTeamServer()
