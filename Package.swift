@@ -352,7 +352,7 @@ let package = Package(
     // MARK: Team server
     // The JSON documents laptops and the server send each other, and the search query parser
     // both FTS5 and PostgreSQL use: Foundation only, so the laptop can link it without SwiftNIO.
-    .target(name: "SyncUpsWire", dependencies: ["SpeechVocabulary"]),
+    .target(name: "SyncUpsWire", dependencies: ["SpeechVocabulary", "VoiceProfiles"]),
     // The version both programs print and the Debian packages carry (one place to change it).
     .target(name: "SyncUpsVersion"),
     .testTarget(name: "SyncUpsWireTests", dependencies: ["SyncUpsWire"]),

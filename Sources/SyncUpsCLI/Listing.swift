@@ -38,7 +38,11 @@ public enum Listing {
   // MARK: show
 
   /// `voices`: how much of each attendee's voice is known; said only once one is.
-  public static func show(_ syncUp: SyncUp, voices: [Attendee.ID: VoiceSummary] = [:]) -> String {
+  /// The sync-up; with `learned`, what is known of each person and of the team's words (else
+  /// each voice known, from `voices`).
+  public static func show(
+    _ syncUp: SyncUp, voices: [Attendee.ID: VoiceSummary] = [:], learned: Learned? = nil
+  ) -> String {
     var lines = [
       "Title:        \(syncUp.title.visible)",
       "ID:           \(syncUp.id.full)",
@@ -51,7 +55,9 @@ public enum Listing {
           ? "attendees' names only (add words with --add-word)"
           : syncUp.vocabulary.map(\.visible).joined(separator: ", ")),
     ]
-    if !voices.isEmpty {
+    if let learned {
+      lines += learnedLines(syncUp, learned)
+    } else if !voices.isEmpty {
       for (index, attendee) in syncUp.attendees.enumerated() {
         let known = voices[attendee.id].map { voice in
           "known from \(voice.meetings) \(voice.meetings == 1 ? "meeting" : "meetings"), "

@@ -74,6 +74,10 @@ enum Schema {
     // Corrections merge segment by segment in the team sync: each corrected segment of a
     // finished meeting has a clock of its own (`syncClock` field `segment:ORDINAL`).
     migrator.registerMigration("v9: segment clocks") { db in try SyncSchema.segmentClocks(db) }
+    // What is learned of people is synced and can be forgotten (`LearnedSchema`).
+    migrator.registerMigration("v10: learning synced and forgotten") { db in
+      try LearnedSchema.migrate(db)
+    }
     return migrator
   }
 

@@ -50,6 +50,7 @@ extension SyncUpDocument {
       try Rules.duration(seconds: duration.value)
       try Rules.theme(theme.value)
       _ = try Rules.vocabulary(vocabulary.value, attendees: names)
+      if let wordsForgotten { try Rules.meeting(date: wordsForgotten.value, length: nil) }
     } catch {
       throw DocumentProblem("\(name): \(error)")
     }
@@ -57,8 +58,8 @@ extension SyncUpDocument {
       throw DocumentProblem("\(name): two attendees have the same id")
     }
     try Self.checkClocks(
-      [title.clock, theme.clock, duration.clock, attendees.clock, vocabulary.clock, deleted.clock],
-      of: name, now: now)
+      [title.clock, theme.clock, duration.clock, attendees.clock, vocabulary.clock, deleted.clock]
+        + [wordsForgotten?.clock].compactMap { $0 }, of: name, now: now)
   }
 
   static func checkClocks(_ clocks: [HybridClock], of name: String, now: Date)
@@ -128,5 +129,6 @@ extension Push {
   public func check(now: Date) throws(DocumentProblem) {
     for syncUp in syncUps { try syncUp.check(now: now) }
     for meeting in meetings { try meeting.check(now: now) }
+    for person in people { try person.check(now: now) }
   }
 }

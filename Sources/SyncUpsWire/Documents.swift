@@ -21,10 +21,14 @@ public struct SyncUpDocument: Codable, Sendable, Equatable, Identifiable {
   public var vocabulary: Stamped<[String]>
   /// Deleted everywhere; a meeting pushed into it later brings it back.
   public var deleted: Stamped<Bool>
+  /// When the team's words were last forgotten (`syncups forget`): the sync-up's language
+  /// model learns only from what was said after. Nil: never (documents without it still read).
+  public var wordsForgotten: Stamped<Date>?
 
   public init(
     id: UUID, title: Stamped<String>, theme: Stamped<String>, duration: Stamped<Double>,
-    attendees: Stamped<[Attendee]>, vocabulary: Stamped<[String]>, deleted: Stamped<Bool>
+    attendees: Stamped<[Attendee]>, vocabulary: Stamped<[String]>, deleted: Stamped<Bool>,
+    wordsForgotten: Stamped<Date>? = nil
   ) {
     self.id = id
     self.title = title
@@ -33,6 +37,7 @@ public struct SyncUpDocument: Codable, Sendable, Equatable, Identifiable {
     self.attendees = attendees
     self.vocabulary = vocabulary
     self.deleted = deleted
+    self.wordsForgotten = wordsForgotten
   }
 
   /// Every field of both, each from the later write.
@@ -44,13 +49,15 @@ public struct SyncUpDocument: Codable, Sendable, Equatable, Identifiable {
     result.attendees = attendees.merged(with: other.attendees)
     result.vocabulary = vocabulary.merged(with: other.vocabulary)
     result.deleted = deleted.merged(with: other.deleted)
+    result.wordsForgotten = [wordsForgotten, other.wordsForgotten].compactMap { $0 }
+      .max { $0.clock < $1.clock }
     return result
   }
 
   /// The latest clock of any field.
   public var clock: HybridClock {
-    [title.clock, theme.clock, duration.clock, attendees.clock, vocabulary.clock, deleted.clock]
-      .max()!
+    ([title.clock, theme.clock, duration.clock, attendees.clock, vocabulary.clock, deleted.clock]
+      + [wordsForgotten?.clock].compactMap { $0 }).max()!
   }
 }
 
@@ -160,14 +167,28 @@ public struct Push: Codable, Sendable, Equatable {
   public var pushID: UUID
   public var syncUps: [SyncUpDocument]
   public var meetings: [MeetingDocument]
+  /// What was learned of attendees (or forgotten), each after its sync-up.
+  public var people: [PersonDocument]
 
   public init(
-    device: UUID, pushID: UUID, syncUps: [SyncUpDocument] = [], meetings: [MeetingDocument] = []
+    device: UUID, pushID: UUID, syncUps: [SyncUpDocument] = [], meetings: [MeetingDocument] = [],
+    people: [PersonDocument] = []
   ) {
     self.device = device
     self.pushID = pushID
     self.syncUps = syncUps
     self.meetings = meetings
+    self.people = people
+  }
+
+  /// `people` is optional in the JSON: a push from an earlier laptop has none.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    device = try container.decode(UUID.self, forKey: .device)
+    pushID = try container.decode(UUID.self, forKey: .pushID)
+    syncUps = try container.decode([SyncUpDocument].self, forKey: .syncUps)
+    meetings = try container.decode([MeetingDocument].self, forKey: .meetings)
+    people = try container.decodeIfPresent([PersonDocument].self, forKey: .people) ?? []
   }
 }
 
@@ -194,12 +215,27 @@ public struct ChangesPage: Codable, Sendable, Equatable {
   public var more: Bool
   public var syncUps: [SyncUpDocument]
   public var meetings: [MeetingDocument]
+  public var people: [PersonDocument]
 
-  public init(version: Int64, more: Bool, syncUps: [SyncUpDocument], meetings: [MeetingDocument]) {
+  public init(
+    version: Int64, more: Bool, syncUps: [SyncUpDocument], meetings: [MeetingDocument],
+    people: [PersonDocument] = []
+  ) {
     self.version = version
     self.more = more
     self.syncUps = syncUps
     self.meetings = meetings
+    self.people = people
+  }
+
+  /// `people` is optional in the JSON: a page from an earlier server has none.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    version = try container.decode(Int64.self, forKey: .version)
+    more = try container.decode(Bool.self, forKey: .more)
+    syncUps = try container.decode([SyncUpDocument].self, forKey: .syncUps)
+    meetings = try container.decode([MeetingDocument].self, forKey: .meetings)
+    people = try container.decodeIfPresent([PersonDocument].self, forKey: .people) ?? []
   }
 }
 

@@ -32,6 +32,9 @@ public struct TeamSync: Sendable {
     public var uploadedBytes: Int64 = 0
     public var pulledSyncUps = 0
     public var pulledMeetings = 0
+    /// Attendees whose learned voice or adaptation (or its forgetting) went each way.
+    public var pushedPeople = 0
+    public var pulledPeople = 0
     public var downloadedAudio = 0
     /// Why this laptop's changes were not pushed (a reader's token): they stay here, waiting.
     public var notPushed: String?
@@ -58,6 +61,12 @@ public struct TeamSync: Sendable {
         var pulled = "pulled " + Self.things(pulledSyncUps, pulledMeetings)
         if downloadedAudio > 0 { pulled += " (\(Self.count(downloadedAudio, "audio file")))" }
         parts.append(pulled)
+      }
+      if pushedPeople > 0 {
+        parts.append("pushed what is learned of \(Self.count(pushedPeople, "attendee"))")
+      }
+      if pulledPeople > 0 {
+        parts.append("pulled what is learned of \(Self.count(pulledPeople, "attendee"))")
       }
       if let last = skipped.last {
         parts.append(
@@ -145,6 +154,7 @@ public struct TeamSync: Sendable {
       try await database.acknowledgePush(pending)
       report.pushedSyncUps += pending.syncUps
       report.pushedMeetings += pending.meetings
+      report.pushedPeople += pending.people
     }
   }
 
@@ -196,6 +206,7 @@ public struct TeamSync: Sendable {
       report.pulledSyncUps += applied.syncUps
       report.pulledMeetings += applied.meetings
       report.changedSegments.merge(applied.changedSegments) { Array(Set($0 + $1)).sorted() }
+      report.pulledPeople += applied.people
       since = page.version
       if !page.more { return }
     }

@@ -33,21 +33,32 @@ public struct GaussianMixture: Codable, Equatable, Sendable {
     prepare()
   }
 
+  /// Refuses what no training makes (sizes that disagree, values that are not numbers) before
+  /// anything reads it: a model pulled from elsewhere never crashes the laptop that scores with it.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      dimension: try container.decode(Int.self, forKey: .dimension),
-      weights: try container.decode([Double].self, forKey: .weights),
-      means: try container.decode([Double].self, forKey: .means),
-      variances: try container.decode([Double].self, forKey: .variances),
-      counts: try container.decode([Double].self, forKey: .counts))
-    guard weights.count > 0, means.count == weights.count * dimension,
-      variances.count == means.count, counts.count == weights.count
+    let dimension = try container.decode(Int.self, forKey: .dimension)
+    let weights = try container.decode([Double].self, forKey: .weights)
+    let means = try container.decode([Double].self, forKey: .means)
+    let variances = try container.decode([Double].self, forKey: .variances)
+    let counts = try container.decode([Double].self, forKey: .counts)
+    guard (1...Self.largestDimension).contains(dimension),
+      (1...Self.mostComponents).contains(weights.count),
+      means.count == weights.count * dimension, variances.count == means.count,
+      counts.count == weights.count,
+      [weights, means, variances, counts].allSatisfy({ $0.allSatisfy(\.isFinite) }),
+      variances.allSatisfy({ $0 > 0 })
     else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "inconsistent mixture sizes"))
     }
+    self.init(
+      dimension: dimension, weights: weights, means: means, variances: variances, counts: counts)
   }
+
+  /// Bounds of a mixture that can be read back (far above what training makes).
+  static let largestDimension = 1_000
+  static let mostComponents = 4_096
 
   public var components: Int { weights.count }
 

@@ -5,7 +5,8 @@ import SyncUpsFeatures
 
 struct ShowCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "show", abstract: "Show one sync-up: attendees, durations, meetings."
+    commandName: "show",
+    abstract: "Show one sync-up: attendees, what is known of them and of their words, meetings."
   )
 
   @Argument(help: "The sync-up: the start of its id, or its title (any case).")
@@ -18,7 +19,7 @@ struct ShowCommand: AsyncParsableCommand {
     let database = try await CommandDatabase.open()
     let syncUp = try database.syncUp(ref)
     guard !json else { return try Console.out(Listing.showJSON(syncUp)) }
-    let voices = try database.read(VoiceSummariesRequest(syncUpID: syncUp.id), "the voices known")
-    try Console.out(Listing.show(syncUp, voices: voices))
+    let learned = try database.read(LearnedRequest(syncUpID: syncUp.id), "what is known")
+    try Console.out(Listing.show(syncUp, learned: learned))
   }
 }

@@ -23,6 +23,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
       AddCommand.self,
       EditCommand.self,
       DeleteCommand.self,
+      ForgetCommand.self,
       MeetingsCommand.self,
       TranscriptCommand.self,
       CorrectCommand.self,

@@ -29,7 +29,11 @@ struct TeamEndToEndTests {
     #expect(synced, "record's own sync did not push the meeting")
     try await b.expect("team", "join", team.url, "--token", team.writerToken)
     let pulled = try await b.expect("sync")
-    #expect(pulled.stdout == "pulled 1 sync-up and 1 meeting (1 audio file)\n", "\(pulled)")
+    // A's recording taught A the voice of the one person speaking: B learns it too.
+    #expect(
+      pulled.stdout
+        == "pulled 1 sync-up and 1 meeting (1 audio file); pulled what is learned of 1 attendee\n",
+      "\(pulled)")
     let onA = try await a.expect("transcript", "Morning Sync")
     let onB = try await b.expect("transcript", "Morning Sync")
     #expect(onA.stdout == onB.stdout)

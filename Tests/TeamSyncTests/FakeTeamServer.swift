@@ -9,6 +9,7 @@ import SyncUpsWire
 actor FakeTeamServer {
   var syncUps: [UUID: (document: SyncUpDocument, version: Int64)] = [:]
   var meetings: [UUID: (document: MeetingDocument, version: Int64)] = [:]
+  var people: [UUID: (document: PersonDocument, version: Int64)] = [:]
   var audio: [String: Data] = [:]
   var receipts: [String: PushReceipt] = [:]
   var version: Int64 = 0
@@ -40,6 +41,12 @@ actor FakeTeamServer {
   func setFault(_ fault: Fault?) { self.fault = fault }
   func meeting(_ id: UUID) -> MeetingDocument? { meetings[id]?.document }
   func syncUp(_ id: UUID) -> SyncUpDocument? { syncUps[id]?.document }
+  func person(_ id: UUID) -> PersonDocument? { people[id]?.document }
+  /// Serves `document` as if a laptop had pushed it, unchecked (a hostile or broken server).
+  func serve(_ document: PersonDocument) {
+    version += 1
+    people[document.attendeeID] = (document, version)
+  }
   func setUnreachable(_ value: Bool) { unreachable = value }
   func setDuringPush(_ body: (@Sendable () throws -> Void)?) { duringPush = body }
   func setEndless(_ value: Bool) { endless = value }
@@ -105,6 +112,16 @@ actor FakeTeamServer {
       meetings[document.id] = (document, version)
       counts.1 += 1
     }
+    for document in push.people {
+      guard syncUps[document.syncUpID] != nil else {
+        throw SyncFailure.refused(status: 422, message: "no sync-up \(document.syncUpID)")
+      }
+      if let current = people[document.attendeeID]?.document, current.clock >= document.clock {
+        continue
+      }
+      version += 1
+      people[document.attendeeID] = (document, version)
+    }
     if counts.0 + counts.1 > 0 { saves += 1 }
     return PushReceipt(
       pushID: push.pushID, version: version, syncUps: counts.0, meetings: counts.1)
@@ -120,6 +137,7 @@ actor FakeTeamServer {
     var changed: [(Int64, Any)] =
       syncUps.values.filter { $0.version > since }.map { ($0.version, $0.document as Any) }
       + meetings.values.filter { $0.version > since }.map { ($0.version, $0.document as Any) }
+      + people.values.filter { $0.version > since }.map { ($0.version, $0.document as Any) }
     changed.sort { $0.0 < $1.0 }
     let more = changed.count > limit
     changed = Array(changed.prefix(limit))
@@ -129,7 +147,8 @@ actor FakeTeamServer {
     return ChangesPage(
       version: changed.last?.0 ?? since, more: more,
       syncUps: changed.compactMap { $0.1 as? SyncUpDocument },
-      meetings: changed.compactMap { $0.1 as? MeetingDocument })
+      meetings: changed.compactMap { $0.1 as? MeetingDocument },
+      people: changed.compactMap { $0.1 as? PersonDocument })
   }
 
   func upload(_ sha256: String, _ file: URL) throws {

@@ -22,6 +22,8 @@ extension TeamStore {
         WHERE version > \(since) AND id IN (SELECT id FROM mine)
         UNION ALL SELECT 'm', id, version FROM meeting
         WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
+        UNION ALL SELECT 'p', attendee_id, version FROM learned_person
+        WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
       ) AS changed ORDER BY version LIMIT \(limit + 1)
       """, logger: logger)
     var changed: [(String, UUID, Int64)] = []
@@ -39,6 +41,8 @@ extension TeamStore {
         }) {
           page.append(syncUp: try WireJSON.bytes(of: document))
         }
+      } else if kind == "p" {
+        if let json = try await personJSON(id) { page.append(person: json) }
       } else if let json = try await meetingJSON(id) {
         page.append(meeting: json)
       }

@@ -22,6 +22,9 @@ extension TeamStore {
       for document in push.meetings {
         try await save(document, into: &saved, on: connection)
       }
+      for document in push.people {
+        try await save(document, into: &saved, on: connection)
+      }
       let version = try await announce(saved, on: connection)
       let receipt = PushReceipt(
         pushID: push.pushID, version: version, syncUps: saved.syncUps, meetings: saved.meetings)
@@ -37,6 +40,7 @@ extension TeamStore {
     var version: Int64 = 0
     var syncUps = 0
     var meetings = 0
+    var people = 0
     /// The sync-ups read or written so far, so a push of many meetings reads each one once.
     var known: [UUID: SyncUpDocument] = [:]
   }

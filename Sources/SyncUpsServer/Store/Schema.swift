@@ -230,6 +230,21 @@ enum Schema {
     CREATE TABLE server_device (id text NOT NULL);
     INSERT INTO server_device (id) VALUES (gen_random_uuid()::text);
     """,
+    // 12: what laptops learned of each attendee (their voice, their acoustic adaptation) or
+    // that it was forgotten: the pushed document whole (`PersonDocument`'s JSON, served as it
+    // is), the later clock winning, gone with its sync-up.
+    """
+    CREATE TABLE learned_person (
+      attendee_id uuid PRIMARY KEY,
+      sync_up_id uuid NOT NULL REFERENCES sync_up ON DELETE CASCADE,
+      clock text COLLATE "C" NOT NULL,
+      document bytea NOT NULL,
+      version bigint NOT NULL
+    );
+    CREATE INDEX learned_person_version ON learned_person (version);
+    CREATE INDEX learned_person_sync_up ON learned_person (sync_up_id);
+    ALTER TABLE learned_person ALTER COLUMN document SET STORAGE EXTERNAL;
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body

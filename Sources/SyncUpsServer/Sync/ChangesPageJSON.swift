@@ -10,6 +10,7 @@ public struct ChangesPageJSON: Sendable {
   public var more: Bool
   public private(set) var syncUps: [ByteBuffer] = []
   public private(set) var meetings: [ByteBuffer] = []
+  public private(set) var people: [ByteBuffer] = []
   /// The documents' bytes so far.
   public private(set) var bytes = 0
 
@@ -18,11 +19,16 @@ public struct ChangesPageJSON: Sendable {
     self.more = more
   }
 
-  public var isEmpty: Bool { syncUps.isEmpty && meetings.isEmpty }
+  public var isEmpty: Bool { syncUps.isEmpty && meetings.isEmpty && people.isEmpty }
 
   public mutating func append(syncUp json: [UInt8]) {
     syncUps.append(ByteBuffer(bytes: json))
     bytes += json.count
+  }
+
+  public mutating func append(person json: ByteBuffer) {
+    people.append(json)
+    bytes += json.readableBytes
   }
 
   public mutating func append(meeting json: ByteBuffer) {
@@ -41,7 +47,9 @@ public struct ChangesPageJSON: Sendable {
     }
     pieces.append(ByteBuffer(string: #"{"meetings":["#))
     list(meetings)
-    pieces.append(ByteBuffer(string: #"],"more":\#(more),"syncUps":["#))
+    pieces.append(ByteBuffer(string: #"],"more":\#(more),"people":["#))
+    list(people)
+    pieces.append(ByteBuffer(string: #"],"syncUps":["#))
     list(syncUps)
     pieces.append(ByteBuffer(string: #"],"version":\#(version)}"#))
     return pieces

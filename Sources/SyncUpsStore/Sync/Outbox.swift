@@ -27,11 +27,15 @@ public enum Outbox {
     public var audio: [AudioHash]
     public var syncUps: Int
     public var meetings: Int
+    /// Attendees whose learned voice or adaptation (or its forgetting) it carries.
+    public var people = 0
   }
 
   /// How many changes wait to be pushed.
   static func count(_ db: Database) throws -> Int {
-    try Int.fetchOne(db, sql: "SELECT count(*) FROM syncOutbox") ?? 0
+    try Int.fetchOne(
+      db, sql: "SELECT (SELECT count(*) FROM syncOutbox) + (SELECT count(*) FROM syncPeopleOutbox)"
+    ) ?? 0
   }
 
   /// This database's device id (`syncDevice`).
@@ -53,7 +57,7 @@ public enum Outbox {
       audio: try JSONDecoder().decode([AudioHash].self, from: Data((row["audio"] as String).utf8)),
       syncUps: push.syncUps.count { syncUp in
         entries.contains { $0.kind == "syncUp" && $0.entityId == syncUp.id.lowercasedString }
-      }, meetings: push.meetings.count)
+      }, meetings: push.meetings.count, people: push.people.count)
   }
 
   /// The audio files of meetings waiting in the outbox: what to hash before `prepare`.
@@ -84,7 +88,8 @@ public enum Outbox {
         SELECT kind, entityId, generation FROM syncOutbox
         ORDER BY kind = 'meeting', rowid
         """)
-    guard !rows.isEmpty else { return nil }
+    let people = try Int.fetchOne(db, sql: "SELECT count(*) FROM syncPeopleOutbox") ?? 0
+    guard !rows.isEmpty || people > 0 else { return nil }
     let encoder = WireJSON.encoder()
     var entries: [Entry] = []
     var syncUps: [SyncUpDocument] = []
@@ -120,12 +125,20 @@ public enum Outbox {
       // Rows without a document (a meeting deleted by a pull) leave the outbox with this push.
       entries.append(entry)
     }
+    var learned: [PersonDocument] = []
+    if entries.count == rows.count {
+      try PeopleSync.prepare(
+        db, people: &learned, syncUps: &syncUps, entries: &entries, size: &size,
+        byteLimit: byteLimit)
+    }
     let pushID = UUID()
-    let push = Push(device: try device(db), pushID: pushID, syncUps: syncUps, meetings: meetings)
+    let push = Push(
+      device: try device(db), pushID: pushID, syncUps: syncUps, meetings: meetings,
+      people: learned)
     let body = try encoder.encode(push)
     let pending = Pending(
       pushID: pushID, body: body, entries: entries, audio: audio, syncUps: changedSyncUps,
-      meetings: meetings.count)
+      meetings: meetings.count, people: learned.count)
     try db.execute(
       sql: "INSERT INTO syncPendingPush (pushId, body, entries, audio) VALUES (?, ?, ?, ?)",
       arguments: [
@@ -140,6 +153,10 @@ public enum Outbox {
   /// and so do the tombstones of what it deleted.
   public static func acknowledge(_ pending: Pending, _ db: Database) throws {
     for entry in pending.entries {
+      if entry.kind == "person" {
+        try PeopleSync.acknowledge(entry, db)
+        continue
+      }
       try db.execute(
         sql: "DELETE FROM syncOutbox WHERE kind = ? AND entityId = ? AND generation = ?",
         arguments: [entry.kind, entry.entityId, entry.generation])

@@ -11,6 +11,8 @@ public enum PulledChanges {
   public struct Applied: Equatable, Sendable {
     public var syncUps = 0
     public var meetings = 0
+    /// Attendees whose learned voice or adaptation changed (or was forgotten) here.
+    public var people = 0
     /// Audio files (relative to the data directory) of meetings deleted here: to delete once
     /// the transaction has committed.
     public var deletedAudio: [String] = []
@@ -40,6 +42,8 @@ public enum PulledChanges {
       }
     }
     try applyParkedMeetings(directory: directory, &applied, db)
+    for document in kept.people where try applyPulledPerson(document, db) { applied.people += 1 }
+    applied.people += try applyParkedPeople(db)
     if applied.syncUps > 0 { try orderSyncUpsAsEveryLaptopDoes(db) }
     try receiveClocks(of: kept, db)
     try SyncState.recordCursor(page.version, db)
@@ -70,6 +74,9 @@ public enum PulledChanges {
     kept.meetings = page.meetings.filter { document in
       passes { () throws(DocumentProblem) in try document.check(now: now) }
     }
+    kept.people = page.people.filter { document in
+      passes { () throws(DocumentProblem) in try document.check(now: now) }
+    }
     return (kept, skipped)
   }
 
@@ -87,11 +94,12 @@ public enum PulledChanges {
     let later = { (field: StampedField) in
       field.clock > (clocks[field.name] ?? StoredDocuments.zero)
     }
-    let fields: [StampedField] = [
-      ("title", remote.title.clock), ("theme", remote.theme.clock),
-      ("duration", remote.duration.clock), ("attendees", remote.attendees.clock),
-      ("vocabulary", remote.vocabulary.clock), ("deleted", remote.deleted.clock),
-    ]
+    let fields: [StampedField] =
+      [
+        ("title", remote.title.clock), ("theme", remote.theme.clock),
+        ("duration", remote.duration.clock), ("attendees", remote.attendees.clock),
+        ("vocabulary", remote.vocabulary.clock), ("deleted", remote.deleted.clock),
+      ] + (remote.wordsForgotten.map { [("wordsForgotten", $0.clock)] } ?? [])
     let deletedLater = later(("deleted", remote.deleted.clock))
     guard try syncUpExists(id, db) else {
       // Deleted there, or deleted here later (this laptop's deletion is on its way).
@@ -136,6 +144,11 @@ public enum PulledChanges {
     }
     if names.contains("attendees") { try replaceAttendees(id, remote.attendees.value, db) }
     if names.contains("vocabulary") { try replaceVocabulary(id, remote.vocabulary.value, db) }
+    if names.contains("wordsForgotten") {
+      try db.execute(
+        sql: "UPDATE syncUp SET wordsForgottenAt = ? WHERE id = ?",
+        arguments: [remote.wordsForgotten?.value.timeIntervalSince1970, id])
+    }
     return !names.subtracting(["deleted"]).isEmpty
   }
 
@@ -165,6 +178,9 @@ public enum PulledChanges {
       ])
     try replaceAttendees(id, document.attendees.value, db)
     try replaceVocabulary(id, document.vocabulary.value, db)
+    try db.execute(
+      sql: "UPDATE syncUp SET wordsForgottenAt = ? WHERE id = ?",
+      arguments: [document.wordsForgotten?.value.timeIntervalSince1970, id])
     try db.execute(sql: "DELETE FROM syncTombstone WHERE entityId = ?", arguments: [id])
   }
 

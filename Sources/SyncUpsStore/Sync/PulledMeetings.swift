@@ -204,12 +204,9 @@ extension PulledChanges {
 
   /// The hybrid clock's receive rule: this laptop's next change is later than anything seen.
   static func receiveClocks(of page: ChangesPage, _ db: Database) throws {
-    var latest = page.meetings.map(\.clock).max() ?? StoredDocuments.zero
-    for document in page.syncUps {
-      latest = max(
-        latest, document.title.clock, document.theme.clock, document.duration.clock,
-        document.attendees.clock, document.vocabulary.clock, document.deleted.clock)
-    }
+    var latest =
+      (page.meetings.map(\.clock) + page.people.map(\.clock)).max() ?? StoredDocuments.zero
+    for document in page.syncUps { latest = max(latest, document.clock) }
     try db.execute(
       sql: """
         UPDATE syncDevice SET milliseconds = ?, counter = ?

@@ -45,11 +45,14 @@ public enum StoredDocuments {
     let attendees: [SyncUpDocument.Attendee]
     let vocabulary: [String]
     let deleted: Bool
+    var wordsForgotten: Double?
     if let row = try Row.fetchOne(
-      db, sql: "SELECT title, theme, durationMilliseconds FROM syncUp WHERE id = ?",
+      db,
+      sql: "SELECT title, theme, durationMilliseconds, wordsForgottenAt FROM syncUp WHERE id = ?",
       arguments: [id])
     {
       (title, theme, milliseconds) = (row["title"], row["theme"], row["durationMilliseconds"])
+      wordsForgotten = row["wordsForgottenAt"]
       attendees = try Row.fetchAll(
         db, sql: "SELECT id, name FROM attendee WHERE syncUpId = ? ORDER BY position, rowid",
         arguments: [id]
@@ -74,7 +77,10 @@ public enum StoredDocuments {
       duration: Stamped(Double(milliseconds) / 1000, at: clock("duration")),
       attendees: Stamped(attendees, at: clock("attendees")),
       vocabulary: Stamped(vocabulary, at: clock("vocabulary")),
-      deleted: Stamped(deleted, at: clock("deleted")))
+      deleted: Stamped(deleted, at: clock("deleted")),
+      wordsForgotten: wordsForgotten.map {
+        Stamped(Date(timeIntervalSince1970: $0), at: clock("wordsForgotten"))
+      })
   }
 
   /// A finished meeting with its segments, or one deleted here (`deleted` true); nil for a

@@ -124,11 +124,11 @@ enum SyncSchema {
     """
 
   /// The milliseconds of now.
-  private static let wall = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+  static let wall = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
   /// Advances `syncDevice`'s clock: now, or one more count in the same millisecond (at most
   /// 9999 counts: then the next millisecond).
-  private static let tick = """
+  static let tick = """
     UPDATE syncDevice SET
       counter = CASE WHEN \(wall) > milliseconds OR counter >= 9999 THEN 0 ELSE counter + 1 END,
       milliseconds = CASE WHEN \(wall) > milliseconds THEN \(wall)
@@ -136,12 +136,12 @@ enum SyncSchema {
     """
 
   /// `syncDevice`'s reading as text.
-  private static let clock = "printf('%016d-%04d-%s', milliseconds, counter, syncDevice.id)"
+  static let clock = "printf('%016d-%04d-%s', milliseconds, counter, syncDevice.id)"
 
   private static let notApplying = "NOT EXISTS (SELECT 1 FROM syncApplying)"
 
   /// The statements that stamp `fields` of `entity` with a new clock and put it in the outbox.
-  private static func stamp(_ kind: String, _ entity: String, _ fields: [String]) -> String {
+  static func stamp(_ kind: String, _ entity: String, _ fields: [String]) -> String {
     """
     \(tick);
       INSERT INTO syncClock (entityId, field, clock)
@@ -154,7 +154,7 @@ enum SyncSchema {
     """
   }
 
-  private static func trigger(
+  static func trigger(
     _ name: String, _ event: String, when condition: String? = nil, _ body: String
   ) -> String {
     let when = ([condition].compactMap { $0 } + [notApplying]).joined(separator: " AND ")

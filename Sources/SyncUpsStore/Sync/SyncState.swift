@@ -41,8 +41,9 @@ public enum SyncState {
       lastSkipped: try value("lastSkipped"))
   }
 
-  /// Everything starts over with another server: every sync-up and finished meeting waits to
-  /// be pushed, the cursor goes back to 0, a push not yet acknowledged is dropped.
+  /// Everything starts over with another server: every sync-up, finished meeting and what is
+  /// learned of people waits to be pushed, the cursor goes back to 0, a push not yet
+  /// acknowledged is dropped.
   static func startOver(_ db: Database) throws {
     try db.execute(
       sql: """
@@ -54,6 +55,12 @@ public enum SyncState {
         INSERT INTO syncOutbox (kind, entityId)
           SELECT 'meeting', id FROM meeting WHERE isFinished ORDER BY date
           ON CONFLICT (kind, entityId) DO UPDATE SET generation = generation + 1;
+        DELETE FROM syncParkedPerson;
+        INSERT INTO syncPeopleOutbox (attendeeId)
+          SELECT attendeeId FROM (SELECT attendeeId FROM voiceProfile
+            UNION SELECT attendeeId FROM speakerAdaptation
+            UNION SELECT attendeeId FROM attendeeForgotten) WHERE true
+          ON CONFLICT (attendeeId) DO UPDATE SET generation = generation + 1;
         """)
   }
 

@@ -1,0 +1,34 @@
+import Foundation
+import SyncUpsFeatures
+
+/// What `show` says of what is known of people and of the team's words.
+extension Listing {
+  /// One line per attendee (their voice, their adaptation, when they were forgotten), then the
+  /// team's words.
+  static func learnedLines(_ syncUp: SyncUp, _ learned: Learned) -> [String] {
+    var lines: [String] = []
+    for (index, attendee) in syncUp.attendees.enumerated() {
+      let person = learned.people[attendee.id] ?? PersonLearned()
+      var parts = [
+        person.voice.map { voice in
+          "voice from \(Format.count(voice.meetings, "meeting")), \(seconds(voice.seconds)) of speech"
+        } ?? "voice not heard yet"
+      ]
+      if let adapted = person.adaptationSeconds {
+        parts.append("recogniser adapted on \(seconds(adapted))")
+      }
+      if let forgotten = person.forgotten { parts.append("forgotten \(Format.date(forgotten))") }
+      lines.append(
+        (index == 0 ? "People:       " : "              ")
+          + "\(attendee.name.visible): \(parts.joined(separator: "; "))")
+    }
+    let words = learned.words
+    var line =
+      "Team's words: \(Format.count(words.corrected, "word")) corrected, "
+      + "\(Format.count(words.uncorrected, "word")) not corrected, \(words.vocabulary) distinct"
+    if let forgotten = words.forgotten { line += "; forgotten \(Format.date(forgotten))" }
+    return lines + [line]
+  }
+
+  private static func seconds(_ value: Double) -> String { "\(Int(value.rounded())) s" }
+}

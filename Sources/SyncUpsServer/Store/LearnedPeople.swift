@@ -1,0 +1,71 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import SyncUpsWire
+
+/// What laptops learned of attendees (`PersonDocument`): kept whole, the later clock winning,
+/// served in the changes feed as it was pushed.
+extension TeamStore {
+  /// Writes a pushed document when it is later than the server's copy. Its sync-up must be in
+  /// the push's team (404 otherwise, as if it were not here) and on the server (422); an
+  /// attendee id another sync-up holds is 404 too. An attendee no longer in the sync-up (removed
+  /// on another laptop meanwhile) is passed over: nothing of them is kept.
+  func save(
+    _ document: PersonDocument, into saved: inout Saved, on connection: PostgresConnection
+  ) async throws {
+    try await requireInTeam(syncUp: document.syncUpID, team: saved.team, on: connection)
+    let syncUp = try await syncUp(of: document, known: &saved.known, on: connection)
+    var current: (UUID, String)?
+    for try await row in try await connection.run(
+      """
+      SELECT sync_up_id, clock FROM learned_person WHERE attendee_id = \(document.attendeeID)
+      FOR UPDATE
+      """, logger: logger
+    ).decode((UUID, String).self) {
+      current = row
+    }
+    if let current, current.0 != document.syncUpID {
+      throw APIError(.notFound, "there is no attendee \(document.attendeeID) here")
+    }
+    guard syncUp.attendees.value.contains(where: { $0.id == document.attendeeID }),
+      current.map({ $0.1 < document.clock.description }) ?? true
+    else { return }
+    let json = try WireJSON.bytes(of: document)
+    for try await version in try await connection.run(
+      """
+      INSERT INTO learned_person (attendee_id, sync_up_id, clock, document, version)
+      VALUES (\(document.attendeeID), \(document.syncUpID), \(document.clock.description),
+        \(ByteBuffer(bytes: json)), nextval('change_version'))
+      ON CONFLICT (attendee_id) DO UPDATE SET clock = excluded.clock,
+        document = excluded.document, version = excluded.version
+      RETURNING version
+      """, logger: logger
+    ).decode(Int64.self) {
+      saved.version = version
+    }
+    saved.people += 1
+  }
+
+  /// The sync-up a pushed document is about, or 422 when this server does not have it.
+  private func syncUp(
+    of person: PersonDocument, known: inout [UUID: SyncUpDocument],
+    on connection: PostgresConnection
+  ) async throws -> SyncUpDocument {
+    if let syncUp = known[person.syncUpID] { return syncUp }
+    guard let syncUp = try await syncUpDocument(person.syncUpID, on: connection) else {
+      throw APIError(
+        .unprocessableContent,
+        "attendee \(person.attendeeID) is in sync-up \(person.syncUpID), which this server "
+          + "does not have; push the sync-up first")
+    }
+    known[person.syncUpID] = syncUp
+    return syncUp
+  }
+
+  /// A document's JSON as it was pushed.
+  func personJSON(_ attendeeID: UUID) async throws -> ByteBuffer? {
+    let rows = try await run(
+      "SELECT document FROM learned_person WHERE attendee_id = \(attendeeID)", logger: logger)
+    return try rows.all(ByteBuffer.self).first
+  }
+}
