@@ -47,11 +47,13 @@ struct MeetingVoices {
   /// Each sentence's speaker, refined until nothing moves.
   func labels() -> [Int] {
     var labels = profiles.isEmpty ? grouped() : slots
+    // Voices grouped without the slots: the slots only break ties.
+    let slotPrior = labels == slots ? settings.slotPrior : settings.groupedSlotPrior
     for _ in 0..<settings.iterations {
       let models = self.models(labels)
       var changed = false
       for index in speech.indices {
-        let best = self.best(index, labels: labels, models: models)
+        let best = self.best(index, labels: labels, models: models, slotPrior: slotPrior)
         if best != labels[index] {
           labels[index] = best
           changed = true
@@ -155,7 +157,7 @@ struct MeetingVoices {
   }
 
   /// The attendee whose voice (and slot) best explain sentence `index`.
-  func best(_ index: Int, labels: [Int], models: [GaussianMixture]) -> Int {
+  func best(_ index: Int, labels: [Int], models: [GaussianMixture], slotPrior: Double) -> Int {
     guard let frames = speech[index]?.frames, frames.count > 0 else { return slots[index] }
     var scores: [Double] = []
     var means: [Double] = []
@@ -165,7 +167,7 @@ struct MeetingVoices {
       let mean = ratio.reduce(0, +) / Double(ratio.count)
       let weight = min(Double(ratio.count), settings.maximumFrames) * settings.frameWeight
       means.append(mean)
-      scores.append(mean * weight + (attendee == slots[index] ? settings.slotPrior : 0))
+      scores.append(mean * weight + (attendee == slots[index] ? slotPrior : 0))
     }
     // No attendee's voice comes near it: someone else, or a noise; the slot stands.
     guard let top = means.max(), top >= settings.unknownVoice else { return slots[index] }

@@ -56,6 +56,8 @@ public enum SpeakerLabels {
     public var maximumFrames = 400.0
     /// Evidence (log-odds) that the slot's owner speaks, before the voice is heard.
     public var slotPrior = 3.0
+    /// The same, in a first meeting whose voices were grouped without the slots: a tie-break.
+    public var groupedSlotPrior = 0.5
     /// A sentence that every attendee's voice explains worse than the meeting's background by
     /// more than this (nats a frame) is someone unknown: the slot's owner is kept.
     public var unknownVoice = -2.0
@@ -73,8 +75,21 @@ public enum SpeakerLabels {
     /// Frames an attendee's other sentences must hold for a sentence to be scored without
     /// itself.
     public var leaveOneOutFrames = 300.0
+    /// The share of a sentence's frames that tell its voice (the loudest).
+    public var keptShare = 0.7
+    /// The share of a whole meeting's frames that are speech (the loudest; the rest pauses).
+    public var meetingShare = 0.5
 
-    public init() {}
+    public init() {
+      let environment = ProcessInfo.processInfo.environment
+      if let value = environment["SYNCUPS_VOICE_KEEP"].flatMap(Double.init) { keptShare = value }
+      if let value = environment["SYNCUPS_VOICE_SLOTPRIOR"].flatMap(Double.init) { slotPrior = value }
+      if let value = environment["SYNCUPS_VOICE_UNKNOWN"].flatMap(Double.init) { unknownVoice = value }
+      if let value = environment["SYNCUPS_VOICE_GROUPEDPRIOR"].flatMap(Double.init) {
+        groupedSlotPrior = value
+      }
+      if let value = environment["SYNCUPS_VOICE_SAME"].flatMap(Double.init) { sameVoice = value }
+    }
   }
 
   public static func label(
@@ -88,7 +103,13 @@ public enum SpeakerLabels {
           words: 0..<sentence.words.count)
       ]
     }
-    let speech = sentences.map { $0.voice.map { SpeechFrames($0) } }
+    let raw = sentences.map { $0.voice.map { SpeechFrames($0, keeping: settings.keptShare) } }
+    let speech: [SpeechFrames?]
+    switch ProcessInfo.processInfo.environment["SYNCUPS_VOICE_NORM"] ?? "warp" {
+    case "none": speech = raw
+    case "cmvn": speech = RoomNormalisation.standardised(raw)
+    default: speech = RoomNormalisation.warped(raw)
+    }
     guard let dimension = speech.compactMap({ $0?.frames.dimension }).first else {
       return Outcome(parts: bySlot, learned: [:])
     }
@@ -98,7 +119,8 @@ public enum SpeakerLabels {
     else { return Outcome(parts: bySlot, learned: [:]) }
     let meeting = MeetingVoices(
       speech: speech, slots: bySlot.map { $0[0].speaker }, attendees: attendees,
-      background: background, profiles: profiles, settings: settings)
+      background: background,
+      profiles: profiles.filter { $0.value.model.dimension == dimension }, settings: settings)
     let labels = meeting.labels()
     var parts: [[Part]] = []
     for (index, sentence) in sentences.enumerated() {
