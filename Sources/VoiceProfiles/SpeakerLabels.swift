@@ -58,6 +58,9 @@ public enum SpeakerLabels {
     public var slotPrior = 3.0
     /// The same, in a first meeting whose voices were grouped without the slots: a tie-break.
     public var groupedSlotPrior = 0.5
+    /// Weight of the share of a group's speech in an attendee's slot when known voices name the
+    /// groups of a later meeting (against their standardised scores).
+    public var slotTieBreak = 0.3
     /// A sentence that every attendee's voice explains worse than the meeting's background by
     /// more than this (nats a frame) is someone unknown: the slot's owner is kept.
     public var unknownVoice = -2.0
@@ -117,15 +120,32 @@ public enum SpeakerLabels {
     guard attendees >= 1, all.count >= 200,
       let background = GaussianMixture.trained(on: all, components: settings.components)
     else { return Outcome(parts: bySlot, learned: [:]) }
+    let slots = bySlot.map { $0[0].speaker }
+    let known = profiles.filter { $0.value.model.dimension == dimension }
     let meeting = MeetingVoices(
-      speech: speech, slots: bySlot.map { $0[0].speaker }, attendees: attendees,
-      background: background,
-      profiles: profiles.filter { $0.value.model.dimension == dimension }, settings: settings)
-    let labels = meeting.labels()
+      speech: speech, slots: slots, attendees: attendees, background: background,
+      profiles: known, settings: settings)
+    // Known voices: the meeting's own voices are grouped in its room, named by the known ones.
+    var voices = meeting
+    var labels: [Int]
+    if known.isEmpty {
+      labels = meeting.labels()
+    } else {
+      let fresh = MeetingVoices(
+        speech: speech, slots: slots, attendees: attendees, background: background,
+        profiles: [:], settings: settings)
+      if let groups = fresh.groups() {
+        voices = fresh
+        labels = fresh.refined(
+          meeting.namedByProfiles(groups), slotPrior: settings.groupedSlotPrior)
+      } else {
+        labels = meeting.labels()
+      }
+    }
     var parts: [[Part]] = []
     for (index, sentence) in sentences.enumerated() {
       parts.append(
-        meeting.split(index, label: labels[index], words: sentence.words, labels: labels))
+        voices.split(index, label: labels[index], words: sentence.words, labels: labels))
     }
     return Outcome(parts: parts, learned: meeting.learned(parts, sentences))
   }

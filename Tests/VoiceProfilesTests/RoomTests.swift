@@ -35,7 +35,9 @@ private func inRoom(_ frames: VoiceFrames, voices: inout Voices, scale: Float, s
     let before = speech[1].frames
     let after = warped[1].frames
     for index in 1..<before.count {
-      #expect((before[index - 1][0] < before[index][0]) == (after[index - 1][0] < after[index][0]))
+      #expect(
+        (before[index - 1].first! < before[index].first!)
+          == (after[index - 1].first! < after[index].first!))
     }
   }
 
