@@ -63,32 +63,3 @@ public enum RoomNormalisation {
     return x
   }
 }
-
-extension RoomNormalisation {
-  /// EXPERIMENT: each coefficient less its meeting mean, over its meeting deviation.
-  public static func standardised(_ speech: [SpeechFrames?]) -> [SpeechFrames?] {
-    guard let dimension = speech.compactMap({ $0?.frames.dimension }).first else { return speech }
-    var sum = [Double](repeating: 0, count: dimension)
-    var square = sum
-    var n = 0.0
-    for sentence in speech {
-      guard let frames = sentence?.frames else { continue }
-      for (index, value) in frames.values.enumerated() {
-        sum[index % dimension] += Double(value)
-        square[index % dimension] += Double(value) * Double(value)
-      }
-      n += Double(frames.count)
-    }
-    guard n >= 2 else { return speech }
-    let mean = sum.map { $0 / n }
-    let deviation = (0..<dimension).map { max((square[$0] / n - mean[$0] * mean[$0]).squareRoot(), 1e-3) }
-    return speech.map { sentence in
-      guard var sentence else { return nil }
-      for index in sentence.frames.values.indices {
-        let d = index % dimension
-        sentence.frames.values[index] = Float((Double(sentence.frames.values[index]) - mean[d]) / deviation[d])
-      }
-      return sentence
-    }
-  }
-}

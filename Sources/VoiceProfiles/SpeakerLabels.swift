@@ -83,16 +83,7 @@ public enum SpeakerLabels {
     /// The share of a whole meeting's frames that are speech (the loudest; the rest pauses).
     public var meetingShare = 0.5
 
-    public init() {
-      let environment = ProcessInfo.processInfo.environment
-      if let value = environment["SYNCUPS_VOICE_KEEP"].flatMap(Double.init) { keptShare = value }
-      if let value = environment["SYNCUPS_VOICE_SLOTPRIOR"].flatMap(Double.init) { slotPrior = value }
-      if let value = environment["SYNCUPS_VOICE_UNKNOWN"].flatMap(Double.init) { unknownVoice = value }
-      if let value = environment["SYNCUPS_VOICE_GROUPEDPRIOR"].flatMap(Double.init) {
-        groupedSlotPrior = value
-      }
-      if let value = environment["SYNCUPS_VOICE_SAME"].flatMap(Double.init) { sameVoice = value }
-    }
+    public init() {}
   }
 
   public static func label(
@@ -106,13 +97,9 @@ public enum SpeakerLabels {
           words: 0..<sentence.words.count)
       ]
     }
-    let raw = sentences.map { $0.voice.map { SpeechFrames($0, keeping: settings.keptShare) } }
-    let speech: [SpeechFrames?]
-    switch ProcessInfo.processInfo.environment["SYNCUPS_VOICE_NORM"] ?? "warp" {
-    case "none": speech = raw
-    case "cmvn": speech = RoomNormalisation.standardised(raw)
-    default: speech = RoomNormalisation.warped(raw)
-    }
+    // Warped over the meeting's speech: the room's reverb and noise taken out alike.
+    let speech = RoomNormalisation.warped(
+      sentences.map { $0.voice.map { SpeechFrames($0, keeping: settings.keptShare) } })
     guard let dimension = speech.compactMap({ $0?.frames.dimension }).first else {
       return Outcome(parts: bySlot, learned: [:])
     }
@@ -127,7 +114,7 @@ public enum SpeakerLabels {
       profiles: known, settings: settings)
     // Known voices: the meeting's own voices are grouped in its room, named by the known ones.
     var voices = meeting
-    var labels: [Int]
+    let labels: [Int]
     if known.isEmpty {
       labels = meeting.labels()
     } else {
