@@ -80,6 +80,11 @@ public enum SpeakerLabels {
     public var leaveOneOutFrames = 300.0
     /// The share of a sentence's frames that tell its voice (the loudest).
     public var keptShare = 0.7
+    /// A sentence longer than this (seconds) is told apart in pieces, cut at pauses of at
+    /// least `piecePause` seconds into pieces of at least `minimumPiece` seconds.
+    public var longSentence = 12.0
+    public var piecePause = 0.25
+    public var minimumPiece = 2.0
     /// The share of a whole meeting's frames that are speech (the loudest; the rest pauses).
     public var meetingShare = 0.5
 
@@ -89,6 +94,19 @@ public enum SpeakerLabels {
   public static func label(
     _ sentences: [Sentence], attendees: Int, profiles: [Int: VoiceProfile],
     settings: Settings = Settings()
+  ) -> Outcome {
+    let (pieces, owners) = Self.pieces(sentences, settings: settings)
+    guard pieces.count > sentences.count else {
+      return labelWhole(sentences, attendees: attendees, profiles: profiles, settings: settings)
+    }
+    let outcome = labelWhole(pieces, attendees: attendees, profiles: profiles, settings: settings)
+    return Outcome(
+      parts: joined(outcome.parts, owners: owners, sentences: sentences.count),
+      learned: outcome.learned)
+  }
+
+  static func labelWhole(
+    _ sentences: [Sentence], attendees: Int, profiles: [Int: VoiceProfile], settings: Settings
   ) -> Outcome {
     let bySlot = sentences.map { sentence in
       [
