@@ -101,4 +101,30 @@ private func inRoom(_ frames: VoiceFrames, voices: inout Voices, scale: Float, s
     #expect(try VoiceProfile.decoded(taught.encoded()) == taught)
     #expect(taught.meetings == 1 && taught.seconds > 1)
   }
+
+  /// A noisy room where the recogniser heard no pause between turns: the whole meeting came as
+  /// one sentence. It is told apart in pieces cut at its pauses, each turn to its speaker.
+  @Test("a meeting heard as one long sentence is told apart at its pauses")
+  func aMeetingHeardAsOneSentenceIsToldApartAtItsPauses() {
+    var voices = Voices(state: 5)
+    let turns = [0, 1, 2, 0, 1]
+    var frames = VoiceFrames(dimension: 13, start: 0)
+    var words: [ClosedRange<Double>] = []
+    for (turn, voice) in turns.enumerated() {
+      frames.values += voices.frames(voice, seconds: 5, start: 0).values
+      var turnWords = voices.words(from: Double(turn) * 5, seconds: 5)
+      // A short pause before the next turn.
+      let last = turnWords.removeLast()
+      turnWords.append(last.lowerBound...(last.lowerBound + 0.15))
+      words += turnWords
+    }
+    let sentence = SpeakerLabels.Sentence(voice: frames, slot: 0, words: words)
+    let outcome = SpeakerLabels.label([sentence], attendees: 3, profiles: [:])
+    let perTurn = words.count / turns.count
+    #expect(
+      outcome.parts[0]
+        == turns.enumerated().map { turn, voice in
+          SpeakerLabels.Part(speaker: voice, words: (turn * perTurn)..<((turn + 1) * perTurn))
+        })
+  }
 }
