@@ -173,8 +173,9 @@ bench: release
 bench-batch: release
 	.ci/bench-batch $(RELEASE_BINARY)
 
-# Who said each word, by slot (the baseline) and by voice, clean and noisy, after
-# no earlier meeting and after one, on development and held-out teams (see .ci/bench-speakers).
+# Who said each word, by slot (the baseline) and by voice, clean and in generated rooms (the
+# earlier meeting in another room), after no earlier meeting and after one, and in first meetings
+# whose turns ignore the slots, on development and held-out teams (see .ci/bench-speakers).
 bench-speakers: release
 	.ci/bench-speakers $(RELEASE_BINARY)
 

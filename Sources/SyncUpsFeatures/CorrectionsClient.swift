@@ -85,9 +85,13 @@ extension CorrectionsClient: DependencyKey {
       teachVoice: { lesson in
         let url = directory.url.appendingPathComponent(lesson.audioFile)
         let voice = try await recorder.voice(url, lesson.start, lesson.end)
+        // The whole meeting: the room its frames are warped over.
+        let meeting = try await recorder.voice(url, 0, Double(Int32.max))
         return try await WorkerThread.run(name: "syncups.voices") {
           let known = try database.voiceProfiles(lesson.syncUpID)[lesson.attendeeID]
-          guard let taught = VoiceProfile.taught(known, by: voice) else { return nil }
+          guard let taught = VoiceProfile.taught(known, by: voice, in: meeting) else {
+            return nil
+          }
           try database.learnVoices([lesson.attendeeID: taught])
           return VoiceSummary(meetings: taught.meetings, seconds: taught.seconds)
         }

@@ -44,14 +44,31 @@ struct MeetingVoices {
     backgroundScores = speech.map { $0.map { background.logLikelihoods($0.frames) } ?? [] }
   }
 
-  /// Each sentence's speaker, refined until nothing moves.
+  /// Each sentence's speaker: a first meeting's voices grouped and named in the order the
+  /// attendees first speak, or (when they cannot be grouped, or the voices are known) started
+  /// from the slots; refined until nothing moves.
   func labels() -> [Int] {
-    var labels = profiles.isEmpty ? grouped() : slots
+    guard profiles.isEmpty else { return refined(slots, slotPrior: settings.slotPrior) }
+    guard let groups = groups() else { return named(refined(slots, slotPrior: settings.slotPrior)) }
+    // Voices grouped without the slots: the slots only break ties.
+    return named(refined(named(groups), slotPrior: settings.groupedSlotPrior))
+  }
+
+  /// Groups (per sentence) named after the attendees in the order they first speak.
+  func named(_ groups: [Int]) -> [Int] {
+    SpeakerLabels.named(
+      groups: groups, slots: slots, frames: speech.map { $0?.count ?? 0 }, attendees: attendees)
+  }
+
+  /// `labels` refined until nothing moves: every sentence goes to the voice that explains it
+  /// best, the slot's owner gaining `slotPrior`.
+  func refined(_ start: [Int], slotPrior: Double) -> [Int] {
+    var labels = start
     for _ in 0..<settings.iterations {
       let models = self.models(labels)
       var changed = false
       for index in speech.indices {
-        let best = self.best(index, labels: labels, models: models)
+        let best = self.best(index, labels: labels, models: models, slotPrior: slotPrior)
         if best != labels[index] {
           labels[index] = best
           changed = true
@@ -59,21 +76,19 @@ struct MeetingVoices {
       }
       if !changed { break }
     }
-    guard profiles.isEmpty else { return labels }
-    return SpeakerLabels.named(
-      groups: labels, slots: slots, frames: speech.map { $0?.count ?? 0 }, attendees: attendees)
+    return labels
   }
 
-  /// A first meeting's sentences grouped by voice, bottom up, and named: each heard sentence
+  /// A meeting's sentences grouped by voice, bottom up (per sentence, its group): each heard sentence
   /// starts as a group of its own, and the two groups whose voices explain each other best
   /// (each group's frames scored under the other's model against the background, per frame)
   /// merge, until there are as many groups as attendees. No slot decides a group, so a turn
   /// that ran into the next slot does not pull the next voice into its own. When the closest
   /// two stand out no more than `sameVoice` from a typical pair, the voices cannot be told
-  /// apart this way, and the sentences start from their slots.
-  func grouped() -> [Int] {
+  /// apart this way (nil).
+  func groups() -> [Int]? {
     let heard = speech.indices.filter { (speech[$0]?.count ?? 0) > 0 }
-    guard heard.count > attendees, let unknown = priors.first else { return slots }
+    guard heard.count > attendees, let unknown = priors.first else { return nil }
     /// Each heard sentence's frames' log-likelihood ratio, summed, under the model of a group (the
     /// positions in `heard` of its sentences).
     func scores(_ group: [Int]) -> [Double] {
@@ -111,7 +126,7 @@ struct MeetingVoices {
       // No pair stands out from the rest (voices alike, or one voice): the sentences cannot be
       // grouped by voice alone, and they start from their slots.
       all.sort()
-      guard best - all[all.count / 2] > settings.sameVoice else { return slots }
+      guard best - all[all.count / 2] > settings.sameVoice else { return nil }
       groups[pair.0] += groups[pair.1]
       groups.remove(at: pair.1)
       ratios.remove(at: pair.1)
@@ -121,8 +136,7 @@ struct MeetingVoices {
     for (group, positions) in groups.enumerated() {
       for position in positions { labels[heard[position]] = group }
     }
-    return SpeakerLabels.named(
-      groups: labels, slots: slots, frames: speech.map { $0?.count ?? 0 }, attendees: attendees)
+    return labels
   }
 
   /// Each attendee's model refined by the sentences given to them.
@@ -155,7 +169,7 @@ struct MeetingVoices {
   }
 
   /// The attendee whose voice (and slot) best explain sentence `index`.
-  func best(_ index: Int, labels: [Int], models: [GaussianMixture]) -> Int {
+  func best(_ index: Int, labels: [Int], models: [GaussianMixture], slotPrior: Double) -> Int {
     guard let frames = speech[index]?.frames, frames.count > 0 else { return slots[index] }
     var scores: [Double] = []
     var means: [Double] = []
@@ -165,7 +179,7 @@ struct MeetingVoices {
       let mean = ratio.reduce(0, +) / Double(ratio.count)
       let weight = min(Double(ratio.count), settings.maximumFrames) * settings.frameWeight
       means.append(mean)
-      scores.append(mean * weight + (attendee == slots[index] ? settings.slotPrior : 0))
+      scores.append(mean * weight + (attendee == slots[index] ? slotPrior : 0))
     }
     // No attendee's voice comes near it: someone else, or a noise; the slot stands.
     guard let top = means.max(), top >= settings.unknownVoice else { return slots[index] }

@@ -4,9 +4,11 @@ extension SpeakerLabels {
   /// A first meeting's groups of voices (`groups`, per sentence), named after the attendees
   /// whose slots they fill.
   ///
-  /// Groups keep the order they first speak in, and so do the attendees' slots: the groups are
-  /// matched to attendees in that order (a turn that drifted by a slot keeps its name), and
-  /// where there are fewer groups than attendees (two voices alike heard as one), the attendee
+  /// Groups keep the order they first speak in, and so do the attendees: with a group for each
+  /// attendee, the first to speak is the first attendee, and so on, wherever the slots fall (a
+  /// meeting whose turns ignore the slots keeps its names). With fewer groups than attendees
+  /// they are matched to the attendees' slots in that order (a turn that drifted by a slot
+  /// keeps its name), and (two voices alike heard as one), the attendee
   /// left without a group is the one whose slot the groups fill least, so the names after it
   /// do not shift. That attendee's slot then stands for them, as for a voice never heard.
   /// `frames` is each sentence's amount of speech (0: not heard, its group is its slot).
@@ -17,6 +19,9 @@ extension SpeakerLabels {
     var groups: [Int] = []
     for index in heard where !groups.contains(labels[index]) { groups.append(labels[index]) }
     guard !groups.isEmpty, groups.count <= attendees else { return labels }
+    if groups.count == attendees {
+      return labels.indices.map { frames[$0] > 0 ? groups.firstIndex(of: labels[$0])! : labels[$0] }
+    }
     // Frames of each group in each attendee's slot.
     var filled = [[Double]](
       repeating: [Double](repeating: 0, count: attendees + 1), count: groups.count)

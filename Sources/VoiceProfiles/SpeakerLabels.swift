@@ -56,6 +56,11 @@ public enum SpeakerLabels {
     public var maximumFrames = 400.0
     /// Evidence (log-odds) that the slot's owner speaks, before the voice is heard.
     public var slotPrior = 3.0
+    /// The same, in a first meeting whose voices were grouped without the slots: a tie-break.
+    public var groupedSlotPrior = 0.5
+    /// Weight of the share of a group's speech in an attendee's slot when known voices name the
+    /// groups of a later meeting (against their standardised scores).
+    public var slotTieBreak = 0.3
     /// A sentence that every attendee's voice explains worse than the meeting's background by
     /// more than this (nats a frame) is someone unknown: the slot's owner is kept.
     public var unknownVoice = -2.0
@@ -73,6 +78,15 @@ public enum SpeakerLabels {
     /// Frames an attendee's other sentences must hold for a sentence to be scored without
     /// itself.
     public var leaveOneOutFrames = 300.0
+    /// The share of a sentence's frames that tell its voice (the loudest).
+    public var keptShare = 0.7
+    /// A sentence longer than this (seconds) is told apart in pieces, cut at pauses of at
+    /// least `piecePause` seconds into pieces of at least `minimumPiece` seconds.
+    public var longSentence = 12.0
+    public var piecePause = 0.25
+    public var minimumPiece = 2.0
+    /// The share of a whole meeting's frames that are speech (the loudest; the rest pauses).
+    public var meetingShare = 0.5
 
     public init() {}
   }
@@ -81,6 +95,19 @@ public enum SpeakerLabels {
     _ sentences: [Sentence], attendees: Int, profiles: [Int: VoiceProfile],
     settings: Settings = Settings()
   ) -> Outcome {
+    let (pieces, owners) = Self.pieces(sentences, settings: settings)
+    guard pieces.count > sentences.count else {
+      return labelWhole(sentences, attendees: attendees, profiles: profiles, settings: settings)
+    }
+    let outcome = labelWhole(pieces, attendees: attendees, profiles: profiles, settings: settings)
+    return Outcome(
+      parts: joined(outcome.parts, owners: owners, sentences: sentences.count),
+      learned: outcome.learned)
+  }
+
+  static func labelWhole(
+    _ sentences: [Sentence], attendees: Int, profiles: [Int: VoiceProfile], settings: Settings
+  ) -> Outcome {
     let bySlot = sentences.map { sentence in
       [
         Part(
@@ -88,7 +115,9 @@ public enum SpeakerLabels {
           words: 0..<sentence.words.count)
       ]
     }
-    let speech = sentences.map { $0.voice.map { SpeechFrames($0) } }
+    // Warped over the meeting's speech: the room's reverb and noise taken out alike.
+    let speech = RoomNormalisation.warped(
+      sentences.map { $0.voice.map { SpeechFrames($0, keeping: settings.keptShare) } })
     guard let dimension = speech.compactMap({ $0?.frames.dimension }).first else {
       return Outcome(parts: bySlot, learned: [:])
     }
@@ -96,14 +125,32 @@ public enum SpeakerLabels {
     guard attendees >= 1, all.count >= 200,
       let background = GaussianMixture.trained(on: all, components: settings.components)
     else { return Outcome(parts: bySlot, learned: [:]) }
+    let slots = bySlot.map { $0[0].speaker }
+    let known = profiles.filter { $0.value.model.dimension == dimension }
     let meeting = MeetingVoices(
-      speech: speech, slots: bySlot.map { $0[0].speaker }, attendees: attendees,
-      background: background, profiles: profiles, settings: settings)
-    let labels = meeting.labels()
+      speech: speech, slots: slots, attendees: attendees, background: background,
+      profiles: known, settings: settings)
+    // Known voices: the meeting's own voices are grouped in its room, named by the known ones.
+    var voices = meeting
+    let labels: [Int]
+    if known.isEmpty {
+      labels = meeting.labels()
+    } else {
+      let fresh = MeetingVoices(
+        speech: speech, slots: slots, attendees: attendees, background: background,
+        profiles: [:], settings: settings)
+      if let groups = fresh.groups() {
+        voices = fresh
+        labels = fresh.refined(
+          meeting.namedByProfiles(groups), slotPrior: settings.groupedSlotPrior)
+      } else {
+        labels = meeting.labels()
+      }
+    }
     var parts: [[Part]] = []
     for (index, sentence) in sentences.enumerated() {
       parts.append(
-        meeting.split(index, label: labels[index], words: sentence.words, labels: labels))
+        voices.split(index, label: labels[index], words: sentence.words, labels: labels))
     }
     return Outcome(parts: parts, learned: meeting.learned(parts, sentences))
   }

@@ -12,11 +12,29 @@ public struct VoiceProfile: Codable, Equatable, Sendable {
   public var meetings: Int
   /// Seconds of speech it was learned from.
   public var seconds: Double
+  /// The features the model reads (`Self.features`); a profile learned from other features is
+  /// as if never learned.
+  private var features = Self.features
+
+  /// Cepstra warped over each meeting's speech (`RoomNormalisation`).
+  static let features = "warped-cepstra"
 
   public init(model: GaussianMixture, meetings: Int, seconds: Double) {
     self.model = model
     self.meetings = meetings
     self.seconds = seconds
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    features = try container.decode(String.self, forKey: .features)
+    guard features == Self.features else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .features, in: container, debugDescription: "learned from other features")
+    }
+    model = try container.decode(GaussianMixture.self, forKey: .model)
+    meetings = try container.decode(Int.self, forKey: .meetings)
+    seconds = try container.decode(Double.self, forKey: .seconds)
   }
 
   /// As kept in the database.
@@ -76,15 +94,18 @@ extension FrameSet {
 
 extension VoiceProfile {
   /// `profile` (nil: a voice never heard) taught by speech a person said is this voice's (a
-  /// corrected speaker): refined toward its frames as a meeting refines it, or, for a voice
-  /// never heard, learned from them. Nil when it holds less than a second of speech, which
-  /// says too little to keep.
+  /// corrected speaker), heard in `meeting` (the voice of the whole meeting, whose room the
+  /// frames are warped over as the meeting's sentences were): refined toward its frames as a
+  /// meeting refines it, or, for a voice never heard, learned from them. Nil when it holds
+  /// less than a second of speech, which says too little to keep.
   public static func taught(
-    _ profile: VoiceProfile?, by voice: VoiceFrames,
+    _ profile: VoiceProfile?, by voice: VoiceFrames, in meeting: VoiceFrames,
     settings: SpeakerLabels.Settings = SpeakerLabels.Settings()
   ) -> VoiceProfile? {
-    let speech = SpeechFrames(voice).frames
-    guard speech.count >= 100 else { return nil }
+    let room = SpeechFrames(meeting, keeping: settings.meetingShare)
+    guard let speech = RoomNormalisation.warped([room, SpeechFrames(voice)]).last??.frames,
+      speech.count >= 100
+    else { return nil }
     let seconds = Double(speech.count) / VoiceFrames.framesPerSecond
     if let profile, profile.model.dimension == speech.dimension {
       let model = profile.model.adapted(

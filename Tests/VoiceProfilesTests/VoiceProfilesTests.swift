@@ -5,7 +5,7 @@ import VoiceProfiles
 
 /// Synthetic voices: each a Gaussian cloud of 13-value frames (c0, the energy, then 12
 /// cepstra) around a mean of its own, drawn from a seeded generator.
-private struct Voices {
+struct Voices {
   var state: UInt64 = 0x9E37_79B9_7F4A_7C15
 
   mutating func uniform() -> Double {
