@@ -59,10 +59,9 @@ public struct PersonDocument: Codable, Sendable, Equatable {
           "\(name): its voice model has \(voice.model.count) bytes; at most "
             + "\(Rules.largestVoiceModel) are kept")
       }
-      guard (0...Rules.mostVoiceMeetings).contains(voice.meetings),
-        Rules.learnedSeconds.contains(voice.seconds),
-        (try? VoiceProfile.decoded(voice.model)) != nil
-      else { throw DocumentProblem("\(name): its voice model is not one syncups can read") }
+      guard voice.isReadable else {
+        throw DocumentProblem("\(name): its voice model is not one syncups can read")
+      }
     }
     if let adaptation {
       guard adaptation.transform.count <= Rules.largestTransform else {
@@ -70,14 +69,30 @@ public struct PersonDocument: Codable, Sendable, Equatable {
           "\(name): its adaptation has \(adaptation.transform.count) bytes; at most "
             + "\(Rules.largestTransform) are kept")
       }
-      guard Rules.learnedSeconds.contains(adaptation.seconds),
-        Rules.isTransform(adaptation.transform)
-      else { throw DocumentProblem("\(name): its adaptation is not a transform file") }
+      guard adaptation.isReadable else {
+        throw DocumentProblem("\(name): its adaptation is not a transform file")
+      }
     }
     if let forgotten, !Rules.meetingDates.contains(forgotten) {
       throw DocumentProblem("\(name): it was forgotten at an impossible date")
     }
     try SyncUpDocument.checkClocks([clock], of: name, now: now)
+  }
+}
+
+extension PersonDocument.Voice {
+  /// A model this version of syncups reads, learned from a possible amount of speech (one
+  /// learned by an older version, whose features differ, is not: it is learned again).
+  public var isReadable: Bool {
+    (0...Rules.mostVoiceMeetings).contains(meetings) && Rules.learnedSeconds.contains(seconds)
+      && (try? VoiceProfile.decoded(model)) != nil
+  }
+}
+
+extension PersonDocument.Adaptation {
+  /// A transform file's numbers, estimated from a possible amount of speech.
+  public var isReadable: Bool {
+    Rules.learnedSeconds.contains(seconds) && Rules.isTransform(transform)
   }
 }
 

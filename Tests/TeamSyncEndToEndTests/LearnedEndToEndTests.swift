@@ -12,7 +12,7 @@ struct LearnedEndToEndTests {
   /// Ana's voice as the laptop keeps it, written as learning after a meeting writes it.
   static let voice = """
     {"model":{"dimension":2,"weights":[0.5,0.5],"means":[0,1,2,3],"variances":[1,1,1,1],\
-    "counts":[10,10]},"meetings":2,"seconds":94}
+    "counts":[10,10]},"meetings":2,"seconds":94,"features":"warped-cepstra"}
     """
 
   @Test(

@@ -4,7 +4,9 @@ import SyncUpsWire
 
 /// What is learned of attendees, pushed and pulled as one document each (`LearnedSchema`).
 enum PeopleSync {
-  /// An attendee's document as this laptop has it; nil when the attendee is not here.
+  /// An attendee's document as this laptop has it; nil when the attendee is not here. A voice
+  /// or adaptation this laptop cannot read itself (learned by an older version) is left out, as
+  /// if never learned, so it never holds up a push.
   static func document(_ attendeeID: String, _ db: Database) throws -> PersonDocument? {
     guard
       let syncUpID = try String.fetchOne(
@@ -15,11 +17,12 @@ enum PeopleSync {
       arguments: [attendeeID]
     ).map {
       PersonDocument.Voice(meetings: $0["meetings"], seconds: $0["seconds"], model: $0["model"])
-    }
+    }.flatMap { $0.isReadable ? $0 : nil }
     let adaptation = try Row.fetchOne(
       db, sql: "SELECT seconds, transform FROM speakerAdaptation WHERE attendeeId = ?",
       arguments: [attendeeID]
     ).map { PersonDocument.Adaptation(seconds: $0["seconds"], transform: $0["transform"]) }
+      .flatMap { $0.isReadable ? $0 : nil }
     let forgotten = try Double.fetchOne(
       db, sql: "SELECT forgottenAt FROM attendeeForgotten WHERE attendeeId = ?",
       arguments: [attendeeID])
