@@ -58,19 +58,22 @@ public struct RecordingRequest: Equatable, Sendable {
   public var audioFile: URL?
   /// Words and phrases both passes expect: attendees' names, then the team's words.
   public var vocabulary: [String]
+  /// The sync-up's own language model (`TeamWords`); nil or a missing file: none.
+  public var teamModel: URL?
   /// Seconds of audio after which the input ends (a meeting whose clock follows the audio ends
   /// there); nil: until stopped or the input ends.
   public var endsAt: Double?
 
   public init(
     id: UUID, input: RecordingInput, transcribes: Bool = true, audioFile: URL? = nil,
-    vocabulary: [String] = [], endsAt: Double? = nil
+    vocabulary: [String] = [], teamModel: URL? = nil, endsAt: Double? = nil
   ) {
     self.id = id
     self.input = input
     self.transcribes = transcribes
     self.audioFile = audioFile
     self.vocabulary = vocabulary
+    self.teamModel = teamModel
     self.endsAt = endsAt
   }
 }

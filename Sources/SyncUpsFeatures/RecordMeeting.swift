@@ -62,11 +62,16 @@ public struct RecordMeeting: Reducer {
     public var failure: String?
     /// Recording time against meeting time, to attribute utterances to slots.
     public var timeline = Timeline()
+    /// What the transcription uses of what the sync-up learned (`--use-learning`).
+    public var learning = LearningUse.all
 
-    public init(meetingID: Meeting.ID, syncUp: Shared<SyncUp>, input: Input) {
+    public init(
+      meetingID: Meeting.ID, syncUp: Shared<SyncUp>, input: Input, learning: LearningUse = .all
+    ) {
       self.meetingID = meetingID
       self._syncUp = syncUp
       self.input = input
+      self.learning = learning
     }
 
     public var durationRemaining: Duration {
