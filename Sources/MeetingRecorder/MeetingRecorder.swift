@@ -17,9 +17,11 @@ public struct MeetingRecorder: Sendable {
   /// transcribed, the second pass drains, the audio file is closed, then `.finished` comes.
   public var stop: @Sendable (_ id: UUID) async -> Void = unimplemented("MeetingRecorder.stop")
   /// The second pass again, over a meeting's kept audio (after `.sentencesLate`): its whole
-  /// sentences, in seconds from the start of the file.
+  /// sentences, in seconds from the start of the file, with the sync-up's words and its own
+  /// language model (nil: none).
   public var sentences:
-    @Sendable (_ audioFile: URL, _ vocabulary: [String]) async throws -> [Utterance] =
+    @Sendable (_ audioFile: URL, _ vocabulary: [String], _ teamModel: URL?) async throws ->
+      [Utterance] =
       unimplemented("MeetingRecorder.sentences")
   /// The voice features of a kept meeting's audio between two times (seconds from its start),
   /// as the second pass hands them over with each sentence: what a corrected speaker teaches.
@@ -31,7 +33,8 @@ public struct MeetingRecorder: Sendable {
     record: @escaping @Sendable (_ request: RecordingRequest) async -> AsyncStream<RecordingEvent>,
     stop: @escaping @Sendable (_ id: UUID) async -> Void,
     sentences:
-      @escaping @Sendable (_ audioFile: URL, _ vocabulary: [String]) async throws -> [Utterance],
+      @escaping @Sendable (_ audioFile: URL, _ vocabulary: [String], _ teamModel: URL?) async throws
+      -> [Utterance],
     voice:
       @escaping @Sendable (_ audioFile: URL, _ from: Double, _ to: Double) async throws ->
       VoiceFrames

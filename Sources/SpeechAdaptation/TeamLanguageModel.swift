@@ -30,11 +30,28 @@ public struct TeamLanguageModel: Sendable {
   }
 
   /// The words of a text as the decoder spells them: lower case letters and apostrophes.
+  /// Works on ASCII bytes (fast on a year of meetings): other letters split words, as the
+  /// decoder's dictionary has none.
   public static func tokens(_ text: String) -> [String] {
-    text.lowercased()
-      .split { !(($0 >= "a" && $0 <= "z") || $0 == "'") }
-      .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
-      .filter { !$0.isEmpty && $0.count <= 40 }
+    var tokens: [String] = []
+    var word: [UInt8] = []
+    func flush() {
+      while word.last == UInt8(ascii: "'") { word.removeLast() }
+      let start = word.firstIndex { $0 != UInt8(ascii: "'") } ?? word.endIndex
+      if start < word.endIndex, word.count - start <= 40 {
+        tokens.append(String(decoding: word[start...], as: UTF8.self))
+      }
+      word.removeAll(keepingCapacity: true)
+    }
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "'"): word.append(byte)
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte + 32)
+      default: flush()
+      }
+    }
+    flush()
+    return tokens
   }
 
   public mutating func add(_ sentence: Sentence) {
@@ -77,17 +94,48 @@ public struct TeamLanguageModel: Sendable {
   private struct Context {
     var count = 0.0
     var followers = 0
-    /// Witten-Bell's share for the shorter context: n / (c + n), the ARPA back-off weight.
-    var backoff: Double { Double(followers) / (count + Double(followers)) }
+    /// Witten-Bell's share for the shorter context: n / (c + n).
+    var share: Double { Double(followers) / (count + Double(followers)) }
   }
 
-  private func contexts(_ grams: [UInt64: Double]) -> [UInt64: Context] {
+  private static func contexts(_ grams: [UInt64: Double]) -> [UInt64: Context] {
     var found: [UInt64: Context] = [:]
     for (key, count) in grams {
       found[key >> 21, default: Context()].count += count
       found[key >> 21, default: Context()].followers += 1
     }
     return found
+  }
+
+  /// Bigrams and trigrams counted less than this are left out of the file (their probability
+  /// goes to the shorter context's guess): a sentence nobody corrected, heard once, adds nothing
+  /// the other models lack, and a year of them would make the model slow to load.
+  public static let minimumCount = 0.5
+
+  /// One order's kept n-grams with their probabilities, and each context's back-off weight so
+  /// that what is left out still adds up to one: (1 - kept) / (1 - kept's lower guesses).
+  private struct Layer {
+    var probabilities: [UInt64: Double] = [:]
+    var backoffs: [UInt64: Double] = [:]
+
+    init(
+      _ grams: [UInt64: Double], lower: (UInt64) -> Double, interpolatedLower: (UInt64) -> Double
+    ) {
+      let contexts = TeamLanguageModel.contexts(grams)
+      var kept: [UInt64: (probability: Double, lower: Double)] = [:]
+      for (key, count) in grams where count >= TeamLanguageModel.minimumCount {
+        let context = contexts[key >> 21]!
+        let probability =
+          (count + Double(context.followers) * interpolatedLower(key))
+          / (context.count + Double(context.followers))
+        probabilities[key] = probability
+        kept[key >> 21, default: (0, 0)].probability += probability
+        kept[key >> 21, default: (0, 0)].lower += lower(key)
+      }
+      for (context, sums) in kept {
+        backoffs[context] = max(1 - sums.probability, 1e-6) / max(1 - sums.lower, 1e-6)
+      }
+    }
   }
 
   /// The model in ARPA text, which PocketSphinx reads.
@@ -97,48 +145,54 @@ public struct TeamLanguageModel: Sendable {
     // Unigrams: Witten-Bell against a uniform guess over the words and </s> (all of them seen:
     // (c + types / types) / (total + types)). <s> (id 0) is never predicted.
     let unigram = unigrams.map { ($0 + 1) / (total + types) }
-    let bigramContexts = contexts(bigrams)
-    let trigramContexts = contexts(trigrams)
-    var bigram: [UInt64: Double] = [:]
-    bigram.reserveCapacity(bigrams.count)
-    for (key, count) in bigrams {
-      let context = bigramContexts[key >> 21]!
-      let word = Int(key & 0x1F_FFFF) - 1
-      bigram[key] =
-        (count + Double(context.followers) * unigram[word])
+    func word(_ key: UInt64) -> Int { Int(key & 0x1F_FFFF) - 1 }
+    let bigramContexts = Self.contexts(bigrams)
+    // What the bigrams interpolate with (unpruned), and what a pruned one backs off to.
+    let second = Layer(
+      bigrams, lower: { unigram[word($0)] }, interpolatedLower: { unigram[word($0)] })
+    func backedOffBigram(_ key: UInt64) -> Double {
+      second.probabilities[key] ?? (second.backoffs[key >> 21] ?? 1) * unigram[word(key)]
+    }
+    func interpolatedBigram(_ key: UInt64) -> Double {
+      guard let count = bigrams[key], let context = bigramContexts[key >> 21] else {
+        return (bigramContexts[key >> 21]?.share ?? 1) * unigram[word(key)]
+      }
+      return (count + Double(context.followers) * unigram[word(key)])
         / (context.count + Double(context.followers))
     }
-    func lowerBigram(_ key: UInt64) -> Double {
-      if let seen = bigram[key] { return seen }
-      let word = Int(key & 0x1F_FFFF) - 1
-      return (bigramContexts[key >> 21]?.backoff ?? 1) * unigram[word]
-    }
-    var out = "\\data\\\nngram 1=\(words.count)\nngram 2=\(bigrams.count)\n"
-    out += "ngram 3=\(trigrams.count)\n\n\\1-grams:\n"
-    for (id, word) in words.enumerated() {
+    let third = Layer(
+      trigrams, lower: { backedOffBigram($0 & 0x3FF_FFFF_FFFF) },
+      interpolatedLower: { interpolatedBigram($0 & 0x3FF_FFFF_FFFF) })
+
+    var out = "\\data\\\nngram 1=\(words.count)\nngram 2=\(second.probabilities.count)\n"
+    out += "ngram 3=\(third.probabilities.count)\n\n\\1-grams:\n"
+    for (id, text) in words.enumerated() {
       let probability = id == 0 ? "-99.0000" : Self.log(unigram[id])
-      let backoff = bigramContexts[Self.key(id)].map { " " + Self.log($0.backoff) } ?? ""
-      out += "\(probability) \(word)\(backoff)\n"
+      let backoff = second.backoffs[Self.key(id)].map { " " + Self.log($0) } ?? ""
+      out += "\(probability) \(text)\(backoff)\n"
     }
     out += "\n\\2-grams:\n"
-    for key in bigrams.keys.sorted() {
+    for key in second.probabilities.keys.sorted() {
       let pair = Self.unpack(key, 2)
-      let backoff = trigramContexts[key].map { " " + Self.log($0.backoff) } ?? ""
-      out += "\(Self.log(bigram[key]!)) \(words[pair[0]]) \(words[pair[1]])\(backoff)\n"
+      let backoff = third.backoffs[key].map { " " + Self.log($0) } ?? ""
+      out +=
+        "\(Self.log(second.probabilities[key]!)) \(words[pair[0]]) \(words[pair[1]])\(backoff)\n"
     }
     out += "\n\\3-grams:\n"
-    for key in trigrams.keys.sorted() {
+    for key in third.probabilities.keys.sorted() {
       let triple = Self.unpack(key, 3)
-      let context = trigramContexts[key >> 21]!
-      let lower = lowerBigram(Self.key(triple[1], triple[2]))
-      let probability =
-        (trigrams[key]! + Double(context.followers) * lower)
-        / (context.count + Double(context.followers))
-      out +=
-        "\(Self.log(probability)) \(words[triple[0]]) \(words[triple[1]]) \(words[triple[2]])\n"
+      out += "\(Self.log(third.probabilities[key]!)) \(words[triple[0]]) \(words[triple[1]]) "
+      out += "\(words[triple[2]])\n"
     }
     return out + "\n\\end\\\n"
   }
 
-  static func log(_ value: Double) -> String { String(format: "%.4f", log10(value)) }
+  /// log10 of `value` with four decimals (String(format:) is too slow for a year of meetings).
+  static func log(_ value: Double) -> String {
+    let scaled = Int((log10(value) * 10_000).rounded())
+    let magnitude = abs(scaled)
+    let fraction = String(magnitude % 10_000)
+    return (scaled < 0 ? "-" : "") + String(magnitude / 10_000) + "."
+      + String(repeating: "0", count: 4 - fraction.count) + fraction
+  }
 }

@@ -43,7 +43,9 @@ public enum SentencePass {
         return "\(name): its audio is gone; the live transcript stays"
       }
       let utterances = try await meetingRecorder.sentences(
-        dataDirectory.url.appendingPathComponent(audioFile), syncUp.transcriptionVocabulary)
+        dataDirectory.url.appendingPathComponent(audioFile), syncUp.transcriptionVocabulary,
+        // Everything the sync-up learned: a late pass does not know what the recording used.
+        dataDirectory.url.appendingPathComponent(DataDirectory.teamWordsFile(of: syncUp.id)))
       var sentences = attribute(utterances, like: meeting.segments)
       // By voice, with the slot each sentence's live segment was given as the prior.
       let attendees = Array(syncUp.attendees)

@@ -15,7 +15,9 @@ public struct LearnedText: Equatable, Sendable {
 
 extension SyncUpsDatabase {
   /// What a sync-up's own language model learns from: the segments of its finished meetings,
-  /// oldest first. The one place that says which meetings a sync-up's words are learned from.
+  /// oldest first, but not those of a meeting whose whole-sentence pass is still to run (its
+  /// text is not final, and that pass must not hear its own live transcript). The one place
+  /// that says which meetings a sync-up's words are learned from.
   public func textToLearn(_ syncUpID: SyncUp.ID) throws -> [LearnedText] {
     try read { db in
       let rows = try Row.fetchCursor(
@@ -24,6 +26,7 @@ extension SyncUpsDatabase {
           SELECT segment.text, segment.originalText IS NOT NULL AS corrected
           FROM meeting JOIN segment ON segment.meetingId = meeting.id
           WHERE meeting.syncUpId = ? AND meeting.isFinished
+            AND meeting.id NOT IN (SELECT meetingId FROM sentencePass)
           ORDER BY meeting.date, meeting.id, segment.ordinal
           """, arguments: [syncUpID])
       var texts: [LearnedText] = []

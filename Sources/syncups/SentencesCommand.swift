@@ -19,6 +19,8 @@ struct SentencesCommand: AsyncParsableCommand {
     guard !data.database.isReadOnly else { return }
     let done = await SentencePass.runPending(in: data.database)
     for line in done { Console.error(line) }
+    // The finished meetings' sentences teach their sync-ups' words.
+    if !done.isEmpty { try? await TeamWordsBuild.refreshAll(database: data.database) }
     // A replaced transcript is a change like any other: it goes to the team server too
     // (`record`'s own sync ran before these sentences were ready).
     if !done.isEmpty { BackgroundSync.start() }

@@ -48,7 +48,7 @@ struct TeamWordsBuildTests {
     } operation: {
       try await TeamWordsBuild.refreshAll(database: database)
     }
-    #expect(model(syncUp.id)?.contains(" nimbus release") == true)
+    #expect(model(syncUp.id)?.contains(" nimbus") == true)
     #expect(model(empty.id) == nil)
     #expect(try await refresh(syncUp.id)?.rebuilt == false)
 
