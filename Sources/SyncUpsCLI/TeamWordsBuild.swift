@@ -34,9 +34,20 @@ public enum TeamWordsBuild {
     }
   }
 
-  /// Refreshes every sync-up's model (after a sync: any of them may have new text).
+  /// Refreshes every sync-up's model (after a sync: any of them may have new text), and removes
+  /// those of sync-ups deleted (here or by a teammate).
   public static func refreshAll(database: SyncUpsDatabase) async throws {
-    for id in try database.syncUpIDs() { try await refresh(id, database: database) }
+    let ids = try database.syncUpIDs()
+    for id in ids { try await refresh(id, database: database) }
+    @Dependency(\.dataDirectory) var dataDirectory
+    let kept = Set(ids.map { DataDirectory.teamWordsFile(of: $0) })
+    let folder = dataDirectory.url.appendingPathComponent("words")
+    try await WorkerThread.run(name: "syncups.team-words") {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      for name in names where name.hasSuffix(".lm") && !kept.contains("words/" + name) {
+        unlink(folder.appendingPathComponent(name).path)
+      }
+    }
   }
 
   static func build(_ syncUpID: SyncUp.ID, database: SyncUpsDatabase, path: String) throws

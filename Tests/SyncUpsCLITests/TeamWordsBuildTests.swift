@@ -70,5 +70,17 @@ struct TeamWordsBuildTests {
     _ = try database.deleteSyncUps([syncUp.id])
     #expect(try await refresh(syncUp.id) == nil)
     #expect(model(syncUp.id) == nil)
+
+    // Deleted elsewhere (a teammate's deletion arrives by a sync): the next sync removes it.
+    let other = SyncUp(id: SyncUp.ID(UUID()), meetings: [meeting], title: "Other")
+    try database.add(other)
+    #expect(try await refresh(other.id)?.rebuilt == true)
+    _ = try database.deleteSyncUps([other.id])
+    try await withDependencies {
+      $0.dataDirectory = DataDirectory(url: folder.url)
+    } operation: {
+      try await TeamWordsBuild.refreshAll(database: database)
+    }
+    #expect(model(other.id) == nil)
   }
 }
