@@ -137,7 +137,6 @@ struct RecordMeetingTests {
         RecordingRequest(
           id: UUID(0), input: .microphone(nil), transcribes: true, audioFile: nil,
           vocabulary: ["Blob", "Blob Jr", "Blob Sr"],
-          // The sync-up's own words, as they are when the recording starts.
           teamModel: URL(fileURLWithPath: "/syncups-tests").appendingPathComponent(
             DataDirectory.teamWordsFile(of: SyncUp.ID(UUID(0)))))
       ])
