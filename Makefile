@@ -21,7 +21,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-learning bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -178,6 +178,12 @@ bench-batch: release
 # whose turns ignore the slots, on development and held-out teams (see .ci/bench-speakers).
 bench-speakers: release
 	.ci/bench-speakers $(RELEASE_BINARY)
+
+# Transcripts that learn the team: teams' meetings recorded and corrected one after another, the
+# next ones against a fresh sync-up, by what is used (none, words, all); and the rebuild time of
+# a sync-up's words at a year of meetings (see .ci/bench-learning).
+bench-learning: release
+	.ci/bench-learning $(RELEASE_BINARY)
 
 # Latency from the end of each utterance to its final result, through a virtual microphone.
 latency: setup

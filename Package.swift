@@ -292,7 +292,8 @@ let package = Package(
       dependencies: [
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive",
+        "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive", "SpeechAdaptation",
+        "WorkerThreads",
       ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual

@@ -17,9 +17,11 @@ public struct MeetingRecorder: Sendable {
   /// transcribed, the second pass drains, the audio file is closed, then `.finished` comes.
   public var stop: @Sendable (_ id: UUID) async -> Void = unimplemented("MeetingRecorder.stop")
   /// The second pass again, over a meeting's kept audio (after `.sentencesLate`): its whole
-  /// sentences, in seconds from the start of the file.
+  /// sentences, in seconds from the start of the file, with the sync-up's words and its own
+  /// language model (nil: none).
   public var sentences:
-    @Sendable (_ audioFile: URL, _ vocabulary: [String]) async throws -> [Utterance] =
+    @Sendable (_ audioFile: URL, _ vocabulary: [String], _ teamModel: URL?) async throws ->
+      [Utterance] =
       unimplemented("MeetingRecorder.sentences")
   /// The voice features of a kept meeting's audio between two times (seconds from its start),
   /// as the second pass hands them over with each sentence: what a corrected speaker teaches.
@@ -31,7 +33,8 @@ public struct MeetingRecorder: Sendable {
     record: @escaping @Sendable (_ request: RecordingRequest) async -> AsyncStream<RecordingEvent>,
     stop: @escaping @Sendable (_ id: UUID) async -> Void,
     sentences:
-      @escaping @Sendable (_ audioFile: URL, _ vocabulary: [String]) async throws -> [Utterance],
+      @escaping @Sendable (_ audioFile: URL, _ vocabulary: [String], _ teamModel: URL?) async throws
+      -> [Utterance],
     voice:
       @escaping @Sendable (_ audioFile: URL, _ from: Double, _ to: Double) async throws ->
       VoiceFrames
@@ -58,19 +61,22 @@ public struct RecordingRequest: Equatable, Sendable {
   public var audioFile: URL?
   /// Words and phrases both passes expect: attendees' names, then the team's words.
   public var vocabulary: [String]
+  /// The sync-up's own language model (`TeamWords`); nil or a missing file: none.
+  public var teamModel: URL?
   /// Seconds of audio after which the input ends (a meeting whose clock follows the audio ends
   /// there); nil: until stopped or the input ends.
   public var endsAt: Double?
 
   public init(
     id: UUID, input: RecordingInput, transcribes: Bool = true, audioFile: URL? = nil,
-    vocabulary: [String] = [], endsAt: Double? = nil
+    vocabulary: [String] = [], teamModel: URL? = nil, endsAt: Double? = nil
   ) {
     self.id = id
     self.input = input
     self.transcribes = transcribes
     self.audioFile = audioFile
     self.vocabulary = vocabulary
+    self.teamModel = teamModel
     self.endsAt = endsAt
   }
 }

@@ -38,11 +38,12 @@ extension MeetingRecorder: DependencyKey {
         return events
       },
       stop: { id in stops.stop(id) },
-      sentences: { audioFile, vocabulary in
+      sentences: { audioFile, vocabulary, teamModel in
         @Dependency(\.audioFiles) var audioFiles
         @Dependency(\.transcription) var transcription
         return try await transcription.transcribeSentences(
-          try await audioFiles.read(audioFile), TranscriptionOptions(vocabulary: vocabulary))
+          try await audioFiles.read(audioFile),
+          TranscriptionOptions(vocabulary: vocabulary, teamModel: teamModel?.path))
       },
       voice: { audioFile, from, to in
         @Dependency(\.transcription) var transcription

@@ -40,7 +40,8 @@ struct Recording: Sendable {
     } catch {
       return emit(.inputUnavailable(describe(error)))
     }
-    let options = TranscriptionOptions(vocabulary: request.vocabulary)
+    let options = TranscriptionOptions(
+      vocabulary: request.vocabulary, teamModel: request.teamModel?.path)
     let sentences =
       request.transcribes && request.audioFile != nil
       ? AsyncThrowingStream<AudioChunk, any Error>.makeStream() : nil

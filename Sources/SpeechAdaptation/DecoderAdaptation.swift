@@ -13,18 +13,25 @@ public struct LanguageModelMix: Sendable, Equatable {
   /// The vocabulary model's share: enough to make its words likely, little enough that they do
   /// not replace ordinary words.
   public var vocabularyWeight: Double
+  /// The sync-up's own model (its transcripts, see `TeamWords`); its weight is taken from the
+  /// others in proportion.
+  public var team: TeamWords?
 
   public init(
-    standup: StandupModel?, standupWeight: Double, vocabulary: Vocabulary, vocabularyWeight: Double
+    standup: StandupModel?, standupWeight: Double, vocabulary: Vocabulary, vocabularyWeight: Double,
+    team: TeamWords? = nil
   ) {
     self.standup = standup
     self.standupWeight = standupWeight
     self.vocabulary = vocabulary
     self.vocabularyWeight = vocabularyWeight
+    self.team = team
   }
 
   /// True when the decoder needs nothing beyond its general model.
-  public var isPlain: Bool { (standup == nil || standupWeight <= 0) && vocabulary.isEmpty }
+  public var isPlain: Bool {
+    (standup == nil || standupWeight <= 0) && vocabulary.isEmpty && team == nil
+  }
 }
 
 /// Why a decoder could not be adapted; one line, what to do.
@@ -102,6 +109,11 @@ public enum DecoderAdaptation {
       throw AdaptationError("the stand-up and vocabulary weights must add up to less than 1")
     }
     weights.insert(Float(rest), at: 0)
+    if let team = mix.team, team.weight > 0 {
+      models.append(try team.read(config: config, logmath: logmath))
+      names.append("team")
+      weights = weights.map { $0 * Float(1 - team.weight) } + [Float(team.weight)]
+    }
     // sphinxbase interpolates the submodels' scores after its language weight (-lw, 6.5) has
     // scaled them: sum of w * p^lw, so the model with the higher probability wins whatever its
     // weight. Weights raised to lw make each term (weight * p)^lw: the larger of the weighted
@@ -139,7 +151,9 @@ public enum DecoderAdaptation {
         if seen.insert(word).inserted { newWords.append((word, phones)) }
       }
     }
-    for word in mix.vocabulary.words where !known(word, decoder) && !seen.contains(word) {
+    let teamWords = mix.team.map { $0.words } ?? []
+    for word in mix.vocabulary.words + teamWords where !known(word, decoder) && !seen.contains(word)
+    {
       let phones = LetterToSound.phones(for: word).joined(separator: " ")
       if phones.isEmpty {
         report.unpronounceable.append(word)

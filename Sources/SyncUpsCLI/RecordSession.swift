@@ -17,10 +17,12 @@ public final class RecordSession {
     public var fast = false
     public var transcribes = true
     public var keepsAudio = true
+    /// What the transcription uses of what the sync-up learned (`--use-learning`).
+    public var learning = LearningUse.all
 
     public init(
       sources: [String] = [], call: Bool = false, input: URL? = nil, fast: Bool = false,
-      transcribes: Bool = true, keepsAudio: Bool = true
+      transcribes: Bool = true, keepsAudio: Bool = true, learning: LearningUse = .all
     ) {
       self.sources = sources
       self.call = call
@@ -28,6 +30,7 @@ public final class RecordSession {
       self.fast = fast
       self.transcribes = transcribes
       self.keepsAudio = keepsAudio
+      self.learning = learning
     }
 
     /// The feature's one input value for these flags.
@@ -63,7 +66,8 @@ public final class RecordSession {
     }
     @Dependency(\.uuid) var uuid
     let state = RecordMeeting.State(
-      meetingID: Meeting.ID(uuid()), syncUp: syncUp, input: configuration.recordingInput
+      meetingID: Meeting.ID(uuid()), syncUp: syncUp, input: configuration.recordingInput,
+      learning: configuration.learning
     )
     self.syncUp = syncUp
     self.givenSources =
@@ -135,6 +139,9 @@ public final class RecordSession {
 
   /// Records until the meeting's time is up, the input ends, the user ends it, or a signal
   /// arrives. Returns the saved meeting, or nil when the user discarded it.
+  /// The sync-up being recorded.
+  public var syncUpID: SyncUp.ID { syncUp.wrappedValue.id }
+
   public func run() async throws(CLIError) -> Meeting? {
     let registration = Termination.onSignal { [weak self] _ in
       Task { @MainActor in self?.store.send(.endAndSaveRequested) }

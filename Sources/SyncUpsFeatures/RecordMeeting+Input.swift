@@ -58,7 +58,8 @@ extension RecordMeeting {
 
 extension RecordMeeting.State {
   /// What the meeting recorder is asked to do for this meeting: listen to its input, keep its
-  /// audio under `audioFolder`, transcribe with the sync-up's words, and (when the meeting clock
+  /// audio under `audioFolder` (the data directory), transcribe with the sync-up's words (and
+  /// its own language model when it has one), and (when the meeting clock
   /// follows the audio) stop at the end of the meeting's time. Nil when nothing is recorded.
   func recordingRequest(audioFolder: URL) -> RecordingRequest? {
     input.recordingInput.map {
@@ -67,6 +68,8 @@ extension RecordMeeting.State {
         transcribes: input.keeps.contains(.transcript),
         audioFile: recording?.audioFile.map { audioFolder.appendingPathComponent($0) },
         vocabulary: syncUp.transcriptionVocabulary,
+        teamModel: learning.contains(.words)
+          ? audioFolder.appendingPathComponent(DataDirectory.teamWordsFile(of: syncUp.id)) : nil,
         endsAt: input.followsAudioTime ? syncUp.duration.seconds : nil
       )
     }

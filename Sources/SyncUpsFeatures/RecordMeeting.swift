@@ -62,11 +62,16 @@ public struct RecordMeeting: Reducer {
     public var failure: String?
     /// Recording time against meeting time, to attribute utterances to slots.
     public var timeline = Timeline()
+    /// What the transcription uses of what the sync-up learned (`--use-learning`).
+    public var learning = LearningUse.all
 
-    public init(meetingID: Meeting.ID, syncUp: Shared<SyncUp>, input: Input) {
+    public init(
+      meetingID: Meeting.ID, syncUp: Shared<SyncUp>, input: Input, learning: LearningUse = .all
+    ) {
       self.meetingID = meetingID
       self._syncUp = syncUp
       self.input = input
+      self.learning = learning
     }
 
     public var durationRemaining: Duration {
@@ -303,6 +308,7 @@ public struct RecordMeeting: Reducer {
     state.$syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
     let sentencesLate = state.sentencesLate && recording.audioFile != nil
     let learnedVoices = state.learnedVoices
+    let learning = state.learning
     return .merge(
       stopEffects(),
       .run {
@@ -311,7 +317,9 @@ public struct RecordMeeting: Reducer {
           database = dataDirectory.databaseFile
         ] send in
         do {
-          if sentencesLate { try await recordingStore.deferSentencePass(recording.meetingID) }
+          if sentencesLate {
+            try await recordingStore.deferSentencePass(recording.meetingID, learning)
+          }
           try await WorkerThread.run(name: "syncups-save") { try syncUp.save() }
           try await recordingStore.finish(recording.meetingID, recording.audioFile)
           // The meeting is saved; a voice that cannot be kept now is learned at the next one.

@@ -24,8 +24,9 @@ public struct RecordingStore: Sendable {
       "RecordingStore.finish")
   /// The meeting's second pass had not caught up: it is to run again from the kept audio
   /// (`SentencePass`) once the meeting is saved.
-  public var deferSentencePass: @Sendable (_ meetingID: Meeting.ID) async throws -> Void =
-    unimplemented("RecordingStore.deferSentencePass")
+  public var deferSentencePass:
+    @Sendable (_ meetingID: Meeting.ID, _ learning: LearningUse) async throws -> Void =
+      unimplemented("RecordingStore.deferSentencePass")
   /// The meeting was discarded: its rows go.
   public var discard: @Sendable (_ meetingID: Meeting.ID) async throws -> Void = unimplemented(
     "RecordingStore.discard")
@@ -46,7 +47,8 @@ public struct RecordingStore: Sendable {
       @escaping @Sendable (_ segment: Meeting.Segment, _ meetingID: Meeting.ID) async throws -> Void,
     finish:
       @escaping @Sendable (_ meetingID: Meeting.ID, _ audioFile: String?) async throws -> Void,
-    deferSentencePass: @escaping @Sendable (_ meetingID: Meeting.ID) async throws -> Void,
+    deferSentencePass:
+      @escaping @Sendable (_ meetingID: Meeting.ID, _ learning: LearningUse) async throws -> Void,
     discard: @escaping @Sendable (_ meetingID: Meeting.ID) async throws -> Void,
     recoverUnfinished: @escaping @Sendable () async throws -> [UnfinishedMeeting],
     voices: @escaping @Sendable (_ syncUpID: SyncUp.ID) async throws -> [Attendee.ID: VoiceProfile],
@@ -110,7 +112,9 @@ extension RecordingStore: DependencyKey {
       finish: { id, audioFile in
         try await worker.run { _ = try database.finishRecording(id, audioFile: audioFile) }
       },
-      deferSentencePass: { id in try await worker.run { try database.deferSentencePass(id) } },
+      deferSentencePass: { id, learning in
+        try await worker.run { try database.deferSentencePass(id, learning: learning.rawValue) }
+      },
       discard: { id in try await worker.run { _ = try database.discard(id) } },
       recoverUnfinished: { try await worker.run { try database.recoverUnfinished() } },
       voices: { id in try await worker.run { try database.voiceProfiles(id) } },
@@ -135,7 +139,7 @@ extension RecordingStore: DependencyKey {
       },
       append: { _, id in recordings.withValue { $0[id]?.segmentCount += 1 } },
       finish: { id, _ in recordings.withValue { $0[id] = nil } },
-      deferSentencePass: { _ in },
+      deferSentencePass: { _, _ in },
       discard: { id in recordings.withValue { $0[id] = nil } },
       recoverUnfinished: {
         recordings.withValue { kept in

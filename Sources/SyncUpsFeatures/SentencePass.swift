@@ -37,13 +37,18 @@ public enum SentencePass {
     let name = "meeting \(meetingID.rawValue.lowercasedString.prefix(8))"
     do {
       let found = try database.meetingAndItsSyncUp(meetingID)
+      let learning = LearningUse(rawValue: try database.sentencePassLearning(meetingID))
       guard let (meeting, syncUp) = found, let audioFile = meeting.audioFile
       else {
         try database.dropSentencePass(meetingID)
         return "\(name): its audio is gone; the live transcript stays"
       }
       let utterances = try await meetingRecorder.sentences(
-        dataDirectory.url.appendingPathComponent(audioFile), syncUp.transcriptionVocabulary)
+        dataDirectory.url.appendingPathComponent(audioFile), syncUp.transcriptionVocabulary,
+        // What the recording that left it used (`--use-learning`).
+        learning.contains(.words)
+          ? dataDirectory.url.appendingPathComponent(DataDirectory.teamWordsFile(of: syncUp.id))
+          : nil)
       var sentences = attribute(utterances, like: meeting.segments)
       // By voice, with the slot each sentence's live segment was given as the prior.
       let attendees = Array(syncUp.attendees)

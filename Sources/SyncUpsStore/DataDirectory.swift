@@ -20,6 +20,12 @@ public struct DataDirectory: Sendable, Equatable {
     "audio/\(meeting.rawValue.lowercasedString).flac"
   }
 
+  /// A sync-up's own language model (derived from its transcripts, rebuilt from the store),
+  /// relative to the data directory.
+  public static func teamWordsFile(of syncUp: SyncUp.ID) -> String {
+    "words/\(syncUp.rawValue.lowercasedString).lm"
+  }
+
   /// Resolves the directory from the environment, as the app does.
   public static func resolve(
     environment: [String: String] = ProcessInfo.processInfo.environment

@@ -131,16 +131,9 @@ extension SyncUpsDatabase {
     }
     var words = WordsLearned(forgotten: try wordsForgotten(syncUpID, db))
     var distinct: Set<String> = []
-    let rows = try Row.fetchCursor(
-      db,
-      sql: """
-        SELECT segment.text, segment.originalText IS NOT NULL AS corrected
-        FROM segment JOIN meeting ON meeting.id = segment.meetingId
-        WHERE meeting.syncUpId = ? AND meeting.isFinished AND meeting.date >= ?
-        """, arguments: [syncUpID, words.forgotten?.timeIntervalSince1970 ?? -Double.infinity])
-    while let row = try rows.next() {
-      let spoken = (row["text"] as String).split(whereSeparator: \.isWhitespace)
-      if row["corrected"] as Bool {
+    for learned in try textToLearn(syncUpID, db) {
+      let spoken = learned.text.split(whereSeparator: \.isWhitespace)
+      if learned.corrected {
         words.corrected += spoken.count
       } else {
         words.uncorrected += spoken.count

@@ -78,6 +78,11 @@ enum Schema {
     migrator.registerMigration("v10: learning synced and forgotten") { db in
       try LearnedSchema.migrate(db)
     }
+    // What a late whole-sentence pass may use of what its sync-up learned (`--use-learning`,
+    // as bits: 1 its words, 2 its voices), as the recording that left it did.
+    migrator.registerMigration("v11: sentence pass learning") { db in
+      try db.execute(sql: "ALTER TABLE sentencePass ADD COLUMN learning INTEGER NOT NULL DEFAULT 3")
+    }
     return migrator
   }
 

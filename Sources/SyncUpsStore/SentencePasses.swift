@@ -6,18 +6,27 @@ import GRDB
 struct SentencePassRecord: Codable, Equatable, FetchableRecord, PersistableRecord, Sendable {
   static let databaseTableName = "sentencePass"
   var meetingId: Meeting.ID
-
+  /// What the pass may use of what the sync-up learned (bits: 1 its words, 2 its voices).
+  var learning = 3
 }
 
 /// The second passes still to run: noted when a recording ends without them, claimed by one
 /// process at a time, done in one transaction that replaces the live transcript.
 extension SyncUpsDatabase {
   /// Notes that the meeting's sentences are still to come (once, however often it is said).
-  public func deferSentencePass(_ meetingID: Meeting.ID) throws {
+  /// `learning` is what it may use of what the sync-up learned (bits: 1 words, 2 voices).
+  public func deferSentencePass(_ meetingID: Meeting.ID, learning: Int = 3) throws {
     try writable()
     try write { db in
-      try SentencePassRecord(meetingId: meetingID).insert(db, onConflict: .ignore)
+      try SentencePassRecord(meetingId: meetingID, learning: learning).insert(
+        db, onConflict: .ignore)
     }
+  }
+
+  /// What the meeting's pass still to run may use of what its sync-up learned (bits: 1 words,
+  /// 2 voices); everything when there is none.
+  public func sentencePassLearning(_ meetingID: Meeting.ID) throws -> Int {
+    try read { db in try SentencePassRecord.fetchOne(db, key: meetingID)?.learning ?? 3 }
   }
 
   /// The finished meetings with kept audio whose sentences are still to come, oldest first

@@ -22,6 +22,9 @@ public struct DecoderOptions: Sendable, Equatable {
   public var vocabularyWeight: Double
   /// The folder of `standup.lm.bin`; nil finds it as `StandupModel.find` says.
   public var standupModelDirectory: String?
+  /// The sync-up's own language model (`TeamWords`, from its transcripts); nil or a missing
+  /// file: none.
+  public var teamModel: String?
 
   public init(
     modelDirectory: String? = nil,
@@ -33,7 +36,8 @@ public struct DecoderOptions: Sendable, Equatable {
     vocabulary: [String] = [],
     standupWeight: Double = DecoderOptions.defaultStandupWeight,
     vocabularyWeight: Double = DecoderOptions.defaultVocabularyWeight,
-    standupModelDirectory: String? = nil
+    standupModelDirectory: String? = nil,
+    teamModel: String? = nil
   ) {
     self.modelDirectory = modelDirectory
     self.verbose = verbose
@@ -45,5 +49,6 @@ public struct DecoderOptions: Sendable, Equatable {
     self.standupWeight = standupWeight
     self.vocabularyWeight = vocabularyWeight
     self.standupModelDirectory = standupModelDirectory
+    self.teamModel = teamModel
   }
 }

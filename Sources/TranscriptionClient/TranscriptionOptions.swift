@@ -5,9 +5,12 @@ import Foundation
 public struct TranscriptionOptions: Sendable, Equatable {
   /// Words and phrases to expect: the sync-up's attendees' names, then its own words.
   public var vocabulary: [String]
+  /// The sync-up's own language model, learned from its transcripts (nil: none).
+  public var teamModel: String?
 
-  public init(vocabulary: [String] = []) {
+  public init(vocabulary: [String] = [], teamModel: String? = nil) {
     self.vocabulary = vocabulary
+    self.teamModel = teamModel
   }
 }
 
@@ -30,6 +33,7 @@ extension DecoderOptions {
     options.partials = false
     options.endSilenceFrames = Self.sentenceEndSilenceFrames
     options.vocabulary += request.vocabulary
+    options.teamModel = request.teamModel ?? options.teamModel
     return options
   }
 
@@ -37,6 +41,7 @@ extension DecoderOptions {
   public func with(_ request: TranscriptionOptions) -> DecoderOptions {
     var options = self
     options.vocabulary += request.vocabulary
+    options.teamModel = request.teamModel ?? options.teamModel
     return options
   }
 }

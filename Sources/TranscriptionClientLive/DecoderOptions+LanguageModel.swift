@@ -9,7 +9,8 @@ extension DecoderOptions {
       standup: standupWeight > 0 ? StandupModel.find(explicit: standupModelDirectory) : nil,
       standupWeight: standupWeight,
       vocabulary: Vocabulary(vocabulary),
-      vocabularyWeight: vocabularyWeight
+      vocabularyWeight: vocabularyWeight,
+      team: teamModel.flatMap { TeamWords.load(path: $0) }
     )
   }
 }

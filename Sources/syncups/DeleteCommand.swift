@@ -34,5 +34,7 @@ struct DeleteCommand: AsyncParsableCommand {
     }
     try await Editing.delete(syncUp, in: data)
     try Console.out("Deleted \(label).\n", saved: "the deletion of \(label)")
+    // What its meetings taught (its words) goes with it.
+    try? await TeamWordsBuild.refreshAll(database: data.database)
   }
 }

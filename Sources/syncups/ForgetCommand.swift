@@ -54,6 +54,8 @@ struct ForgetCommand: AsyncParsableCommand {
     }
     BackgroundSync.start()
     try Console.out("Forgot \(what).\n", saved: "the forgetting")
+    // The sync-up's words are derived from what may still be learned: rebuilt (or removed) now.
+    if person == nil { try? await TeamWordsBuild.refresh(syncUp.id, database: data.database) }
   }
 
   private func confirm(_ what: String) throws {

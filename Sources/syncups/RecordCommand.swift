@@ -44,11 +44,20 @@ struct RecordCommand: AsyncParsableCommand {
   @Flag(help: "Do not keep the meeting's audio.")
   var noAudio = false
 
+  @Option(
+    help: ArgumentHelp(
+      "What to use of what the sync-up learned: all, words, voices or none (for comparisons).",
+      valueName: "what"))
+  var useLearning = "all"
+
   func validate() throws {
     if fast, input == nil { throw ValidationError("--fast needs --input FILE") }
     if input != nil, !source.isEmpty { throw ValidationError("use either --input or --source") }
     if input != nil, call { throw ValidationError("use either --input or --call") }
     if call, !source.isEmpty { throw ValidationError("use either --call or --source") }
+    if LearningUse(argument: useLearning) == nil {
+      throw ValidationError("--use-learning takes all, words, voices or none")
+    }
     if let twice = source.first(where: { name in source.filter { $0 == name }.count > 1 }) {
       throw ValidationError("--source \(twice) is given twice; give each source once")
     }
@@ -64,7 +73,8 @@ struct RecordCommand: AsyncParsableCommand {
         input: input.map { URL(fileURLWithPath: $0) },
         fast: fast,
         transcribes: !noTranscription,
-        keepsAudio: !noAudio
+        keepsAudio: !noAudio,
+        learning: LearningUse(argument: useLearning) ?? .all
       )
     )
     guard let meeting = try await session.run() else {
@@ -80,6 +90,10 @@ struct RecordCommand: AsyncParsableCommand {
         + "(\(Format.count(meeting.segments.count, "utterance"))) in "
         + "\(dataDirectory.databaseFile.path)\(audio)\n",
       saved: "meeting \(meeting.id.short)")
+    // The meeting is saved: the sync-up's words learn from it for the next one.
+    if let data = try? await CommandDatabase.open() {
+      try? await TeamWordsBuild.refresh(session.syncUpID, database: data.database)
+    }
     // Offline first: the meeting is saved; the sync runs on its own and never fails the save.
     BackgroundSync.start()
   }

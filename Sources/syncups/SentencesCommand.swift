@@ -17,8 +17,15 @@ struct SentencesCommand: AsyncParsableCommand {
   @MainActor func run() async throws {
     let data = try CommandDatabase.openWithoutRecovery()
     guard !data.database.isReadOnly else { return }
+    // A pass left to do must not hear its own meeting's live transcript: the sync-ups' words
+    // leave out meetings whose sentences are still to come.
+    if (try? data.database.pendingSentencePasses().isEmpty) == false {
+      try? await TeamWordsBuild.refreshAll(database: data.database)
+    }
     let done = await SentencePass.runPending(in: data.database)
     for line in done { Console.error(line) }
+    // The finished meetings' sentences teach their sync-ups' words.
+    if !done.isEmpty { try? await TeamWordsBuild.refreshAll(database: data.database) }
     // A replaced transcript is a change like any other: it goes to the team server too
     // (`record`'s own sync ran before these sentences were ready).
     if !done.isEmpty { BackgroundSync.start() }

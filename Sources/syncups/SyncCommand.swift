@@ -35,6 +35,8 @@ struct SyncCommand: AsyncParsableCommand {
       // `record`'s own sync leaves when another runs; one asked for waits for it.
       let report = try await sync.run(wait: wait, waitForOthers: !quiet)
       TeamSyncStatus.recordProblem(nil, data.database)
+      // What was pulled (others' meetings and corrections) teaches the sync-ups' words.
+      try? await TeamWordsBuild.refreshAll(database: data.database)
       // The line may hold the server's words (why it refused a push): shown, never obeyed.
       if !quiet { try Console.out(report.line.visible + "\n") }
     } catch let error as CLIError {

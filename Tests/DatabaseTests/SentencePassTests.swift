@@ -49,7 +49,7 @@ struct SentencePassTests {
     let files = LockIsolated<[URL]>([])
     let lines = await withDependencies {
       $0.dataDirectory = DataDirectory(url: URL(fileURLWithPath: "/data"))
-      $0.meetingRecorder.sentences = { url, _ in
+      $0.meetingRecorder.sentences = { url, _, _ in
         files.withValue { $0.append(url) }
         return sentences
       }
@@ -79,7 +79,7 @@ struct SentencePassTests {
     let database = try SyncUpsDatabase.inMemory()
     let id = try lateMeeting(in: database)
     let lines = await withDependencies {
-      $0.meetingRecorder.sentences = { _, _ in throw Unreadable() }
+      $0.meetingRecorder.sentences = { _, _, _ in throw Unreadable() }
     } operation: {
       await SentencePass.runPending(in: database)
     }

@@ -41,7 +41,9 @@ extension RecordMeetingTests {
           id: UUID(0), input: .microphone("virtmic"), transcribes: true,
           audioFile: URL(fileURLWithPath: "/data").appendingPathComponent(
             DataDirectory.audioFile(of: meetingID)),
-          vocabulary: ["Blob", "Blob Jr", "Blob Sr"])
+          vocabulary: ["Blob", "Blob Jr", "Blob Sr"],
+          teamModel: URL(fileURLWithPath: "/data").appendingPathComponent(
+            DataDirectory.teamWordsFile(of: SyncUp.ID(UUID(0)))))
       ])
   }
 
@@ -119,7 +121,9 @@ extension RecordMeetingTests {
       recorder.requests.value == [
         RecordingRequest(
           id: UUID(0), input: .mix(["mic", "speakers.monitor"]), transcribes: true,
-          audioFile: nil, vocabulary: ["Blob", "Blob Jr", "Blob Sr"])
+          audioFile: nil, vocabulary: ["Blob", "Blob Jr", "Blob Sr"],
+          teamModel: URL(fileURLWithPath: "/syncups-tests").appendingPathComponent(
+            DataDirectory.teamWordsFile(of: SyncUp.ID(UUID(0)))))
       ])
   }
 

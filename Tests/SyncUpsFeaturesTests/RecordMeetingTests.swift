@@ -136,7 +136,9 @@ struct RecordMeetingTests {
       recorder.requests.value == [
         RecordingRequest(
           id: UUID(0), input: .microphone(nil), transcribes: true, audioFile: nil,
-          vocabulary: ["Blob", "Blob Jr", "Blob Sr"])
+          vocabulary: ["Blob", "Blob Jr", "Blob Sr"],
+          teamModel: URL(fileURLWithPath: "/syncups-tests").appendingPathComponent(
+            DataDirectory.teamWordsFile(of: SyncUp.ID(UUID(0)))))
       ])
   }
 

@@ -11,7 +11,7 @@ private func loggingStore(_ log: LockIsolated<[String]>) -> RecordingStore {
     begin: { recording in log.withValue { $0.append("begin \(recording.meetingID)") } },
     append: { segment, _ in log.withValue { $0.append("append \(segment.text)") } },
     finish: { _, audio in log.withValue { $0.append("finish" + (audio.map { " " + $0 } ?? "")) } },
-    deferSentencePass: { _ in log.withValue { $0.append("defer") } },
+    deferSentencePass: { _, _ in log.withValue { $0.append("defer") } },
     discard: { _ in log.withValue { $0.append("discard") } },
     recoverUnfinished: { [] },
     voices: { _ in [:] },

@@ -134,7 +134,7 @@ struct SecondPassTests {
     let recorder = ScriptedRecorder()
     let log = LockIsolated<[String]>([])
     let store = recordingStore(recorder: recorder, keepsAudio: true) {
-      $0.recordingStore.deferSentencePass = { id in
+      $0.recordingStore.deferSentencePass = { id, _ in
         log.withValue { $0.append("defer \(id == meetingID)") }
       }
       $0.sentencePasses.startInBackground = { log.withValue { $0.append("start") } }
@@ -165,7 +165,7 @@ struct SecondPassTests {
           log.withValue { $0.append("append \(segment.text)") }
         },
         finish: { _, _ in log.withValue { $0.append("finish") } },
-        deferSentencePass: { _ in log.withValue { $0.append("defer") } },
+        deferSentencePass: { _, _ in log.withValue { $0.append("defer") } },
         discard: { _ in log.withValue { $0.append("discard") } },
         recoverUnfinished: { [] },
         voices: { _ in [:] },

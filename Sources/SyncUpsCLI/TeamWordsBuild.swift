@@ -1,0 +1,83 @@
+import Dependencies
+import Foundation
+import SpeechAdaptation
+import SyncUpsFeatures
+import WorkerThreads
+
+/// Keeps each sync-up's own language model (`TeamWords`) in step with its transcripts: derived
+/// data, rebuilt from the store after a correction, a sync or a recording whenever what it would
+/// learn from changed (a signature of the text, kept in the model's header), never edited by hand.
+/// A rebuild writes a new file and renames it over the old one: a crash leaves the old one, and a
+/// recording that starts meanwhile uses the old one (it never waits).
+public enum TeamWordsBuild {
+  /// A corrected segment counts this much more than one nobody checked.
+  public static let uncorrectedWeight = 0.3
+
+  public struct Outcome: Equatable, Sendable {
+    /// False when the model was already up to date.
+    public var rebuilt: Bool
+    public var words: Double
+    public var seconds: Double
+  }
+
+  /// Rebuilds the sync-up's model if its text changed (off the cooperative pool); nil when it
+  /// has nothing to learn from (an old model is then removed).
+  @discardableResult
+  public static func refresh(_ syncUpID: SyncUp.ID, database: SyncUpsDatabase) async throws
+    -> Outcome?
+  {
+    @Dependency(\.dataDirectory) var dataDirectory
+    let path = dataDirectory.url.appendingPathComponent(DataDirectory.teamWordsFile(of: syncUpID))
+      .path
+    return try await WorkerThread.run(name: "syncups.team-words") {
+      try build(syncUpID, database: database, path: path)
+    }
+  }
+
+  /// Refreshes every sync-up's model (after a sync: any of them may have new text), and removes
+  /// those of sync-ups deleted (here or by a teammate).
+  public static func refreshAll(database: SyncUpsDatabase) async throws {
+    let ids = try database.syncUpIDs()
+    for id in ids { try await refresh(id, database: database) }
+    @Dependency(\.dataDirectory) var dataDirectory
+    let kept = Set(ids.map { DataDirectory.teamWordsFile(of: $0) })
+    let folder = dataDirectory.url.appendingPathComponent("words")
+    try await WorkerThread.run(name: "syncups.team-words") {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      for name in names where name.hasSuffix(".lm") && !kept.contains("words/" + name) {
+        unlink(folder.appendingPathComponent(name).path)
+      }
+    }
+  }
+
+  static func build(_ syncUpID: SyncUp.ID, database: SyncUpsDatabase, path: String) throws
+    -> Outcome?
+  {
+    let start = ContinuousClock.now
+    let texts = try database.textToLearn(syncUpID)
+    guard !texts.isEmpty else {
+      unlink(path)
+      return nil
+    }
+    let signature = Self.signature(texts)
+    if TeamWords.signature(at: path) == signature {
+      return Outcome(rebuilt: false, words: 0, seconds: 0)
+    }
+    let model = TeamLanguageModel(
+      texts.map { .init(text: $0.text, weight: $0.corrected ? 1 : uncorrectedWeight) })
+    try TeamWords.write(model, signature: signature, to: path)
+    return Outcome(
+      rebuilt: true, words: model.wordCount, seconds: (ContinuousClock.now - start).seconds)
+  }
+
+  /// FNV-1a of the texts and their corrected marks, in hex.
+  static func signature(_ texts: [LearnedText]) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for text in texts {
+      for byte in text.text.utf8 + [text.corrected ? 1 : 0, 0xFF] {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+      }
+    }
+    return String(hash, radix: 16)
+  }
+}

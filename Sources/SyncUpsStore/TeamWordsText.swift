@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+/// One segment's text, as a sync-up's own language model learns from it.
+public struct LearnedText: Equatable, Sendable {
+  public var text: String
+  /// Someone corrected it (its text is a person's, not the recogniser's).
+  public var corrected: Bool
+
+  public init(text: String, corrected: Bool) {
+    self.text = text
+    self.corrected = corrected
+  }
+}
+
+extension SyncUpsDatabase {
+  /// What a sync-up's own language model learns from: the segments of its finished meetings,
+  /// oldest first, but not those of a meeting whose whole-sentence pass is still to run (its
+  /// text is not final, and that pass must not hear its own live transcript). The one place
+  /// that says which meetings a sync-up's words are learned from.
+  public func textToLearn(_ syncUpID: SyncUp.ID) throws -> [LearnedText] {
+    try read { db in try Self.textToLearn(syncUpID, db) }
+  }
+
+  /// The same, in a read; meetings that began before the sync-up's words were forgotten
+  /// (`syncups forget`) are left out too.
+  static func textToLearn(_ syncUpID: SyncUp.ID, _ db: Database) throws -> [LearnedText] {
+    let since = try wordsForgotten(syncUpID, db)?.timeIntervalSince1970 ?? -Double.infinity
+    let rows = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT segment.text, segment.originalText IS NOT NULL AS corrected
+        FROM meeting JOIN segment ON segment.meetingId = meeting.id
+        WHERE meeting.syncUpId = ? AND meeting.isFinished AND meeting.date >= ?
+          AND meeting.id NOT IN (SELECT meetingId FROM sentencePass)
+        ORDER BY meeting.date, meeting.id, segment.ordinal
+        """, arguments: [syncUpID, since])
+    var texts: [LearnedText] = []
+    while let row = try rows.next() {
+      texts.append(LearnedText(text: row[0], corrected: row[1]))
+    }
+    return texts
+  }
+
+  /// The ids of every sync-up (whose words a sync may have changed).
+  public func syncUpIDs() throws -> [SyncUp.ID] {
+    try read { db in try SyncUp.ID.fetchAll(db, sql: "SELECT id FROM syncUp") }
+  }
+}

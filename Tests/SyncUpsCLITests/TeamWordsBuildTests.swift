@@ -1,0 +1,86 @@
+import Dependencies
+import Foundation
+import SyncUpsCLI
+import SyncUpsFeatures
+import TestSupport
+import Testing
+
+/// When a sync-up's own language model is rebuilt: whenever what it learns from changed (a
+/// meeting recorded or pulled, a correction made here or pulled), and only then.
+@Suite("The team's words are rebuilt from the store")
+struct TeamWordsBuildTests {
+  let folder = try! TemporaryDirectory()
+  let database = try! SyncUpsDatabase.inMemory()
+  let meeting = Meeting(
+    id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_790_000_000),
+    transcript: "",
+    segments: [
+      .init(speaker: "Ana", start: 0, end: 2, text: "we deployed the nimbus release"),
+      .init(speaker: "Ben", start: 3, end: 5, text: "the sword extreme moved the alerts"),
+    ])
+
+  func refresh(_ id: SyncUp.ID) async throws -> TeamWordsBuild.Outcome? {
+    try await withDependencies {
+      $0.dataDirectory = DataDirectory(url: folder.url)
+    } operation: {
+      try await TeamWordsBuild.refresh(id, database: database)
+    }
+  }
+
+  func model(_ id: SyncUp.ID) -> String? {
+    let path = folder.url.appendingPathComponent(DataDirectory.teamWordsFile(of: id)).path
+    return FileManager.default.contents(atPath: path).flatMap {
+      String(decoding: $0, as: UTF8.self)
+    }
+  }
+
+  @Test("New meetings and corrections rebuild the model; nothing new rebuilds nothing")
+  func rebuildsWhenTheTextChanges() async throws {
+    defer { folder.remove() }
+    let syncUp = SyncUp(id: SyncUp.ID(UUID()), meetings: [meeting], title: "Core")
+    let empty = SyncUp(id: SyncUp.ID(UUID()), title: "Quiet")
+    try database.add(syncUp)
+    try database.add(empty)
+
+    // A meeting arrived (as a recording or a pull brings it): built.
+    try await withDependencies {
+      $0.dataDirectory = DataDirectory(url: folder.url)
+    } operation: {
+      try await TeamWordsBuild.refreshAll(database: database)
+    }
+    #expect(model(syncUp.id)?.contains(" nimbus") == true)
+    #expect(model(empty.id) == nil)
+    #expect(try await refresh(syncUp.id)?.rebuilt == false)
+
+    // A correction (made here or pulled): rebuilt with the corrected words.
+    _ = try database.correctSegment(
+      meeting.id, number: 2, SegmentChange(text: "the Zorbex team moved the alerts"))
+    let outcome = try #require(try await refresh(syncUp.id))
+    #expect(outcome.rebuilt && outcome.words > 0)
+    let text = model(syncUp.id) ?? ""
+    #expect(text.contains(" zorbex team") && !text.contains("sword"))
+  }
+
+  @Test("A sync-up with nothing to learn from has no model left")
+  func noTextNoModel() async throws {
+    defer { folder.remove() }
+    let syncUp = SyncUp(id: SyncUp.ID(UUID()), meetings: [meeting], title: "Core")
+    try database.add(syncUp)
+    #expect(try await refresh(syncUp.id)?.rebuilt == true)
+    _ = try database.deleteSyncUps([syncUp.id])
+    #expect(try await refresh(syncUp.id) == nil)
+    #expect(model(syncUp.id) == nil)
+
+    // Deleted elsewhere (a teammate's deletion arrives by a sync): the next sync removes it.
+    let other = SyncUp(id: SyncUp.ID(UUID()), meetings: [meeting], title: "Other")
+    try database.add(other)
+    #expect(try await refresh(other.id)?.rebuilt == true)
+    _ = try database.deleteSyncUps([other.id])
+    try await withDependencies {
+      $0.dataDirectory = DataDirectory(url: folder.url)
+    } operation: {
+      try await TeamWordsBuild.refreshAll(database: database)
+    }
+    #expect(model(other.id) == nil)
+  }
+}
