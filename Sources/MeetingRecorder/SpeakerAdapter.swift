@@ -18,10 +18,10 @@ public struct SpeakerAdapter: Sendable {
     }
   }
 
-  /// The transform of the speaker of `spans` (their times and words) in `audioFile`; nil when
-  /// none of them could be used.
+  /// The transform of the speaker of the spans (their times and words) of each audio file; nil
+  /// when none of them could be used.
   public var estimate:
-    @Sendable (_ audioFile: URL, _ spans: [SpokenSpan]) async throws -> Estimate? =
+    @Sendable (_ recordings: [(audioFile: URL, spans: [SpokenSpan])]) async throws -> Estimate? =
       unimplemented("SpeakerAdapter.estimate")
   /// Each span of `audioFile` decoded again with `transform`, in seconds from the file's start
   /// (nil: nothing heard there); `vocabulary` as for the second pass.
@@ -31,7 +31,7 @@ public struct SpeakerAdapter: Sendable {
     ) async throws -> [Utterance?] = unimplemented("SpeakerAdapter.redecode")
 
   public init(
-    estimate: @escaping @Sendable (URL, [SpokenSpan]) async throws -> Estimate?,
+    estimate: @escaping @Sendable ([(audioFile: URL, spans: [SpokenSpan])]) async throws -> Estimate?,
     redecode: @escaping @Sendable (URL, [SpokenSpan], Data, [String]) async throws -> [Utterance?]
   ) {
     self.estimate = estimate

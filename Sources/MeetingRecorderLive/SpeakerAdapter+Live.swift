@@ -10,9 +10,9 @@ extension SpeakerAdapter: DependencyKey {
   /// SphinxTrain's `bw` and `mllr_solve`, and a PocketSphinx decoder with `-mllr`, each on a
   /// worker thread (never the cooperative pool).
   public static let liveValue = SpeakerAdapter(
-    estimate: { audioFile, spans in
+    estimate: { recordings in
       try await WorkerThread.run(name: "syncups-adapt") {
-        try SpeakerTransforms.estimate(audio: audioFile, spans: spans).map {
+        try SpeakerTransforms.estimate(recordings.map { ($0.audioFile, $0.spans) }).map {
           Estimate(transform: $0.transform, seconds: $0.seconds)
         }
       }

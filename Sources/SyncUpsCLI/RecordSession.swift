@@ -17,6 +17,8 @@ public final class RecordSession {
     public var fast = false
     public var transcribes = true
     public var keepsAudio = true
+    /// The attendees' acoustic adaptations are used and learned (`RecordMeeting.adaptsVoices`).
+    public var adaptsVoices = true
 
     public init(
       sources: [String] = [], call: Bool = false, input: URL? = nil, fast: Bool = false,
@@ -62,9 +64,10 @@ public final class RecordSession {
         ? try await Self.callSources() : await Self.microphones(configuration.sources)
     }
     @Dependency(\.uuid) var uuid
-    let state = RecordMeeting.State(
+    var state = RecordMeeting.State(
       meetingID: Meeting.ID(uuid()), syncUp: syncUp, input: configuration.recordingInput
     )
+    state.adaptsVoices = configuration.adaptsVoices
     self.syncUp = syncUp
     self.givenSources =
       configuration.input == nil && !configuration.call ? configuration.sources : []

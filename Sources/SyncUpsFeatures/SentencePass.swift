@@ -16,7 +16,11 @@ import VoiceProfiles
 /// the next one (any `syncups` command starts one in the background).
 public enum SentencePass {
   /// Runs every pass still to do in `database`; one line per meeting for whoever listens.
-  public static func runPending(in database: SyncUpsDatabase) async -> [String] {
+  /// With `adaptsVoices`, the sentences of attendees with an acoustic adaptation are decoded
+  /// again with it once who spoke is known.
+  public static func runPending(
+    in database: SyncUpsDatabase, adaptsVoices: Bool = false
+  ) async -> [String] {
     let pending: [Meeting.ID]
     do {
       pending = try database.pendingSentencePasses()
@@ -26,12 +30,14 @@ public enum SentencePass {
     var lines: [String] = []
     for meetingID in pending where database.claimSentencePass(meetingID) {
       defer { database.releaseSentencePass(meetingID) }
-      lines.append(await run(meetingID, in: database))
+      lines.append(await run(meetingID, in: database, adaptsVoices: adaptsVoices))
     }
     return lines
   }
 
-  private static func run(_ meetingID: Meeting.ID, in database: SyncUpsDatabase) async -> String {
+  private static func run(
+    _ meetingID: Meeting.ID, in database: SyncUpsDatabase, adaptsVoices: Bool
+  ) async -> String {
     @Dependency(\.meetingRecorder) var meetingRecorder
     @Dependency(\.dataDirectory) var dataDirectory
     let name = "meeting \(meetingID.rawValue.lowercasedString.prefix(8))"
@@ -59,6 +65,14 @@ public enum SentencePass {
           sentences = told.segments
           learned = told.learned
         }
+      }
+      if adaptsVoices, let adaptations = try? database.speakerAdaptations(syncUp.id),
+        !adaptations.isEmpty
+      {
+        sentences = await VoiceAdaptation.redecode(
+          sentences, audioFile: dataDirectory.url.appendingPathComponent(audioFile),
+          attendees: Array(syncUp.attendees), adaptations: adaptations,
+          vocabulary: syncUp.transcriptionVocabulary)
       }
       guard try database.finishSentencePass(meetingID, sentences: sentences) else {
         return "\(name): deleted meanwhile"

@@ -18,21 +18,23 @@ public enum SpeakerTransforms {
   /// Where Debian's `sphinxtrain` puts `bw` and `mllr_solve`.
   public static let toolFolder = "/usr/lib/sphinxtrain"
 
-  /// The transform (`-mllr` file) estimated from `spans` of `audio`, and the seconds of speech
-  /// it used; nil when no span could be used (too short, or a word the dictionary lacks).
+  /// The transform (`-mllr` file) estimated from the spans of each recording, and the seconds
+  /// of speech it used; nil when no span could be used (under half a second, or with a word the
+  /// dictionary lacks).
   public static func estimate(
-    audio: URL, spans: [Span], modelDirectory: String? = nil
+    _ recordings: [(audio: URL, spans: [Span])], modelDirectory: String? = nil
   ) throws -> (transform: Data, seconds: Double)? {
     let model = try SpeechModel.resolve(explicit: modelDirectory)
     let folder = try TemporaryFolder("syncups-adapt")
     defer { folder.remove() }
     let hmm = try prepareModel(model.acousticModel, in: folder.url.appendingPathComponent("hmm"))
     let known = try dictionaryWords(model.dictionary)
-    let samples = try AudioFileReader(path: audio.path).readAll()
     var ids: [String] = []
     var transcription = ""
     var seconds = 0.0
-    for span in spans {
+    for (audio, spans) in recordings {
+      let samples = try AudioFileReader(path: audio.path).readAll()
+      for span in spans {
       let words = span.text.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" })
       let first = max(0, Int(span.start * Double(AudioFormat.sampleRate)))
       let last = min(samples.count, Int(span.end * Double(AudioFormat.sampleRate)))
@@ -46,6 +48,7 @@ public enum SpeakerTransforms {
       ids.append(id)
       transcription += "<s> \(words.joined(separator: " ")) </s> (\(id))\n"
       seconds += Double(last - first) / Double(AudioFormat.sampleRate)
+      }
     }
     guard !ids.isEmpty else { return nil }
     let dir = folder.url.path

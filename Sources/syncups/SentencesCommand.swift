@@ -17,8 +17,10 @@ struct SentencesCommand: AsyncParsableCommand {
   @MainActor func run() async throws {
     let data = try CommandDatabase.openWithoutRecovery()
     guard !data.database.isReadOnly else { return }
-    let done = await SentencePass.runPending(in: data.database)
+    let done = await SentencePass.runPending(in: data.database, adaptsVoices: true)
     for line in done { Console.error(line) }
+    // Then the attendees' voices learn from what is now confirmed (kept locally).
+    for line in await VoiceAdaptation.estimatePending(in: data.database) { Console.error(line) }
     // A replaced transcript is a change like any other: it goes to the team server too
     // (`record`'s own sync ran before these sentences were ready).
     if !done.isEmpty { BackgroundSync.start() }
