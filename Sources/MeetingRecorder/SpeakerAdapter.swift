@@ -31,7 +31,8 @@ public struct SpeakerAdapter: Sendable {
     ) async throws -> [Utterance?] = unimplemented("SpeakerAdapter.redecode")
 
   public init(
-    estimate: @escaping @Sendable ([(audioFile: URL, spans: [SpokenSpan])]) async throws -> Estimate?,
+    estimate:
+      @escaping @Sendable ([(audioFile: URL, spans: [SpokenSpan])]) async throws -> Estimate?,
     redecode: @escaping @Sendable (URL, [SpokenSpan], Data, [String]) async throws -> [Utterance?]
   ) {
     self.estimate = estimate

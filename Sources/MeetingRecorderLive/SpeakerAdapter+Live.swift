@@ -19,7 +19,9 @@ extension SpeakerAdapter: DependencyKey {
     },
     redecode: { audioFile, spans, transform, vocabulary in
       let options = DecoderOptions().sentencePass(TranscriptionOptions(vocabulary: vocabulary))
-      return try await WorkerThread(name: "syncups-adapted-pass", stackSize: SpeechDecoder.stackSize).run {
+      return try await WorkerThread(
+        name: "syncups-adapted-pass", stackSize: SpeechDecoder.stackSize
+      ).run {
         try SpeakerTransforms.redecode(
           audio: audioFile, spans: spans, transform: transform, options: options)
       }

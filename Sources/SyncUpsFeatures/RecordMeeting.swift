@@ -319,7 +319,9 @@ public struct RecordMeeting: Reducer {
         do {
           // With an adaptation, the sentences are decoded again in the background pass.
           var adapted = false
-          if adaptsVoices { adapted = (try? await recordingStore.hasAdaptedVoices(syncUpID)) == true }
+          if adaptsVoices {
+            adapted = (try? await recordingStore.hasAdaptedVoices(syncUpID)) == true
+          }
           if sentencesLate || adapted {
             try await recordingStore.deferSentencePass(recording.meetingID)
           }

@@ -40,7 +40,8 @@ public struct RecordingStore: Sendable {
   public var learnVoices: @Sendable (_ profiles: [Attendee.ID: VoiceProfile]) async throws -> Void =
     unimplemented("RecordingStore.learnVoices", placeholder: ())
   /// Whether any attendee of the sync-up has an acoustic adaptation (none unless given).
-  public var hasAdaptedVoices: @Sendable (_ syncUpID: SyncUp.ID) async throws -> Bool = { _ in false }
+  public var hasAdaptedVoices: @Sendable (_ syncUpID: SyncUp.ID) async throws -> Bool = { _ in false
+  }
 
   public init(
     begin: @escaping @Sendable (_ recording: MeetingRecording) async throws -> Void,

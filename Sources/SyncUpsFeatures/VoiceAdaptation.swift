@@ -36,7 +36,8 @@ public enum VoiceAdaptation {
       do {
         guard let estimate = try await adapter.estimate(recordings) else { continue }
         try database.saveSpeakerAdaptations([
-          person.attendeeID: SpeakerAdaptation(seconds: person.seconds, transform: estimate.transform)
+          person.attendeeID: SpeakerAdaptation(
+            seconds: person.seconds, transform: estimate.transform)
         ])
         lines.append("\(name): voice adapted from \(Int(estimate.seconds)) s of speech")
       } catch {

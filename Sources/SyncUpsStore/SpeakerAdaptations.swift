@@ -99,7 +99,8 @@ extension SyncUpsDatabase {
         let length = max(0, span.end - span.start)
         if found.last?.attendeeID != id {
           found.append(
-            ConfirmedSpeech(attendeeID: id, seconds: 0, adaptedSeconds: row["adapted"], recordings: []))
+            ConfirmedSpeech(
+              attendeeID: id, seconds: 0, adaptedSeconds: row["adapted"], recordings: []))
           used = 0
         }
         found[found.count - 1].seconds += length

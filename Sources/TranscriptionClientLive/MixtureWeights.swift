@@ -56,7 +56,8 @@ public struct MixtureWeights: Equatable, Sendable {
       for density in 0..<densities {
         let row = offset + (stream * densities + density) * senones
         for senone in 0..<senones {
-          values[(senone * streams + stream) * densities + density] = table[Int(bytes[row + senone])]
+          values[(senone * streams + stream) * densities + density] =
+            table[Int(bytes[row + senone])]
         }
       }
     }
@@ -78,7 +79,9 @@ public struct MixtureWeights: Equatable, Sendable {
     // The numbers that follow start on a multiple of 4 bytes.
     header += String(repeating: " ", count: (4 - (header.utf8.count + end.utf8.count) % 4) % 4)
     var data = Data((header + end).utf8)
-    func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+    func append(_ value: UInt32) {
+      withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
     append(0x1122_3344)
     for value in [senones, streams, densities, values.count] { append(UInt32(value)) }
     for value in values { append(value.bitPattern) }

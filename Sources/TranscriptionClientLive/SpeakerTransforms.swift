@@ -35,24 +35,25 @@ public enum SpeakerTransforms {
     for (audio, spans) in recordings {
       let samples = try AudioFileReader(path: audio.path).readAll()
       for span in spans {
-      let words = span.text.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" })
-      let first = max(0, Int(span.start * Double(AudioFormat.sampleRate)))
-      let last = min(samples.count, Int(span.end * Double(AudioFormat.sampleRate)))
-      guard !words.isEmpty, words.allSatisfy({ known.contains(String($0)) }),
-        last - first >= AudioFormat.sampleRate / 2
-      else { continue }
-      let id = "s\(ids.count)"
-      try samples[first..<last].withUnsafeBytes { raw in
-        try Data(raw).write(to: folder.url.appendingPathComponent(id + ".raw"))
-      }
-      ids.append(id)
-      transcription += "<s> \(words.joined(separator: " ")) </s> (\(id))\n"
-      seconds += Double(last - first) / Double(AudioFormat.sampleRate)
+        let words = span.text.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" })
+        let first = max(0, Int(span.start * Double(AudioFormat.sampleRate)))
+        let last = min(samples.count, Int(span.end * Double(AudioFormat.sampleRate)))
+        guard !words.isEmpty, words.allSatisfy({ known.contains(String($0)) }),
+          last - first >= AudioFormat.sampleRate / 2
+        else { continue }
+        let id = "s\(ids.count)"
+        try samples[first..<last].withUnsafeBytes { raw in
+          try Data(raw).write(to: folder.url.appendingPathComponent(id + ".raw"))
+        }
+        ids.append(id)
+        transcription += "<s> \(words.joined(separator: " ")) </s> (\(id))\n"
+        seconds += Double(last - first) / Double(AudioFormat.sampleRate)
       }
     }
     guard !ids.isEmpty else { return nil }
     let dir = folder.url.path
-    try Data((ids.joined(separator: "\n") + "\n").utf8).write(to: folder.url.appendingPathComponent("ids"))
+    try Data((ids.joined(separator: "\n") + "\n").utf8).write(
+      to: folder.url.appendingPathComponent("ids"))
     try Data(transcription.utf8).write(to: folder.url.appendingPathComponent("words"))
     try run(
       "/usr/bin/sphinx_fe", "-argfile", hmm + "/feat.params", "-samprate", "16000", "-raw", "yes",
@@ -111,7 +112,8 @@ public enum SpeakerTransforms {
     }
     let started = CleanSpawn.spawn(path, [name] + arguments) { actions in
       for fd in Int32(0)...2 {
-        posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(
+          &actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
       }
     }
     guard let pid = started else {
