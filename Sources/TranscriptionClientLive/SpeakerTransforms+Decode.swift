@@ -4,9 +4,10 @@ import Foundation
 import TranscriptionClient
 
 extension SpeakerTransforms {
-  /// Decodes `spans` of `audio` again with `transform` (a `-mllr` file) applied: for each span
-  /// its words as one utterance in seconds from the file's start, nil when none were heard.
-  /// Blocking: call from a worker thread.
+  /// The words of `spans` of `audio` heard again with `transform` (a `-mllr` file) applied: for
+  /// each span, the words whose middle falls in it as one utterance in seconds from the file's
+  /// start, nil when none. The whole file is decoded as one stream (as the second pass does), so
+  /// that no sentence loses its edges or its context. Blocking: call from a worker thread.
   public static func redecode(
     audio: URL, spans: [Span], transform: Data, options: DecoderOptions
   ) throws -> [Utterance?] {
@@ -18,22 +19,15 @@ extension SpeakerTransforms {
     options.partials = false
     options.extraArguments += ["-mllr", file.path]
     let decoder = try SpeechDecoder(options: options)
-    let samples = try AudioFileReader(path: audio.path).readAll()
-    let rate = Double(AudioFormat.sampleRate)
+    let transcript = try decoder.transcribe(
+      try AudioFileReader(path: audio.path), meanSeconds: SpeechDecoder.fileMeanSeconds)
+    let words = transcript.utterances.flatMap(\.words)
     return spans.map { span in
-      let first = min(samples.count, max(0, Int(span.start * rate)))
-      let last = min(samples.count, max(first, Int(span.end * rate)))
-      decoder.startStream(cepstralMean: decoder.fileMean?.of(Array(samples[first..<last])))
-      var heard: [Utterance] = []
-      for events in [decoder.process(samples[first..<last]), decoder.finish()] {
-        for case .final(let utterance) in events { heard.append(utterance) }
-      }
-      guard !heard.isEmpty else { return nil }
-      let words = heard.flatMap(\.words)
-      let joined = Utterance(
-        start: heard[0].start, end: heard[heard.count - 1].end,
-        text: heard.map(\.text).joined(separator: " "), words: words)
-      return joined.shifted(by: Double(first) / rate)
+      let inside = words.filter { span.start...span.end ~= ($0.start + $0.end) / 2 }
+      guard let first = inside.first, let last = inside.last else { return nil }
+      return Utterance(
+        start: first.start, end: last.end, text: inside.map(\.word).joined(separator: " "),
+        words: inside)
     }
   }
 }
