@@ -21,7 +21,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-learning bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-learning bench-voices bench-voices-tools bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -184,6 +184,16 @@ bench-speakers: release
 # a sync-up's words at a year of meetings (see .ci/bench-learning).
 bench-learning: release
 	.ci/bench-learning $(RELEASE_BINARY)
+
+# The team's voices: a person's later meetings with their acoustic adaptation (learned from
+# three corrected meetings) against a fresh sync-up, clean and noisy, development and held-out
+# voices (see .ci/bench-voices); bench-voices-tools checks the same adaptation with SphinxTrain
+# and pocketsphinx_batch alone.
+bench-voices: release
+	.ci/bench-voices $(RELEASE_BINARY)
+
+bench-voices-tools: setup
+	.ci/bench-voices-tools
 
 # Latency from the end of each utterance to its final result, through a virtual microphone.
 latency: setup

@@ -162,7 +162,7 @@ let package = Package(
       name: "TranscriptionClientLive",
       dependencies: [
         "AudioCore", "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "CPocketSphinx", "WorkerThreads", "SpeechAdaptation", "SpeechVocabulary",
+        "CPocketSphinx", "WorkerThreads", "SpeechAdaptation", "SpeechVocabulary", "ChildProcesses",
       ] + dependencyClient
     ),
     .target(
@@ -183,7 +183,7 @@ let package = Package(
       dependencies: [
         "AudioCore", "MeetingRecorder", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
-        "TranscriptionClientLive",
+        "TranscriptionClientLive", "WorkerThreads",
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ] + dependencyClient
     ),

@@ -42,6 +42,10 @@ public struct RecordMeeting: Reducer {
     /// The second pass had not caught up when the meeting ended: it runs again from the kept
     /// audio once the meeting is saved (`SentencePass`).
     public var sentencesLate = false
+    /// Whether the attendees' acoustic adaptations are used and learned (the entry point
+    /// decides): a saved meeting with kept audio then teaches their voices in the background,
+    /// and when some attendee has an adaptation its sentences are decoded again with it there.
+    public var adaptsVoices = false
     /// What the meeting is saved with: the second pass's sentences, else the live segments
     /// (those kept as they came, and those that could not be, in time order).
     public var savedSegments: [Meeting.Segment] {
@@ -307,24 +311,31 @@ public struct RecordMeeting: Reducer {
     )
     state.$syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
     let sentencesLate = state.sentencesLate && recording.audioFile != nil
+    let adaptsVoices = state.adaptsVoices && recording.audioFile != nil
     let learnedVoices = state.learnedVoices
     let learning = state.learning
     return .merge(
       stopEffects(),
       .run {
         [
-          syncUp = state.$syncUp, recordingStore, sentencePasses, dismiss,
+          syncUp = state.$syncUp, syncUpID = state.syncUp.id, recordingStore, sentencePasses,
+          dismiss,
           database = dataDirectory.databaseFile
         ] send in
         do {
-          if sentencesLate {
+          // With an adaptation, the sentences are decoded again in the background pass.
+          var adapted = false
+          if adaptsVoices {
+            adapted = (try? await recordingStore.hasAdaptedVoices(syncUpID)) == true
+          }
+          if sentencesLate || adapted {
             try await recordingStore.deferSentencePass(recording.meetingID, learning)
           }
           try await WorkerThread.run(name: "syncups-save") { try syncUp.save() }
           try await recordingStore.finish(recording.meetingID, recording.audioFile)
           // The meeting is saved; a voice that cannot be kept now is learned at the next one.
           try? await recordingStore.learnVoices(learnedVoices)
-          if sentencesLate { sentencePasses.startInBackground() }
+          if sentencesLate || adaptsVoices { sentencePasses.startInBackground() }
         } catch {
           await send(
             .saveFailed(

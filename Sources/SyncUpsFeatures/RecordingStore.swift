@@ -40,6 +40,9 @@ public struct RecordingStore: Sendable {
   /// Keeps voices refined by a meeting (once it is saved); dropped unless given.
   public var learnVoices: @Sendable (_ profiles: [Attendee.ID: VoiceProfile]) async throws -> Void =
     unimplemented("RecordingStore.learnVoices", placeholder: ())
+  /// Whether any attendee of the sync-up has an acoustic adaptation (none unless given).
+  public var hasAdaptedVoices: @Sendable (_ syncUpID: SyncUp.ID) async throws -> Bool = { _ in false
+  }
 
   public init(
     begin: @escaping @Sendable (_ recording: MeetingRecording) async throws -> Void,
@@ -97,7 +100,7 @@ extension RecordingStore: DependencyKey {
   /// The database's recording calls, each on a thread of its own (SQLite waits for the disk).
   public static func database(_ database: SyncUpsDatabase) -> RecordingStore {
     let worker = WorkerThread(name: "syncups-recording")
-    return RecordingStore(
+    var store = RecordingStore(
       begin: { recording in
         try await worker.run {
           let meeting = Meeting(
@@ -120,6 +123,10 @@ extension RecordingStore: DependencyKey {
       voices: { id in try await worker.run { try database.voiceProfiles(id) } },
       learnVoices: { profiles in try await worker.run { try database.learnVoices(profiles) } }
     )
+    store.hasAdaptedVoices = { id in
+      try await worker.run { try !database.speakerAdaptations(id).isEmpty }
+    }
+    return store
   }
 
   /// Keeps recordings in memory: what feature tests use, and what they inspect. Recovery

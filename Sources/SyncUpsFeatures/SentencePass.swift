@@ -16,6 +16,8 @@ import VoiceProfiles
 /// the next one (any `syncups` command starts one in the background).
 public enum SentencePass {
   /// Runs every pass still to do in `database`; one line per meeting for whoever listens.
+  /// When its recording used the voices (`--use-learning`), the sentences of attendees with an
+  /// acoustic adaptation are decoded again with it once who spoke is known.
   public static func runPending(in database: SyncUpsDatabase) async -> [String] {
     let pending: [Meeting.ID]
     do {
@@ -31,7 +33,9 @@ public enum SentencePass {
     return lines
   }
 
-  private static func run(_ meetingID: Meeting.ID, in database: SyncUpsDatabase) async -> String {
+  private static func run(
+    _ meetingID: Meeting.ID, in database: SyncUpsDatabase
+  ) async -> String {
     @Dependency(\.meetingRecorder) var meetingRecorder
     @Dependency(\.dataDirectory) var dataDirectory
     let name = "meeting \(meetingID.rawValue.lowercasedString.prefix(8))"
@@ -43,12 +47,14 @@ public enum SentencePass {
         try database.dropSentencePass(meetingID)
         return "\(name): its audio is gone; the live transcript stays"
       }
+      // What the recording that left it used (`--use-learning`).
+      let teamModel =
+        learning.contains(.words)
+        ? dataDirectory.url.appendingPathComponent(DataDirectory.teamWordsFile(of: syncUp.id))
+        : nil
       let utterances = try await meetingRecorder.sentences(
         dataDirectory.url.appendingPathComponent(audioFile), syncUp.transcriptionVocabulary,
-        // What the recording that left it used (`--use-learning`).
-        learning.contains(.words)
-          ? dataDirectory.url.appendingPathComponent(DataDirectory.teamWordsFile(of: syncUp.id))
-          : nil)
+        teamModel)
       var sentences = attribute(utterances, like: meeting.segments)
       // By voice, with the slot each sentence's live segment was given as the prior.
       let attendees = Array(syncUp.attendees)
@@ -64,6 +70,14 @@ public enum SentencePass {
           sentences = told.segments
           learned = told.learned
         }
+      }
+      if learning.contains(.voices), let adaptations = try? database.speakerAdaptations(syncUp.id),
+        !adaptations.isEmpty
+      {
+        sentences = await VoiceAdaptation.redecode(
+          sentences, audioFile: dataDirectory.url.appendingPathComponent(audioFile),
+          attendees: Array(syncUp.attendees), adaptations: adaptations,
+          vocabulary: syncUp.transcriptionVocabulary, teamModel: teamModel)
       }
       guard try database.finishSentencePass(meetingID, sentences: sentences) else {
         return "\(name): deleted meanwhile"

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import GRDB
 import SharingGRDB
@@ -50,6 +51,73 @@ extension SyncUpsDatabase {
               seconds = excluded.seconds, transform = excluded.transform
             """, arguments: [id, adaptation.seconds, adaptation.transform])
       }
+    }
+  }
+}
+
+/// An attendee's confirmed speech: the segments of finished meetings with kept audio that bear
+/// their name (labelled so and never corrected away, or corrected to them), newest first.
+public struct ConfirmedSpeech: Equatable, Sendable {
+  public var attendeeID: Attendee.ID
+  /// Seconds of all of it (`spans` may hold less).
+  public var seconds: Double
+  /// The seconds of confirmed speech their adaptation was estimated from; nil: none yet.
+  public var adaptedSeconds: Double?
+  /// The newest of it, by meeting audio file (relative to the data folder).
+  public var recordings: [(audioFile: String, spans: [SpokenSpan])]
+
+  public static func == (left: Self, right: Self) -> Bool {
+    left.attendeeID == right.attendeeID && left.seconds == right.seconds
+      && left.adaptedSeconds == right.adaptedSeconds
+      && left.recordings.map(\.audioFile) == right.recordings.map(\.audioFile)
+      && left.recordings.map(\.spans) == right.recordings.map(\.spans)
+  }
+}
+
+extension SyncUpsDatabase {
+  /// Every attendee's confirmed speech, each with at most `limit` seconds of spans (the newest),
+  /// from meetings since what was learned of them was last forgotten (`syncups forget`).
+  public func confirmedSpeech(limit: Double) throws -> [ConfirmedSpeech] {
+    try read { db in
+      let rows = try Row.fetchCursor(
+        db,
+        sql: """
+          SELECT attendee.id AS attendeeId, meeting.audioFile, segment.startTime,
+            segment.endTime, segment.text, speakerAdaptation.seconds AS adapted
+          FROM segment JOIN meeting ON meeting.id = segment.meetingId
+          JOIN attendee ON attendee.syncUpId = meeting.syncUpId AND attendee.name = segment.speaker
+          LEFT JOIN speakerAdaptation ON speakerAdaptation.attendeeId = attendee.id
+          LEFT JOIN attendeeForgotten ON attendeeForgotten.attendeeId = attendee.id
+          WHERE meeting.isFinished AND meeting.audioFile IS NOT NULL
+            AND meeting.id NOT IN (SELECT meetingId FROM sentencePass)
+            AND (attendeeForgotten.forgottenAt IS NULL
+              OR meeting.date >= attendeeForgotten.forgottenAt)
+          ORDER BY attendee.id, meeting.date DESC, segment.ordinal
+          """)
+      var found: [ConfirmedSpeech] = []
+      var used = 0.0
+      while let row = try rows.next() {
+        let id: Attendee.ID = row["attendeeId"]
+        let file: String = row["audioFile"]
+        let span = SpokenSpan(start: row["startTime"], end: row["endTime"], text: row["text"])
+        let length = max(0, span.end - span.start)
+        if found.last?.attendeeID != id {
+          found.append(
+            ConfirmedSpeech(
+              attendeeID: id, seconds: 0, adaptedSeconds: row["adapted"], recordings: []))
+          used = 0
+        }
+        found[found.count - 1].seconds += length
+        guard used + length <= limit else { continue }
+        used += length
+        if found[found.count - 1].recordings.last?.audioFile == file {
+          found[found.count - 1].recordings[found[found.count - 1].recordings.count - 1].spans
+            .append(span)
+        } else {
+          found[found.count - 1].recordings.append((file, [span]))
+        }
+      }
+      return found
     }
   }
 }

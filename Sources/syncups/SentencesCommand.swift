@@ -26,8 +26,11 @@ struct SentencesCommand: AsyncParsableCommand {
     for line in done { Console.error(line) }
     // The finished meetings' sentences teach their sync-ups' words.
     if !done.isEmpty { try? await TeamWordsBuild.refreshAll(database: data.database) }
+    // Then the attendees' voices learn from what is now confirmed (kept locally).
+    let estimated = await VoiceAdaptation.estimatePending(in: data.database)
+    for line in estimated { Console.error(line) }
     // A replaced transcript is a change like any other: it goes to the team server too
-    // (`record`'s own sync ran before these sentences were ready).
-    if !done.isEmpty { BackgroundSync.start() }
+    // (`record`'s own sync ran before these sentences were ready), and so is a voice adapted.
+    if !done.isEmpty || !estimated.isEmpty { BackgroundSync.start() }
   }
 }

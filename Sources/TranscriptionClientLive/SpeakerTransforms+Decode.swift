@@ -1,0 +1,33 @@
+import AudioCore
+import AudioFilesClientLive
+import Foundation
+import TranscriptionClient
+
+extension SpeakerTransforms {
+  /// The words of `spans` of `audio` heard again with `transform` (a `-mllr` file) applied: for
+  /// each span, the words whose middle falls in it as one utterance in seconds from the file's
+  /// start, nil when none. The whole file is decoded as one stream (as the second pass does), so
+  /// that no sentence loses its edges or its context. Blocking: call from a worker thread.
+  public static func redecode(
+    audio: URL, spans: [Span], transform: Data, options: DecoderOptions
+  ) throws -> [Utterance?] {
+    let folder = try TemporaryFolder("syncups-mllr")
+    defer { folder.remove() }
+    let file = folder.url.appendingPathComponent("mllr_matrix")
+    try transform.write(to: file)
+    var options = options
+    options.partials = false
+    options.extraArguments += ["-mllr", file.path]
+    let decoder = try SpeechDecoder(options: options)
+    let transcript = try decoder.transcribe(
+      try AudioFileReader(path: audio.path), meanSeconds: SpeechDecoder.fileMeanSeconds)
+    let words = transcript.utterances.flatMap(\.words)
+    return spans.map { span in
+      let inside = words.filter { span.start...span.end ~= ($0.start + $0.end) / 2 }
+      guard let first = inside.first, let last = inside.last else { return nil }
+      return Utterance(
+        start: first.start, end: last.end, text: inside.map(\.word).joined(separator: " "),
+        words: inside)
+    }
+  }
+}
