@@ -324,10 +324,8 @@ public struct RecordMeeting: Reducer {
         ] send in
         do {
           // With an adaptation, the sentences are decoded again in the background pass.
-          var adapted = false
-          if adaptsVoices {
-            adapted = (try? await recordingStore.hasAdaptedVoices(syncUpID)) == true
-          }
+          let adapted =
+            adaptsVoices ? (try? await recordingStore.hasAdaptedVoices(syncUpID)) == true : false
           if sentencesLate || adapted {
             try await recordingStore.deferSentencePass(recording.meetingID, learning)
           }
