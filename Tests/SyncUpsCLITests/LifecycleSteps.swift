@@ -63,6 +63,9 @@ extension LifecycleTests {
         Per attendee: 45s
         Attendees:    Ana, Ben
         Vocabulary:   attendees' names only (add words with --add-word)
+        People:       Ana: voice not heard yet
+                      Ben: voice not heard yet
+        Team's words: 0 words corrected, 0 words not corrected, 0 distinct
         Meetings:     0
 
         """, sourceLocation: sourceLocation)
@@ -129,6 +132,9 @@ extension LifecycleTests {
         Per attendee: 2m30s
         Attendees:    Ben, Cy
         Vocabulary:   attendees' names only (add words with --add-word)
+        People:       Ben: voice not heard yet
+                      Cy: voice not heard yet
+        Team's words: 0 words corrected, 13 words not corrected, 13 distinct
         Meetings:     2
           1. 2026-11-21 14:05  bbbbbbbb
           2. 2026-11-20 09:00  aaaaaaaa
