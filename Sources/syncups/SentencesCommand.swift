@@ -27,10 +27,10 @@ struct SentencesCommand: AsyncParsableCommand {
     // The finished meetings' sentences teach their sync-ups' words.
     if !done.isEmpty { try? await TeamWordsBuild.refreshAll(database: data.database) }
     // Then the attendees' voices learn from what is now confirmed (kept locally).
-    let estimated = await VoiceAdaptation.estimatePending(in: data.database)
-    for line in estimated { Console.error(line) }
+    for line in await VoiceAdaptation.estimatePending(in: data.database) { Console.error(line) }
     // A replaced transcript is a change like any other: it goes to the team server too
-    // (`record`'s own sync ran before these sentences were ready), and so is a voice adapted.
-    if !done.isEmpty || !estimated.isEmpty { BackgroundSync.start() }
+    // (`record`'s own sync ran before these sentences were ready). A voice adapted here waits
+    // in the outbox for the next sync.
+    if !done.isEmpty { BackgroundSync.start() }
   }
 }
