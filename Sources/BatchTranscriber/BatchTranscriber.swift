@@ -22,10 +22,11 @@ public struct BatchTranscriber: Sendable {
   public init(
     jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
     options: DecoderOptions = DecoderOptions(partials: false),
-    meanSeconds: Int = 0
+    meanSeconds: Int = 0,
+    bySentence: Bool = false
   ) {
     self.init(jobs: jobs, seconds: Self.audioSeconds) { () throws(TranscriptionError) in
-      try FileTranscriber(options: options, meanSeconds: meanSeconds)
+      try FileTranscriber(options: options, meanSeconds: meanSeconds, bySentence: bySentence)
     }
   }
 

@@ -20,6 +20,12 @@ final class CepstralMean {
   /// The mean of the speech frames in `samples` (frames without energy skipped, as the
   /// decoder's own running mean skips them); nil when there is too little speech.
   func of(_ samples: [Int16]) -> [Float]? {
+    guard let (sum, count) = total(of: samples), count >= Self.minimumFrames else { return nil }
+    return sum.map { Float($0 / Double(count)) }
+  }
+
+  /// The sum of the speech frames in `samples` and their count.
+  func total(of samples: [Int16]) -> (sum: [Double], count: Int)? {
     let dimension = frontEnd.dimension
     var sum = [Double](repeating: 0, count: dimension)
     var count = 0
@@ -32,7 +38,6 @@ final class CepstralMean {
     frontEnd.startUtterance()
     frontEnd.process(samples, frames: add)
     frontEnd.endUtterance(frames: add)
-    guard count >= Self.minimumFrames else { return nil }
-    return sum.map { Float($0 / Double(count)) }
+    return (sum, count)
   }
 }

@@ -37,6 +37,16 @@ final class MFCCFrontEnd {
 
   func startUtterance() { _ = fe_start_utt(frontEnd) }
 
+  /// Forgets the stream so far (its voice activity too) and starts an utterance.
+  func startStream() {
+    fe_start_stream(frontEnd)
+    startUtterance()
+  }
+
+  /// Whether the last frame was speech, by the front end's voice activity detection (the one
+  /// a decoder with the same configuration ends its utterances by).
+  var inSpeech: Bool { fe_get_vad_state(frontEnd) != 0 }
+
   /// Computes the frames of `samples`, handing them to `frames` a block at a time (row after
   /// row, `dimension` values each; valid only during the call).
   func process(_ samples: [Int16], frames: (UnsafeBufferPointer<Float>) -> Void) {

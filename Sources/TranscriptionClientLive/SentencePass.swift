@@ -3,14 +3,14 @@ import Foundation
 import TranscriptionClient
 import WorkerThreads
 
-/// The second pass over a meeting's audio: one decoder on a thread of its own, fed chunks as
-/// they come (so it runs behind the live pass and finishes soon after the audio ends), with each
-/// sentence's voice features from the MFCC front end beside it. Word and
-/// utterance times are in the chunks' time base (the first chunk's `start` is where the decoder's
-/// stream begins).
+/// The second pass over a meeting's audio: a `SentenceDecoder` (each sentence decoded alone,
+/// from its own mean) on a thread of its own, fed chunks as they come (so it runs behind the
+/// live pass and finishes soon after the audio ends), with each sentence's voice features from
+/// the MFCC front end beside it. Word and utterance times are in the chunks' time base (the
+/// first chunk's `start` is where the stream begins).
 final class SentencePass: @unchecked Sendable {
   // Everything below is used on `worker` only.
-  private let decoder: SpeechDecoder
+  private let decoder: SentenceDecoder
   /// Each sentence's voice features (nil: the front end could not start; sentences come
   /// without them and are attributed by slot).
   private let voices = VoiceFrontEnd()
@@ -18,8 +18,8 @@ final class SentencePass: @unchecked Sendable {
   private var origin: Double?
   private let worker: WorkerThread
 
-  private init(decoder: SpeechDecoder, worker: WorkerThread) {
-    self.decoder = decoder
+  private init(options: DecoderOptions, worker: WorkerThread) throws(TranscriptionError) {
+    decoder = try SentenceDecoder(options: options)
     self.worker = worker
   }
 
@@ -31,7 +31,7 @@ final class SentencePass: @unchecked Sendable {
   ) async throws -> [Utterance] {
     let worker = WorkerThread(name: "syncups.sentence-pass", stackSize: SpeechDecoder.stackSize)
     let pass = try await worker.run {
-      SentencePass(decoder: try SpeechDecoder(options: options), worker: worker)
+      try SentencePass(options: options, worker: worker)
     }
     let cancelled = StopFlag()
     return try await withTaskCancellationHandler {
@@ -63,11 +63,11 @@ final class SentencePass: @unchecked Sendable {
     return utterances
   }
 
-  private func collect(_ events: [TranscriptionEvent]) {
+  private func collect(_ sentences: [Utterance]) {
     let shift = origin ?? 0
-    for case .final(var utterance) in events {
-      utterance.voice = voices?.take(from: utterance.start, to: utterance.end, origin: shift)
-      utterances.append(utterance.shifted(by: shift))
+    for var sentence in sentences {
+      sentence.voice = voices?.take(from: sentence.start, to: sentence.end, origin: shift)
+      utterances.append(sentence.shifted(by: shift))
     }
   }
 }

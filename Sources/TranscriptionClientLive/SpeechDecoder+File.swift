@@ -36,3 +36,18 @@ extension SpeechDecoder {
     return Transcript(duration: AudioFormat.seconds(samples: samplesFed), utterances: utterances)
   }
 }
+
+extension SentenceDecoder {
+  /// Decodes the rest of `reader` sentence by sentence: times count from the file's start.
+  public func transcribe(_ reader: AudioFileReader) throws(AudioFileError) -> Transcript {
+    startStream()
+    var utterances: [Utterance] = []
+    var samples = 0
+    while let chunk = try reader.next() {
+      samples += chunk.samples.count
+      utterances += process(chunk.samples)
+    }
+    utterances += finish()
+    return Transcript(duration: AudioFormat.seconds(samples: samples), utterances: utterances)
+  }
+}

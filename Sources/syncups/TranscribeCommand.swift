@@ -51,6 +51,11 @@ struct TranscribeCommand: ParsableCommand {
   @Option(help: .hidden)
   var meanSeconds: Int = SpeechDecoder.fileMeanSeconds
 
+  // Each sentence decoded alone from its own mean, as a recording's second pass does
+  // (`Samples/make-samples` writes what a recording saves with it).
+  @Flag(help: .hidden)
+  var bySentence = false
+
   @Option(help: .hidden)
   var maxActiveHmms: Int = DecoderOptions().maxActiveHMMs
 
@@ -79,7 +84,7 @@ struct TranscribeCommand: ParsableCommand {
         endSilenceFrames: endSilenceFrames, maxActiveHMMs: maxActiveHmms,
         extraArguments: decoderArgument, vocabulary: terms, standupWeight: standupWeight,
         vocabularyWeight: vocabularyWeight),
-      meanSeconds: meanSeconds)
+      meanSeconds: meanSeconds, bySentence: bySentence)
     let failures = Counter()
     let progress = ProgressBar.forStandardError()
     let format = self.format

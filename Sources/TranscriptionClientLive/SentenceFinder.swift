@@ -1,0 +1,95 @@
+import AudioCore
+import CPocketSphinx
+
+/// Where the sentences of a stream are, found as a decoder finds its utterances (its front end's
+/// voice activity detection, same settings) but without decoding them: each comes out as the
+/// range of the stream's samples to decode on its own, from a quarter second before its speech
+/// to a quarter second after. A sentence still going after 30 s is cut at its quietest 10 ms
+/// of the last 2 s, so no sentence keeps more than that waiting. Not thread-safe.
+final class SentenceFinder {
+  private let frontEnd: MFCCFrontEnd
+  /// Samples from a sentence's speech to the detector's word that it began (speech must last
+  /// `-vad_startspeech` frames), and from its end to the word that it ended (`-vad_postspeech`).
+  private let startDelay: Int
+  private let endDelay: Int
+  private var seen = 0
+  private var pending: [Int16] = []
+  /// The sentence being heard: its range's first sample, and the energy of each 10 ms block
+  /// from sample `blocksFrom` on.
+  private var first: Int?
+  private var energies: [Double] = []
+  private var blocksFrom = 0
+
+  static let margin = AudioFormat.sampleRate / 4
+  static let longest = 30 * AudioFormat.sampleRate
+  private static let block = AudioFormat.sampleRate / 100
+
+  /// A finder with `config`'s front-end and detection settings (a decoder's).
+  init?(config: OpaquePointer) {
+    guard let frontEnd = MFCCFrontEnd(config: config) else { return nil }
+    self.frontEnd = frontEnd
+    startDelay = Int(cmd_ln_int_r(config, "-vad_startspeech")) * Self.block
+    endDelay = Int(cmd_ln_int_r(config, "-vad_postspeech")) * Self.block
+    frontEnd.startUtterance()
+  }
+
+  /// Starts a new stream: samples count from zero again.
+  func startStream() {
+    frontEnd.startStream()
+    seen = 0
+    pending = []
+    first = nil
+  }
+
+  /// The first sample a sentence may still need: what comes before it can be let go.
+  var firstNeeded: Int { first ?? max(seen - startDelay - Self.margin, 0) }
+
+  /// Feeds samples; returns the sentences that ended, in order.
+  func process(_ samples: [Int16]) -> [Range<Int>] {
+    pending.append(contentsOf: samples)
+    var found: [Range<Int>] = []
+    var offset = 0
+    while pending.count - offset >= Self.block {
+      let block = Array(pending[offset..<offset + Self.block])
+      offset += Self.block
+      frontEnd.process(block) { _ in }
+      seen += Self.block
+      if let sentence = step(block) { found.append(sentence) }
+    }
+    pending.removeFirst(offset)
+    return found
+  }
+
+  /// The stream ended: the sentence still being heard, if any.
+  func finish() -> [Range<Int>] {
+    defer { first = nil }
+    guard let first else { return [] }
+    return [first..<seen]
+  }
+
+  private func step(_ block: [Int16]) -> Range<Int>? {
+    let speech = frontEnd.inSpeech
+    guard let begun = first else {
+      if speech {
+        first = max(seen - startDelay - Self.margin, 0)
+        energies = []
+        blocksFrom = seen
+      }
+      return nil
+    }
+    if !speech {
+      first = nil
+      return begun..<max(seen - endDelay + Self.margin, begun)
+    }
+    energies.append(block.reduce(0) { $0 + Double($1) * Double($1) })
+    guard seen - begun >= Self.longest else { return nil }
+    // Cut in the middle of the quietest block of the last 2 s; the next sentence starts there.
+    let window = energies.suffix(200)
+    let quietest = window.indices.min { window[$0] < window[$1] } ?? energies.count - 1
+    let cut = blocksFrom + quietest * Self.block + Self.block / 2
+    energies.removeFirst(quietest + 1)
+    blocksFrom += (quietest + 1) * Self.block
+    first = cut
+    return begun..<cut
+  }
+}
