@@ -14,8 +14,9 @@ public final class SentenceDecoder {
   /// The stream's samples from sample `kept` on: the sentences not decoded yet.
   private var audio: [Int16] = []
   private var kept = 0
-  /// The sum and count of the stream's speech frames so far: what a short sentence's own mean
-  /// is drawn towards (a few words say little about the voice).
+  /// The sum and count of the stream's speech frames so far, after `priorFrames` of the
+  /// model's average: what a short sentence's own mean is drawn towards (a few words say little
+  /// about the voice).
   private var streamSum: [Double] = []
   private var streamFrames = 0
   /// How many frames (1.5 s) of the stream's mean a sentence's own mean is blended with
@@ -58,7 +59,11 @@ public final class SentenceDecoder {
   /// far, this sentence's included) by `priorFrames`.
   private func mean(of samples: [Int16]) -> [Float]? {
     guard let (sum, count) = decoder.fileMean?.total(of: samples), count > 0 else { return nil }
-    if streamSum.isEmpty { streamSum = sum.map { _ in 0 } }
+    if streamSum.isEmpty {
+      let average = decoder.initialMean.count == sum.count ? decoder.initialMean : []
+      streamSum = sum.indices.map { average.isEmpty ? 0 : Double(average[$0]) * Self.priorFrames }
+      streamFrames = average.isEmpty ? 0 : Int(Self.priorFrames)
+    }
     for index in sum.indices { streamSum[index] += sum[index] }
     streamFrames += count
     let prior = Self.priorFrames

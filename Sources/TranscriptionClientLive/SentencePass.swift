@@ -13,13 +13,15 @@ final class SentencePass: @unchecked Sendable {
   private let decoder: SentenceDecoder
   /// Each sentence's voice features (nil: the front end could not start; sentences come
   /// without them and are attributed by slot).
-  private let voices = VoiceFrontEnd()
+  private let voices: VoiceFrontEnd?
   private var utterances: [Utterance] = []
   private var origin: Double?
   private let worker: WorkerThread
 
   private init(options: DecoderOptions, worker: WorkerThread) throws(TranscriptionError) {
     decoder = try SentenceDecoder(options: options)
+    // After the decoder, which silences sphinxbase's log (the front end's arguments print).
+    voices = VoiceFrontEnd()
     self.worker = worker
   }
 

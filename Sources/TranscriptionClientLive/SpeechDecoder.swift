@@ -22,7 +22,7 @@ public final class SpeechDecoder {
   public let model: SpeechModel
   /// The cepstral mean the decoder starts from, restored for every new stream so a stream's
   /// transcript never depends on what the decoder heard before (batch workers reuse decoders).
-  private var initialMean: [Float] = []
+  private(set) var initialMean: [Float] = []
   /// Measures a file's cepstral mean with this decoder's front-end settings (made when needed).
   lazy var fileMean = CepstralMean(decoder: decoder)
 

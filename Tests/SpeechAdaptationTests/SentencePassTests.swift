@@ -61,9 +61,9 @@ struct SentencePassTests {
     let client = TranscriptionClient.live()
     let utterances = try await client.transcribeSentences(chunks(of: path, offset: offset), options)
 
-    // The same audio decoded as one file with the same decoder options: the same words, the times
-    // moved by the offset.
-    let decoder = try SpeechDecoder(options: DecoderOptions().sentencePass(options))
+    // The same audio decoded as one file, sentence by sentence, with the same decoder options:
+    // the same words, the times moved by the offset.
+    let decoder = try SentenceDecoder(options: DecoderOptions().sentencePass(options))
     let file = try decoder.transcribe(AudioFileReader(path: path))
     #expect(utterances.map(\.text) == file.utterances.map(\.text))
     let words = utterances.flatMap(\.words)
