@@ -1,10 +1,13 @@
 import AudioCore
 import CPocketSphinx
+import Foundation
 
 /// Where the sentences of a stream are, found as a decoder finds its utterances (its front end's
 /// voice activity detection, same settings) but without decoding them: each comes out as the
 /// range of the stream's samples to decode on its own, from a quarter second before its speech
-/// to a quarter second after. A sentence still going after 30 s is cut at its quietest 10 ms
+/// to a quarter second after. Under noise (other voices talking) the detector may hear speech
+/// throughout: a pause as long as the one that ends a sentence in silence, 12 dB below the
+/// sentence's loudest, ends it too. A sentence still going after 30 s is cut at its quietest 10 ms
 /// of the last 2 s, so no sentence keeps more than that waiting. Not thread-safe.
 final class SentenceFinder {
   private let frontEnd: MFCCFrontEnd
@@ -19,6 +22,17 @@ final class SentenceFinder {
   private var first: Int?
   private var energies: [Double] = []
   private var blocksFrom = 0
+  /// Loudness (dB, over the last `smoothing` blocks), the sentence's loudest, and how long it
+  /// has been `dip` below that (from sample `quietFrom`); `afterDip`: a sentence ended at such
+  /// a pause while the detector still hears speech (noise), and the next starts when it is
+  /// loud again.
+  private var recent: [Double] = []
+  private var level = 0.0
+  private var quiet = 0
+  private var quietFrom = 0
+  private var afterDip = false
+  static let smoothing = 5
+  static let dip = 12.0
 
   static let margin = AudioFormat.sampleRate / 4
   static let longest = 30 * AudioFormat.sampleRate
@@ -39,6 +53,8 @@ final class SentenceFinder {
     seen = 0
     pending = []
     first = nil
+    recent = []
+    afterDip = false
   }
 
   /// The first sample a sentence may still need: what comes before it can be let go.
@@ -69,9 +85,18 @@ final class SentenceFinder {
 
   private func step(_ block: [Int16]) -> Range<Int>? {
     let speech = frontEnd.inSpeech
+    let power = block.reduce(0) { $0 + Double($1) * Double($1) }
+    recent.append(10 * log10(power / Double(Self.block) + 1))
+    if recent.count > Self.smoothing { recent.removeFirst() }
+    let loudness = recent.reduce(0, +) / Double(recent.count)
     guard let begun = first else {
-      if speech {
-        first = max(seen - startDelay - Self.margin, 0)
+      if !speech {
+        afterDip = false
+      } else if !afterDip || loudness > level - Self.dip {
+        first = max(seen - (afterDip ? Self.block : startDelay) - Self.margin, 0)
+        afterDip = false
+        level = loudness
+        quiet = 0
         energies = []
         blocksFrom = seen
       }
@@ -81,7 +106,20 @@ final class SentenceFinder {
       first = nil
       return begun..<max(seen - endDelay + Self.margin, begun)
     }
-    energies.append(block.reduce(0) { $0 + Double($1) * Double($1) })
+    // A pause under noise: as long as the detector's, `dip` below the sentence's loudest.
+    level = max(level, loudness)
+    if loudness < level - Self.dip {
+      if quiet == 0 { quietFrom = seen - Self.block }
+      quiet += Self.block
+    } else {
+      quiet = 0
+    }
+    if quiet >= endDelay {
+      first = nil
+      afterDip = true
+      return begun..<max(quietFrom + Self.margin, begun)
+    }
+    energies.append(power)
     guard seen - begun >= Self.longest else { return nil }
     // Cut in the middle of the quietest block of the last 2 s; the next sentence starts there.
     let window = energies.suffix(200)
