@@ -6,8 +6,8 @@ import Foundation
 /// voice activity detection, same settings) but without decoding them: each comes out as the
 /// range of the stream's samples to decode on its own, from a quarter second before its speech
 /// to a quarter second after. Under noise (other voices talking) the detector may hear speech
-/// throughout: a pause as long as the one that ends a sentence in silence, 12 dB below the
-/// sentence's loudest, ends it too. A sentence still going after 30 s is cut at its quietest 10 ms
+/// throughout: a pause half a second longer than the one that ends a sentence in silence, 12 dB
+/// below the sentence's loudest, ends it too. A sentence still going after 30 s is cut at its quietest 10 ms
 /// of the last 2 s, so no sentence keeps more than that waiting. Not thread-safe.
 final class SentenceFinder {
   private let frontEnd: MFCCFrontEnd
@@ -33,6 +33,11 @@ final class SentenceFinder {
   private var afterDip = false
   static let smoothing = 5
   static let dip = 12.0
+  /// Half a second more than the detector's silence: measured over eight clean stand-ups, as
+  /// long gave 21.0 % word errors (pauses between sentences of a turn were taken for a turn's
+  /// end), 0.2 s more 20.2 %, 0.5 s more 19.4 %, as without; babble rooms stayed at 94-100 %
+  /// of words to the right person.
+  static let longerUnderNoise = AudioFormat.sampleRate / 2
 
   static let margin = AudioFormat.sampleRate / 4
   static let longest = 30 * AudioFormat.sampleRate
@@ -106,7 +111,7 @@ final class SentenceFinder {
       first = nil
       return begun..<max(seen - endDelay + Self.margin, begun)
     }
-    // A pause under noise: as long as the detector's, `dip` below the sentence's loudest.
+    // A pause under noise: longer than the detector's, `dip` below the sentence's loudest.
     level = max(level, loudness)
     if loudness < level - Self.dip {
       if quiet == 0 { quietFrom = seen - Self.block }
@@ -114,7 +119,7 @@ final class SentenceFinder {
     } else {
       quiet = 0
     }
-    if quiet >= endDelay {
+    if quiet >= endDelay + Self.longerUnderNoise {
       first = nil
       afterDip = true
       return begun..<max(quietFrom + Self.margin, begun)
