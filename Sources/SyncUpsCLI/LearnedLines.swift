@@ -23,9 +23,12 @@ extension Listing {
           + "\(attendee.name.visible): \(parts.joined(separator: "; "))")
     }
     let words = learned.words
+    let heard = words.corrected + words.uncorrected
     var line =
-      "Team's words: \(Format.count(words.corrected, "word")) corrected, "
-      + "\(Format.count(words.uncorrected, "word")) not corrected, \(words.vocabulary) distinct"
+      heard == 0
+      ? "Team's words: nothing learned yet"
+      : "Team's words: learned from \(Format.count(heard, "word")) (\(words.corrected) corrected), "
+        + "\(Format.count(words.vocabulary, "distinct word"))"
     if let forgotten = words.forgotten { line += "; forgotten \(Format.date(forgotten))" }
     return lines + [line]
   }

@@ -65,7 +65,7 @@ extension LifecycleTests {
         Vocabulary:   attendees' names only (add words with --add-word)
         People:       Ana: voice not heard yet
                       Ben: voice not heard yet
-        Team's words: 0 words corrected, 0 words not corrected, 0 distinct
+        Team's words: nothing learned yet
         Meetings:     0
 
         """, sourceLocation: sourceLocation)
@@ -134,7 +134,7 @@ extension LifecycleTests {
         Vocabulary:   attendees' names only (add words with --add-word)
         People:       Ben: voice not heard yet
                       Cy: voice not heard yet
-        Team's words: 0 words corrected, 13 words not corrected, 13 distinct
+        Team's words: learned from 13 words (0 corrected), 13 distinct words
         Meetings:     2
           1. 2026-11-21 14:05  bbbbbbbb
           2. 2026-11-20 09:00  aaaaaaaa
