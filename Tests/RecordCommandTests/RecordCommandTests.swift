@@ -53,10 +53,13 @@ struct RecordCommandTests {
     let saved = segments(meeting)
     #expect(saved.count >= 2)
     // Saved: the second pass over what was heard, which begins as a whole recording's does
-    // (`Samples/make-samples`), with the speaker the live pass printed first.
+    // (`Samples/make-samples`), or the live pass when the second had not caught up (a busy
+    // machine), with the speaker the live pass printed first.
     let first = String(try #require(printed.first).drop { $0 != "]" }.dropFirst(2))
     #expect(first.hasPrefix("\(saved[0].speaker): "), "\(first)")
-    #expect(try committedRecording("standup").hasPrefix(saved[0].text + " "), "\(saved)")
+    #expect(
+      try committedRecording("standup").hasPrefix(saved[0].text + " ")
+        || first == "\(saved[0].speaker): \(saved[0].text)", "\(saved)")
     #expect(record.stdout.contains("Saved meeting"))
   }
 

@@ -40,9 +40,13 @@ struct RecordScreenTests {
 
     let meeting = try #require(try savedMeetings(home).first)
     #expect(segments(meeting).first?.speaker == "Ana")
-    // The second pass's first sentence, as `Samples/make-samples` wrote what a recording saves.
+    // The second pass's first sentence, as `Samples/make-samples` wrote what a recording saves,
+    // or the live pass's when the second had not caught up (a busy machine: it replaces it in
+    // the background).
     let first = try #require(segments(meeting).first?.text)
-    #expect(try committedRecording("standup").hasPrefix(first + " "), "\(first)")
+    #expect(
+      try committedRecording("standup").hasPrefix(first + " ")
+        || committedRecording("standup", audioKept: false).hasPrefix(first + " "), "\(first)")
     #expect(first.hasSuffix("everyone let's start the stand up"), "\(first)")
   }
 }
