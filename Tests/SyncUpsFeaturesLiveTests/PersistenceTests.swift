@@ -37,8 +37,9 @@ struct PersistenceTests {
     }
     #expect(summary.segments.isEmpty)
     #expect(try reopened.unfinished().isEmpty)
+    // The second pass's sentence (the audio is kept): hello's one sentence decoded whole.
     let expected = try String(
-      contentsOf: SampleMeetingTests.samples.appendingPathComponent("hello.transcript.txt"),
+      contentsOf: SampleMeetingTests.samples.appendingPathComponent("hello.sentences.txt"),
       encoding: .utf8
     ).trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(meeting.transcript == expected)
