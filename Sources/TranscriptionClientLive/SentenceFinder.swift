@@ -7,12 +7,13 @@ import Foundation
 /// range of the stream's samples to decode on its own, from a quarter second before its speech
 /// to a quarter second after. Under noise (other voices talking) the detector may hear speech
 /// throughout: a pause half a second longer than the one that ends a sentence in silence, 12 dB
-/// below the sentence's loudest, ends it too. A sentence still going after 30 s is cut at its quietest 10 ms
-/// of the last 2 s, so no sentence keeps more than that waiting. Not thread-safe.
+/// below the sentence's loudest, ends it too. A sentence still going after 30 s is cut at its
+/// quietest 10 ms of the last 2 s, so no sentence keeps more than that waiting. Not thread-safe.
 final class SentenceFinder {
   private let frontEnd: MFCCFrontEnd
-  /// Samples from a sentence's speech to the detector's word that it began (speech must last
-  /// `-vad_startspeech` frames), and from its end to the word that it ended (`-vad_postspeech`).
+  /// Samples from the start of a sentence's speech to the moment the detector says it began
+  /// (speech must last `-vad_startspeech` frames), and from its end to the moment the detector
+  /// says it ended (`-vad_postspeech` frames of silence).
   private let startDelay: Int
   private let endDelay: Int
   private var seen = 0
