@@ -16,7 +16,8 @@ final class SentenceFinder {
   /// says it ended (`-vad_postspeech` frames of silence).
   private let startDelay: Int
   private let endDelay: Int
-  private var seen = 0
+  /// Samples taken in so far (whole 10 ms blocks).
+  private(set) var seen = 0
   private var pending: [Int16] = []
   /// The sentence being heard: its range's first sample, and the energy of each 10 ms block
   /// from sample `blocksFrom` on.
@@ -42,6 +43,7 @@ final class SentenceFinder {
 
   static let margin = AudioFormat.sampleRate / 4
   static let longest = 30 * AudioFormat.sampleRate
+  static let cutWindow = 2 * AudioFormat.sampleRate
   private static let block = AudioFormat.sampleRate / 100
 
   /// A finder with `config`'s front-end and detection settings (a decoder's).
@@ -65,6 +67,9 @@ final class SentenceFinder {
 
   /// The first sample a sentence may still need: what comes before it can be let go.
   var firstNeeded: Int { first ?? max(seen - startDelay - Self.margin, 0) }
+
+  /// The first sample of the sentence being heard, if one is.
+  var openSince: Int? { first }
 
   /// Feeds samples; returns the sentences that ended, in order.
   func process(_ samples: [Int16]) -> [Range<Int>] {
@@ -128,7 +133,7 @@ final class SentenceFinder {
     energies.append(power)
     guard seen - begun >= Self.longest else { return nil }
     // Cut in the middle of the quietest block of the last 2 s; the next sentence starts there.
-    let window = energies.suffix(200)
+    let window = energies.suffix(Self.cutWindow / Self.block)
     let quietest = window.indices.min { window[$0] < window[$1] } ?? energies.count - 1
     let cut = blocksFrom + quietest * Self.block + Self.block / 2
     energies.removeFirst(quietest + 1)

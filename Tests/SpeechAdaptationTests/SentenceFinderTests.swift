@@ -1,3 +1,4 @@
+import AudioCore
 import AudioFilesClientLive
 import Foundation
 import Testing
@@ -46,5 +47,35 @@ struct SentenceFinderTests {
     #expect(heard.count == 2, "\(heard.map(\.text))")
     #expect(heard.first?.text.contains("yesterday") == true, "\(heard.map(\.text))")
     #expect(heard.last?.text.contains("will review") == true, "\(heard.map(\.text))")
+  }
+
+  /// A sentence longer than `lookahead` is decoded while it is heard, so that little is left to
+  /// decode when the stream ends (a recording's second pass must catch up within a second).
+  @Test func aLongSentenceIsDecodedWhileItIsHeard() throws {
+    let path = try flite(
+      "The library in our town was built with money from a rich family, and the garden behind "
+        + "it grows roses, tomatoes and beans every summer.",
+      voice: "slt")
+    defer { unlink(path) }
+    let decoder = try SentenceDecoder(
+      options: DecoderOptions(partials: false).sentencePass(.init()))
+    decoder.startStream()
+    let reader = try AudioFileReader(path: path)
+    var total = 0
+    var heard: [Transcription.Utterance] = []
+    while let chunk = try reader.next() {
+      for start in stride(from: 0, to: chunk.samples.count, by: 1600) {
+        let part = Array(chunk.samples[start..<min(start + 1600, chunk.samples.count)])
+        total += part.count
+        heard += decoder.process(part)
+      }
+    }
+    #expect(heard.isEmpty, "\(heard.map(\.text))")
+    // All but the last tenth of a second's chunk, and what the decoder holds back (under 10 ms).
+    #expect(
+      decoder.decoder.samplesFed >= total - 1600 - 160, "\(decoder.decoder.samplesFed) of \(total)")
+    heard = decoder.finish()
+    #expect(heard.count == 1, "\(heard.map(\.text))")
+    #expect(heard.first?.text.contains("library") == true, "\(heard.map(\.text))")
   }
 }

@@ -34,8 +34,14 @@ struct CrashRecoveryTests {
 
   @Test func aRecordingKilledAtAnyStepIsRecoveredOnceWithItsAudio() async throws {
     let library = try killAtStepLibrary.get()
-    let steps = try await Self.steps(library: library)
-    try #require(!steps.isEmpty, "the clean run made no durable step at all")
+    // A recording's steps vary with timing (16 to 23 measured): whether the word model is
+    // rebuilt before it exits, whether the sentence pass caught up in time (if not, the live
+    // transcript is saved first and replaced). Two clean runs: the kills go over the longer
+    // one's steps, and at least as many must happen as the shorter one makes.
+    let runs = [try await Self.steps(library: library), try await Self.steps(library: library)]
+    let steps = runs[0].count >= runs[1].count ? runs[0] : runs[1]
+    let fewest = min(runs[0].count, runs[1].count)
+    try #require(fewest > 0, "a clean run made no durable step at all")
     let kills = steps.enumerated().flatMap { index, call in
       [
         Kill(step: index + 1, before: true, call: call),
@@ -60,7 +66,7 @@ struct CrashRecoveryTests {
       }
       return killed
     }
-    #expect(killedAtAll >= steps.count, "only \(killedAtAll) of \(kills.count) kills happened")
+    #expect(killedAtAll >= fewest, "only \(killedAtAll) of \(kills.count) kills happened")
   }
 
   /// One recording killed at `kill` and the two starts after it; false when that step did not
