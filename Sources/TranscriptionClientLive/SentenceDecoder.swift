@@ -69,17 +69,15 @@ public final class SentenceDecoder {
   /// The sentence in `range` decoded: the rest of it if it is being decoded as it is heard,
   /// else the whole of it.
   private func end(_ range: Range<Int>) -> Utterance? {
-    guard let open = streaming, open.first == range.lowerBound else {
-      streaming = nil
-      return decode(range)
-    }
+    let streamed = streaming
     streaming = nil
+    guard let open = streamed, open.first == range.lowerBound else { return decode(range) }
     let rest = samples(open.fed..<max(range.upperBound, open.fed))
     let unmeasured = samples(open.meanEnd..<max(range.upperBound, open.meanEnd))
     if let (sum, count) = decoder.fileMean?.total(of: unmeasured) { addToStream(sum, count) }
     // What was fed after the sentence's end (the finder ends it a little after the fact)
     // belongs to the next one.
-    let heard = open.heard + finals(decoder.process(rest) + decoder.finish())
+    let heard = open.heard + (decoder.process(rest) + decoder.finish()).finals
     let end = AudioFormat.seconds(samples: range.upperBound - open.first)
     return sentence(from: heard.compactMap { $0.before(end) }, at: open.first)
   }
@@ -94,7 +92,7 @@ public final class SentenceDecoder {
       streaming = (first, first, seen, [])
     }
     guard var open = streaming, seen > open.fed else { return }
-    open.heard += finals(decoder.process(samples(open.fed..<seen)))
+    open.heard += decoder.process(samples(open.fed..<seen)).finals
     open.fed = seen
     streaming = open
   }
@@ -128,19 +126,13 @@ public final class SentenceDecoder {
     let sentence = samples(range)
     decoder.startStream(cepstralMean: mean(of: sentence))
     return self.sentence(
-      from: finals(decoder.process(sentence) + decoder.finish()), at: range.lowerBound)
+      from: (decoder.process(sentence) + decoder.finish()).finals, at: range.lowerBound)
   }
 
   /// The buffered samples in `range` (the stream's sample numbers).
   private func samples(_ range: Range<Int>) -> [Int16] {
     let from = min(max(range.lowerBound - kept, 0), audio.count)
     return Array(audio[from..<min(max(range.upperBound - kept, from), audio.count)])
-  }
-
-  private func finals(_ events: [TranscriptionEvent]) -> [Utterance] {
-    events.compactMap { event in
-      if case .final(let utterance) = event { utterance } else { nil }
-    }
   }
 
   /// One sentence from what the decoder heard in it, its times moved to the stream's (it began

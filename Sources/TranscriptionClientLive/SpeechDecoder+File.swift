@@ -24,15 +24,11 @@ extension SpeechDecoder {
       head.append(contentsOf: chunk.samples)
     }
     startStream(cepstralMean: head.isEmpty ? nil : fileMean?.of(head))
-    var utterances: [Utterance] = []
-    func collect(_ events: [TranscriptionEvent]) {
-      for case .final(let utterance) in events { utterances.append(utterance) }
-    }
-    collect(process(head))
+    var utterances = process(head).finals
     while stop?.isSet != true, let chunk = try reader.next() {
-      collect(process(chunk.samples))
+      utterances += process(chunk.samples).finals
     }
-    collect(finish())
+    utterances += finish().finals
     return Transcript(duration: AudioFormat.seconds(samples: samplesFed), utterances: utterances)
   }
 }
@@ -49,5 +45,14 @@ extension SentenceDecoder {
     }
     utterances += finish()
     return Transcript(duration: AudioFormat.seconds(samples: samples), utterances: utterances)
+  }
+}
+
+extension [TranscriptionEvent] {
+  /// The finished utterances among these events, in order.
+  var finals: [Utterance] {
+    compactMap { event in
+      if case .final(let utterance) = event { utterance } else { nil }
+    }
   }
 }
