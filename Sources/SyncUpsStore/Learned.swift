@@ -64,10 +64,15 @@ extension SyncUpsDatabase {
       {
         try Self.forget(attendee: attendee, at: date, db)
       }
-      try db.execute(
-        sql: "UPDATE syncUp SET wordsForgottenAt = ? WHERE id = ?",
-        arguments: [date.timeIntervalSince1970, syncUp])
+      try Self.setWordsForgotten(syncUp, at: date, db)
     }
+  }
+
+  /// The sync-up's language model learns only from meetings after `date` (a forgetting, here
+  /// or pulled).
+  static func setWordsForgotten(_ syncUpID: SyncUp.ID, at date: Date, _ db: Database) throws {
+    _ = try SyncUpRecord.filter(id: syncUpID)
+      .updateAll(db, Column("wordsForgottenAt").set(to: date.timeIntervalSince1970))
   }
 
   private static func forget(attendee: String, at date: Date, _ db: Database) throws {
@@ -129,18 +134,7 @@ extension SyncUpsDatabase {
       people[id, default: .init()].forgotten =
         (row["forgottenAt"] as Double?).map(Date.init(timeIntervalSince1970:))
     }
-    var words = WordsLearned(forgotten: try wordsForgotten(syncUpID, db))
-    var distinct: Set<String> = []
-    for learned in try textToLearn(syncUpID, db) {
-      let spoken = learned.text.split(whereSeparator: \.isWhitespace)
-      if learned.corrected {
-        words.corrected += spoken.count
-      } else {
-        words.uncorrected += spoken.count
-      }
-      for word in spoken { distinct.insert(word.lowercased()) }
-    }
-    words.vocabulary = distinct.count
+    let words = try WordCounts.learned(syncUpID, db)
     return Learned(people: people, words: words)
   }
 }

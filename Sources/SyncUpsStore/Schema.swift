@@ -83,6 +83,8 @@ enum Schema {
     migrator.registerMigration("v11: sentence pass learning") { db in
       try db.execute(sql: "ALTER TABLE sentencePass ADD COLUMN learning INTEGER NOT NULL DEFAULT 3")
     }
+    // The words each sync-up learns from, counted as they change (`WordCounts`).
+    migrator.registerMigration("v12: words counted", migrate: WordCounts.migrate)
     return migrator
   }
 

@@ -72,6 +72,7 @@ public struct SyncUpsRequest: DatabaseValueRequest {
       default: break
       }
     }
+    try WordCounts.catchUp(db)
   }
 
   public func fetch(

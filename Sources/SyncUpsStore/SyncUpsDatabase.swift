@@ -201,10 +201,15 @@ public final class SyncUpsDatabase: Sendable {
     }
   }
 
-  /// Runs `body` in one write transaction; SQLite errors become `SyncUpsDatabaseError`s.
+  /// Runs `body` in one write transaction, with the words it changed counted
+  /// (`WordCounts`); SQLite errors become `SyncUpsDatabaseError`s.
   func write<T>(_ body: (Database) throws -> T) throws -> T {
     do {
-      return try writer.write(body)
+      return try writer.write { db in
+        let result = try body(db)
+        try WordCounts.catchUp(db)
+        return result
+      }
     } catch let error as SyncUpsDatabaseError {
       throw error
     } catch let error as SyncUpBeingRecorded {
