@@ -17,36 +17,81 @@ extension TeamStore {
     let rows = try await run(
       """
       WITH mine AS (SELECT id FROM sync_up WHERE team_id = \(team))
-      SELECT kind, id, version FROM (
-        SELECT 's' AS kind, id, version FROM sync_up
+      SELECT kind, id, version, size FROM (
+        SELECT 's' AS kind, id, version, octet_length(document::text)::int8 AS size FROM sync_up
         WHERE version > \(since) AND id IN (SELECT id FROM mine)
-        UNION ALL SELECT 'm', id, version FROM meeting
+        UNION ALL SELECT 'm', id, version, coalesce(octet_length(json), 0)::int8 FROM meeting
         WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
-        UNION ALL SELECT 'p', attendee_id, version FROM learned_person
+        UNION ALL SELECT 'p', attendee_id, version, octet_length(document)::int8
+        FROM learned_person
         WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
       ) AS changed ORDER BY version LIMIT \(limit + 1)
       """, logger: logger)
-    var changed: [(String, UUID, Int64)] = []
-    for row in try rows.decode((String, UUID, Int64).self) { changed.append(row) }
+    var changed: [(kind: String, id: UUID, version: Int64, size: Int64)] = []
+    for row in try rows.decode((String, UUID, Int64, Int64).self) { changed.append(row) }
     var page = ChangesPageJSON(version: since, more: changed.count > limit)
-    for (kind, id, version) in changed.prefix(limit) {
-      if page.bytes >= budget {
+    // The documents that fit, by their stored sizes (always one, so that a pull moves on).
+    var taken = 0
+    var bytes: Int64 = 0
+    for change in changed.prefix(limit) {
+      if taken > 0 && bytes >= budget {
         page.more = true
         break
       }
-      page.version = version
-      if kind == "s" {
-        if let document = try await client.withOpenConnection({
-          try await syncUpDocument(id, on: $0)
-        }) {
-          page.append(syncUp: try WireJSON.bytes(of: document))
-        }
-      } else if kind == "p" {
-        if let json = try await personJSON(id) { page.append(person: json) }
-      } else if let json = try await meetingJSON(id) {
-        page.append(meeting: json)
+      taken += 1
+      bytes = bytes.addingReportingOverflow(change.size).partialValue
+    }
+    let chosen = changed.prefix(taken)
+    let documents = try await changedDocuments(
+      syncUps: chosen.filter { $0.kind == "s" }.map(\.id),
+      meetings: chosen.filter { $0.kind == "m" }.map(\.id),
+      people: chosen.filter { $0.kind == "p" }.map(\.id))
+    for change in chosen {
+      page.version = change.version
+      switch change.kind {
+      case "s": if let json = documents.syncUps[change.id] { page.append(syncUp: json) }
+      case "p": if let json = documents.people[change.id] { page.append(person: json) }
+      default:
+        var json = documents.meetings[change.id]
+        if json == nil { json = try await meetingJSONFromRows(change.id) }
+        if let json { page.append(meeting: json) }
       }
     }
     return page
+  }
+
+  /// The JSON of a page's documents, each kind in one query (a meeting whose JSON was never
+  /// stored is left out: `meetingJSONFromRows` makes it).
+  private func changedDocuments(syncUps: [UUID], meetings: [UUID], people: [UUID]) async throws
+    -> (syncUps: [UUID: [UInt8]], meetings: [UUID: ByteBuffer], people: [UUID: ByteBuffer])
+  {
+    var found: (syncUps: [UUID: [UInt8]], meetings: [UUID: ByteBuffer], people: [UUID: ByteBuffer])
+    found = ([:], [:], [:])
+    if !syncUps.isEmpty {
+      let decoder = WireJSON.decoder()
+      for (id, text) in try await run(
+        "SELECT id, document::text FROM sync_up WHERE id = ANY(\(syncUps))", logger: logger
+      ).decode((UUID, String).self) {
+        let document = try decoder.decode(SyncUpDocument.self, from: Data(text.utf8))
+        found.syncUps[id] = try WireJSON.bytes(of: document)
+      }
+    }
+    if !meetings.isEmpty {
+      for (id, json) in try await run(
+        "SELECT id, json FROM meeting WHERE id = ANY(\(meetings)) AND json IS NOT NULL",
+        logger: logger
+      ).decode((UUID, ByteBuffer).self) {
+        found.meetings[id] = json
+      }
+    }
+    if !people.isEmpty {
+      for (id, json) in try await run(
+        "SELECT attendee_id, document FROM learned_person WHERE attendee_id = ANY(\(people))",
+        logger: logger
+      ).decode((UUID, ByteBuffer).self) {
+        found.people[id] = json
+      }
+    }
+    return found
   }
 }

@@ -13,18 +13,9 @@ struct MeetingJSON {
   private var wordRanges: [Range<Int>] = []
 
   init(_ meeting: MeetingDocument) throws {
-    var head = meeting
-    head.segments = []
-    let empty = try WireJSON.bytes(of: head)
-    // The keys are sorted, so the segments sit between `length` and `syncUpID`; a quote inside
-    // a string is escaped, so this is found only where it is the key.
-    let opening = Array(#""segments":["#.utf8)
-    guard let found = empty.firstRange(of: opening + Array(#"],"syncUpID":"#.utf8)) else {
-      throw MeetingJSONUnexpected()
-    }
-    let split = found.lowerBound + opening.count
-    bytes.reserveCapacity(empty.count + meeting.segments.count * 64)
-    bytes.writeBytes(empty[..<split])
+    let (head, tail) = try Self.frame(of: meeting)
+    bytes.reserveCapacity(head.count + tail.count + meeting.segments.count * 64)
+    bytes.writeBytes(head)
     wordRanges.reserveCapacity(meeting.segments.count)
     for (index, segment) in meeting.segments.enumerated() {
       if index > 0 { bytes.writeInteger(UInt8(ascii: ",")) }
@@ -38,7 +29,21 @@ struct MeetingJSON {
       bytes.writeBytes(json)
       wordRanges.append((start + words.lowerBound)..<(start + words.upperBound))
     }
-    bytes.writeBytes(empty[split...])
+    bytes.writeBytes(tail)
+  }
+
+  /// The meeting's JSON without its segments, in two: before and after where they go (inside
+  /// the brackets of its `segments` member, found member by member whatever the keys' order).
+  static func frame(of meeting: MeetingDocument) throws -> (
+    head: ArraySlice<UInt8>, tail: ArraySlice<UInt8>
+  ) {
+    var empty = meeting
+    empty.segments = []
+    let json = try WireJSON.bytes(of: empty)
+    guard let segments = WireJSON.range(ofMember: "segments", in: json),
+      json[segments].elementsEqual("[]".utf8)
+    else { throw MeetingJSONUnexpected() }
+    return (json[...segments.lowerBound], json[(segments.lowerBound + 1)...])
   }
 
   /// Writes a segment as `WireJSON` does (keys sorted, numbers and strings by its rules)
@@ -133,34 +138,14 @@ struct MeetingJSON {
     return bytes.getString(at: range.lowerBound, length: range.count) ?? "[]"
   }
 
-  /// Where a segment's `words` array is in its JSON: from after its key (the last one) to
-  /// before the closing brace. Its words hold no key `words`, so the last such key is it.
+  /// Where a segment's `words` array is in its JSON.
   static func words(in json: [UInt8]) -> Range<Int>? {
-    let key = Array(#","words":["#.utf8)
-    guard json.last == UInt8(ascii: "}"),
-      let found = json.lastRange(of: key)
-    else { return nil }
-    return (found.lowerBound + key.count - 1)..<(json.count - 1)
+    WireJSON.range(ofMember: "words", in: json)
   }
 }
 
-/// A meeting whose JSON is not shaped as `MeetingJSON` expects (never, with sorted keys).
+/// A meeting whose JSON is not an object with its segments (never, as `WireJSON` writes it).
 struct MeetingJSONUnexpected: Error {}
-
-extension Array where Element == UInt8 {
-  /// The last place `pattern` occurs.
-  func lastRange(of pattern: [UInt8]) -> Range<Int>? {
-    guard pattern.count <= count else { return nil }
-    var start = count - pattern.count
-    while start >= 0 {
-      if self[start..<(start + pattern.count)].elementsEqual(pattern) {
-        return start..<(start + pattern.count)
-      }
-      start -= 1
-    }
-    return nil
-  }
-}
 
 /// A meeting as the API reads it: its clock (its `ETag`), and its stored JSON.
 struct StoredMeeting {

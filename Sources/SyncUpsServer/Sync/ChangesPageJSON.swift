@@ -57,33 +57,20 @@ public struct ChangesPageJSON: Sendable {
 }
 
 extension TeamStore {
-  /// A meeting's JSON, byte for byte what `WireJSON.bytes(of: meetingDocument(id))` writes: as
-  /// it was stored when pushed (`MeetingJSON`), else made from the rows.
-  func meetingJSON(_ id: UUID) async throws -> ByteBuffer? {
-    if let stored = try await storedJSON(id) { return stored }
-    return try await meetingJSONFromRows(id)
-  }
-
   /// A meeting's JSON made from its rows, its segments written one by one as they arrive: a
   /// meeting of many hours is in memory as its JSON only, not also as rows and documents.
   func meetingJSONFromRows(_ id: UUID) async throws -> ByteBuffer? {
     guard let meeting = try await meetingWithoutSegments(id) else { return nil }
-    // The keys are sorted, so the segments sit between `audio` ... `length` and `syncUpID`; a
-    // quote inside a string is escaped, so this is found only where it is the key.
-    let empty = try WireJSON.bytes(of: meeting)
-    let opening = Array(#""segments":["#.utf8)
-    guard let found = empty.firstRange(of: opening + Array(#"],"syncUpID":"#.utf8)) else {
-      return try await meetingDocument(id).map { ByteBuffer(bytes: try WireJSON.bytes(of: $0)) }
-    }
+    let (head, tail) = try MeetingJSON.frame(of: meeting)
     var json = ByteBuffer()
-    json.writeBytes(empty[..<(found.lowerBound + opening.count)])
+    json.writeBytes(head)
     var first = true
     try await eachSegment(of: id) { segment in
       if !first { json.writeInteger(UInt8(ascii: ",")) }
       first = false
       json.writeBytes(try WireJSON.bytes(of: segment))
     }
-    json.writeBytes(empty[(found.lowerBound + opening.count)...])
+    json.writeBytes(tail)
     return json
   }
 }
