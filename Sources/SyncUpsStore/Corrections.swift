@@ -66,7 +66,7 @@ extension SyncUpsDatabase {
       throw CorrectionProblem.sentencesPending
     }
     guard
-      var record = try SegmentRecord.of(meetingID)
+      let record = try SegmentRecord.of(meetingID)
         .filter(SegmentRecord.Columns.ordinal == number - 1).fetchOne(db)
     else {
       let count = try SegmentRecord.of(meetingID).fetchCount(db)
@@ -75,15 +75,7 @@ extension SyncUpsDatabase {
     let before = try record.segment()
     let after = change(before)
     guard after != before else { return before }
-    let saved = try SegmentRecord(after, meetingID: meetingID, ordinal: record.ordinal)
-    try record.updateChanges(db) {
-      $0.speaker = saved.speaker
-      $0.text = saved.text
-      $0.words = saved.words
-      $0.originalSpeaker = saved.originalSpeaker
-      $0.originalText = saved.originalText
-      $0.originalWords = saved.originalWords
-    }
+    try setSegment(after, ordinal: record.ordinal, of: meetingID, db)
     return after
   }
 }

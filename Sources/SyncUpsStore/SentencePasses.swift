@@ -64,10 +64,7 @@ extension SyncUpsDatabase {
         var record = try MeetingRecord.fetchOne(db, id: meetingID), record.isFinished
       else { return false }
       guard !sentences.isEmpty else { return true }
-      _ = try SegmentRecord.of(meetingID).deleteAll(db)
-      for (ordinal, segment) in sentences.enumerated() {
-        try SegmentRecord(segment, meetingID: meetingID, ordinal: ordinal).insert(db)
-      }
+      try Self.replaceSegments(of: meetingID, with: sentences, db)
       record.transcript = nil
       try record.update(db)
       return true

@@ -90,36 +90,10 @@ extension SyncUpsDatabase {
       }
       if old.theme != new.theme { row.theme = new.theme }
     }
-    for attendee in before.attendees where after.attendees[id: attendee.id] == nil {
-      _ = try AttendeeRecord.deleteOne(db, id: attendee.id)
-    }
-    if keptInDifferentOrder(Array(before.attendees.ids), Array(after.attendees.ids)) {
-      for (position, attendee) in after.attendees.enumerated()
-      where before.attendees[id: attendee.id] != nil {
-        try AttendeeRecord.filter(id: attendee.id)
-          .updateAll(db, AttendeeRecord.Columns.position.set(to: position))
-      }
-    }
-    var next: Int?
-    for attendee in after.attendees {
-      if let previous = before.attendees[id: attendee.id] {
-        guard previous.name != attendee.name else { continue }
-        try AttendeeRecord.filter(id: attendee.id)
-          .updateAll(db, AttendeeRecord.Columns.name.set(to: attendee.name))
-      } else {
-        let position =
-          try next
-          ?? Int.fetchOne(
-            db,
-            AttendeeRecord.filter(AttendeeRecord.Columns.syncUpId == after.id)
-              .select(max(AttendeeRecord.Columns.position))
-          ).map { $0 + 1 } ?? 0
-        try AttendeeRecord(attendee, syncUpID: after.id, position: position).insert(db)
-        next = position + 1
-      }
-    }
-    // Words are kept in the order they were added (rowid): a reorder writes them again.
-    let reordered = keptInDifferentOrder(before.vocabulary, after.vocabulary)
+    try editAttendees(from: before.attendees, to: after.attendees, of: after.id, db)
+    // Words are kept in the order they were added (rowid): a reorder, or a word added before
+    // the end, writes them again.
+    let reordered = changesOrder(from: before.vocabulary, to: after.vocabulary)
     let words = VocabularyWordRecord.filter(VocabularyWordRecord.Columns.syncUpId == after.id)
     for word in before.vocabulary where reordered || !after.vocabulary.contains(word) {
       _ = try words.filter(VocabularyWordRecord.Columns.word == word).deleteAll(db)
@@ -127,11 +101,75 @@ extension SyncUpsDatabase {
     for word in after.vocabulary where reordered || !before.vocabulary.contains(word) {
       try VocabularyWordRecord(syncUpId: after.id, word: word).insert(db, onConflict: .ignore)
     }
-    let removed = before.meetings.ids.subtracting(after.meetings.ids)
-    _ = try MeetingRecord.deleteAll(db, ids: removed)
+    try deleteMeetings(before.meetings.ids.subtracting(after.meetings.ids), db)
     for meeting in after.meetings where before.meetings[id: meeting.id] == nil {
       try addMeeting(meeting, to: after.id, db)
     }
+  }
+
+  /// The attendees `after` has over those `before` had: a removed one's row goes (with what was
+  /// learned of it), a kept one's row stays (renamed or moved in place, what was learned kept),
+  /// a new one is inserted. Positions are written only when the edit changes the order (kept
+  /// ones reordered, or one added before the end); otherwise new ones go after the others.
+  private static func editAttendees(
+    from before: IdentifiedArrayOf<Attendee>, to after: IdentifiedArrayOf<Attendee>,
+    of syncUpID: SyncUp.ID, _ db: Database
+  ) throws {
+    for attendee in before where after[id: attendee.id] == nil {
+      _ = try AttendeeRecord.deleteOne(db, id: attendee.id)
+    }
+    let reordered = changesOrder(from: Array(before.ids), to: Array(after.ids))
+    var next: Int?
+    for (index, attendee) in after.enumerated() {
+      if let previous = before[id: attendee.id] {
+        var changes: [ColumnAssignment] = []
+        if previous.name != attendee.name {
+          changes.append(AttendeeRecord.Columns.name.set(to: attendee.name))
+        }
+        if reordered { changes.append(AttendeeRecord.Columns.position.set(to: index)) }
+        guard !changes.isEmpty else { continue }
+        try AttendeeRecord.filter(id: attendee.id).updateAll(db, changes)
+      } else {
+        let position =
+          try reordered
+          ? index
+          : next
+            ?? Int.fetchOne(
+              db,
+              AttendeeRecord.filter(AttendeeRecord.Columns.syncUpId == syncUpID)
+                .select(max(AttendeeRecord.Columns.position))
+            ).map { $0 + 1 } ?? 0
+        try AttendeeRecord(attendee, syncUpID: syncUpID, position: position).insert(db)
+        next = position + 1
+      }
+    }
+  }
+
+  /// The sync-up with its attendees and words as they are now, without its meetings: what an
+  /// edit of its own fields starts from. Nil when it is not here.
+  static func syncUpWithoutMeetings(_ id: SyncUp.ID, _ db: Database) throws -> SyncUp? {
+    guard let record = try SyncUpRecord.fetchOne(db, id: id) else { return nil }
+    var syncUp = record.syncUp()
+    syncUp.attendees = IdentifiedArray(
+      uniqueElements: try AttendeeRecord.filter(AttendeeRecord.Columns.syncUpId == id)
+        .order(AttendeeRecord.Columns.position, Column.rowID).fetchAll(db).map(\.attendee))
+    syncUp.vocabulary = try VocabularyWordRecord.words(of: id, db)
+    return syncUp
+  }
+
+  /// The list takes the order of `ids` (those not named keep their place after them).
+  static func moveSyncUps(_ ids: [SyncUp.ID], _ db: Database) throws {
+    for (position, id) in ids.enumerated() {
+      try SyncUpRecord.filter(id: id).filter(SyncUpRecord.Columns.position != position)
+        .updateAll(db, SyncUpRecord.Columns.position.set(to: position))
+    }
+  }
+
+  /// True when `after` orders what it has otherwise than appending what is new to what was
+  /// kept: kept elements reordered, or a new one before the end.
+  private static func changesOrder<T: Equatable>(from before: [T], to after: [T]) -> Bool {
+    let added = after.filter { !before.contains($0) }
+    return keptInDifferentOrder(before, after) || Array(after.suffix(added.count)) != added
   }
 
   /// True when the elements in both lists are not in the same order in each.
@@ -159,9 +197,7 @@ extension SyncUpsDatabase {
   static func addMeeting(_ meeting: Meeting, to syncUpID: SyncUp.ID, _ db: Database) throws {
     guard let stored = try MeetingRecord.fetchOne(db, id: meeting.id) else {
       try MeetingRecord(meeting, syncUpID: syncUpID, isFinished: true).insert(db)
-      for (ordinal, segment) in meeting.segments.enumerated() {
-        try SegmentRecord(segment, meetingID: meeting.id, ordinal: ordinal).insert(db)
-      }
+      try insertSegments(meeting.segments, of: meeting.id, db)
       return
     }
     guard !stored.isFinished else { return }
@@ -179,18 +215,12 @@ extension SyncUpsDatabase {
     }
     guard !record.isFinished else { return false }
     if !meeting.segments.isEmpty {
-      let segments = try meeting.segments.enumerated().map {
-        try SegmentRecord($1, meetingID: meeting.id, ordinal: $0)
-      }
       let committed = try SegmentRecord.of(meeting.id).fetchAll(db)
       // Word times are compared only when the rest is the same.
       let same =
-        try committed.map(\.text) == segments.map(\.text)
+        try committed.map(\.text) == meeting.segments.map(\.text)
         && committed.map { try $0.segment() } == meeting.segments
-      if !same {
-        _ = try SegmentRecord.of(meeting.id).deleteAll(db)
-        for segment in segments { try segment.insert(db) }
-      }
+      if !same { try replaceSegments(of: meeting.id, with: meeting.segments, db) }
     }
     let saved = MeetingRecord(meeting, syncUpID: record.syncUpId, isFinished: true)
     record.isFinished = true

@@ -192,13 +192,16 @@ public struct TeamSync: Sendable {
         continue
       }
       // What breaks the rules is left out before anything of it is downloaded or applied.
-      let (page, skipped) = PulledChanges.keptByTheRules(received, now: Date())
-      report.skipped += skipped
+      let page = PulledChanges.KeptPage(received, now: Date())
+      report.skipped += page.skipped
       wait = 0
       // More to come, but not past `since`: asking again would get the same page forever.
-      if page.more && page.version <= since { throw SyncFailure.noProgress(since: since) }
+      if received.more && received.version <= since {
+        throw SyncFailure.noProgress(since: since)
+      }
       let files = try await download(page, report: &report)
       let applied = try await database.applyPulledPage(page, audioFiles: files)
+      report.skipped += applied.skipped
       for file in applied.deletedAudio {
         guard let url = database.directory?.url.appendingPathComponent(file) else { continue }
         try? FileManager.default.removeItem(at: url)
@@ -207,20 +210,22 @@ public struct TeamSync: Sendable {
       report.pulledMeetings += applied.meetings
       report.changedSegments.merge(applied.changedSegments) { Array(Set($0 + $1)).sorted() }
       report.pulledPeople += applied.people
-      since = page.version
-      if !page.more { return }
+      since = received.version
+      if !received.more { return }
     }
   }
 
   /// The audio of the page's meetings that will replace what is here, downloaded to
   /// `audio/<meeting id>.flac` and checked against its hash before it is kept there.
-  func download(_ page: ChangesPage, report: inout Report) async throws -> [UUID: String] {
+  func download(_ page: PulledChanges.KeptPage, report: inout Report) async throws
+    -> [UUID: String]
+  {
     guard let directory = database.directory?.url else { return [:] }
     let wanted = try await database.meetingsWithAudioToDownload(page)
     var files: [UUID: String] = [:]
     for document in wanted {
       guard let audio = document.audio else { continue }
-      let file = "audio/\(document.id.lowercasedString).flac"
+      let file = DataDirectory.audioFile(of: Meeting.ID(document.id))
       let url = directory.appendingPathComponent(file)
       let present = try await WorkerThread.run(name: "syncups-hash") {
         (try? SHA256Hasher.file(url)) == audio.sha256

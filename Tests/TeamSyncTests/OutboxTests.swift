@@ -98,8 +98,9 @@ struct OutboxTests {
     let remote = SyncUpDocument.sample(title: "Remote", device: "other")
     try laptop.database.writer.write { db in
       _ = try PulledChanges.apply(
-        ChangesPage(version: 7, more: false, syncUps: [remote], meetings: []), audioFiles: [:],
-        directory: nil, db)
+        PulledChanges.KeptPage(
+          ChangesPage(version: 7, more: false, syncUps: [remote], meetings: []), now: Date()),
+        audioFiles: [:], directory: nil, db)
     }
     #expect(try laptop.outbox().isEmpty)
     #expect(try laptop.syncUps().map(\.title) == ["Remote"])

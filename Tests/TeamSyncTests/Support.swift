@@ -40,7 +40,10 @@ final class Laptop: Sendable {
 
   func clocks(_ id: some CustomStringConvertible) throws -> [String: String] {
     try database.writer.read { db in
-      try StoredDocuments.clocks("\(id)".lowercased(), db).mapValues(\.description)
+      Dictionary(
+        uniqueKeysWithValues: try StoredDocuments.clocks("\(id)".lowercased(), db).map {
+          ($0.key.description, $0.value.description)
+        })
     }
   }
 

@@ -219,16 +219,18 @@ struct SyncTests {
     deleted.deleted = Stamped(true, at: HybridClock(milliseconds: later, device: "other"))
     try laptop.database.writer.write { db in
       _ = try PulledChanges.apply(
-        ChangesPage(version: 1, more: false, syncUps: [deleted], meetings: []), audioFiles: [:],
-        directory: nil, db)
+        PulledChanges.KeptPage(
+          ChangesPage(version: 1, more: false, syncUps: [deleted], meetings: []), now: Date()),
+        audioFiles: [:], directory: nil, db)
     }
     #expect(try laptop.syncUps().count == 1)
     // Without a meeting waiting, the same deletion deletes it.
     try laptop.database.writer.write { db in try db.execute(sql: "DELETE FROM syncOutbox") }
     try laptop.database.writer.write { db in
       _ = try PulledChanges.apply(
-        ChangesPage(version: 2, more: false, syncUps: [deleted], meetings: []), audioFiles: [:],
-        directory: nil, db)
+        PulledChanges.KeptPage(
+          ChangesPage(version: 2, more: false, syncUps: [deleted], meetings: []), now: Date()),
+        audioFiles: [:], directory: nil, db)
     }
     #expect(try laptop.syncUps().isEmpty)
   }
@@ -288,7 +290,8 @@ struct SyncTests {
     // A pulls before it pushes: apply the server's changes by hand.
     let page = try await server.changes(since: 1, limit: 100)
     try await a.database.writer.write { db in
-      _ = try PulledChanges.apply(page, audioFiles: [:], directory: nil, db)
+      _ = try PulledChanges.apply(
+        PulledChanges.KeptPage(page, now: Date()), audioFiles: [:], directory: nil, db)
     }
     #expect(try a.syncUps().first?.meetings.map(\.id) == [meeting])
     _ = try await a.sync(server)

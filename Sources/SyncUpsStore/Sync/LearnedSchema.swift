@@ -29,7 +29,7 @@ enum LearnedSchema {
       sql: """
         \(SyncSchema.tick);
         INSERT INTO syncClock (entityId, field, clock)
-          SELECT attendeeId, 'learned', \(SyncSchema.clock) FROM syncDevice,
+          SELECT attendeeId, \(ClockedField.learned.sql), \(SyncSchema.clock) FROM syncDevice,
             (SELECT attendeeId FROM voiceProfile UNION SELECT attendeeId FROM speakerAdaptation)
           WHERE true ON CONFLICT (entityId, field) DO NOTHING;
         INSERT INTO syncPeopleOutbox (attendeeId)
@@ -42,7 +42,7 @@ enum LearnedSchema {
     """
     \(SyncSchema.tick);
       INSERT INTO syncClock (entityId, field, clock)
-        SELECT \(attendee), 'learned', \(SyncSchema.clock) FROM syncDevice WHERE true
+        SELECT \(attendee), \(ClockedField.learned.sql), \(SyncSchema.clock) FROM syncDevice WHERE true
         ON CONFLICT (entityId, field) DO UPDATE SET clock = excluded.clock;
       INSERT INTO syncPeopleOutbox (attendeeId) VALUES (\(attendee))
         ON CONFLICT (attendeeId) DO UPDATE SET generation = generation + 1;
@@ -65,7 +65,7 @@ enum LearnedSchema {
     sql += SyncSchema.trigger(
       "sync_syncUp_wordsForgotten", "AFTER UPDATE OF wordsForgottenAt ON syncUp",
       when: "old.wordsForgottenAt IS NOT new.wordsForgottenAt",
-      SyncSchema.stamp("syncUp", "new.id", ["wordsForgotten"]))
+      SyncSchema.stamp("syncUp", "new.id", [.syncUp(.wordsForgotten)]))
     return sql
   }
 }

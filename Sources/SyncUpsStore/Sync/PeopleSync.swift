@@ -29,7 +29,7 @@ enum PeopleSync {
     return PersonDocument(
       attendeeID: UUID(stored: attendeeID), syncUpID: UUID(stored: syncUpID), voice: voice,
       adaptation: adaptation, forgotten: forgotten.map(Date.init(timeIntervalSince1970:)),
-      clock: try StoredDocuments.clocks(attendeeID, db)["learned"] ?? StoredDocuments.zero)
+      clock: try StoredDocuments.clocks(attendeeID, db)[.learned] ?? StoredDocuments.zero)
   }
 
   /// The queued documents, each with its sync-up (unless the push has it already), while the
@@ -72,7 +72,7 @@ extension PulledChanges {
   /// attendee (a forgetting removes it); one whose attendee is not here yet waits.
   static func applyPulledPerson(_ remote: PersonDocument, _ db: Database) throws -> Bool {
     let id = remote.attendeeID.lowercasedString
-    let local = try StoredDocuments.clocks(id, db)["learned"] ?? StoredDocuments.zero
+    let local = try StoredDocuments.clocks(id, db)[.learned] ?? StoredDocuments.zero
     guard remote.clock > local else {
       try db.execute(sql: "DELETE FROM syncParkedPerson WHERE attendeeId = ?", arguments: [id])
       return false
@@ -106,7 +106,7 @@ extension PulledChanges {
         sql: "INSERT INTO attendeeForgotten (attendeeId, forgottenAt) VALUES (?, ?)",
         arguments: [id, forgotten.timeIntervalSince1970])
     }
-    try StoredDocuments.setClock(id, "learned", remote.clock, db)
+    try StoredDocuments.setClock(id, .learned, remote.clock, db)
     return true
   }
 

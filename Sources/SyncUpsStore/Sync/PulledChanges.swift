@@ -5,7 +5,7 @@ import SyncUpsWire
 
 /// The pull side: one page of the server's changes applied in one transaction, with
 /// `syncApplying` set so the triggers leave the outbox alone; last writer wins per field. What
-/// breaks the rules every front end saves by is left out first (`keptByTheRules`).
+/// breaks the rules every front end saves by was left out first (`KeptPage`).
 public enum PulledChanges {
   /// What applying a page changed here.
   public struct Applied: Equatable, Sendable {
@@ -16,23 +16,55 @@ public enum PulledChanges {
     /// Audio files (relative to the data directory) of meetings deleted here: to delete once
     /// the transaction has committed.
     public var deletedAudio: [String] = []
-    /// Documents left out because they break the rules (why, one line each).
+    /// Documents left out here because they cannot be kept (why, one line each).
     public var skipped: [String] = []
     /// The segments (0 = a meeting's first) whose speaker, text or words the page changed, in
     /// meetings that were here before: what was learned from them is to learn again.
     public var changedSegments: [UUID: [Int]] = [:]
   }
 
-  /// Applies `page` and records its version as the sync cursor; `audioFiles` maps a meeting id
-  /// to the audio file downloaded for it.
+  /// A page of the server's changes with what breaks the rules every front end saves by left
+  /// out, and why each document was (one line each): what `apply` takes, so each pulled
+  /// document is checked once, before anything of it is downloaded or applied. What is left
+  /// out is passed over (the cursor moves on), and its clocks are never adopted.
+  public struct KeptPage: Sendable {
+    public let page: ChangesPage
+    public let skipped: [String]
+
+    /// Checks each document of `received` by the rules.
+    public init(_ received: ChangesPage, now: Date) {
+      var skipped: [String] = []
+      func passes(_ check: () throws(DocumentProblem) -> Void) -> Bool {
+        do {
+          try check()
+          return true
+        } catch {
+          skipped.append(error.description)
+          return false
+        }
+      }
+      var kept = received
+      kept.syncUps = received.syncUps.filter { document in
+        passes { () throws(DocumentProblem) in try document.check(now: now) }
+      }
+      kept.meetings = received.meetings.filter { document in
+        passes { () throws(DocumentProblem) in try document.check(now: now) }
+      }
+      kept.people = received.people.filter { document in
+        passes { () throws(DocumentProblem) in try document.check(now: now) }
+      }
+      (page, self.skipped) = (kept, skipped)
+    }
+  }
+
+  /// Applies a checked page and records its version as the sync cursor; `audioFiles` maps a
+  /// meeting id to the audio file downloaded for it.
   public static func apply(
-    _ page: ChangesPage, audioFiles: [UUID: String], directory: URL?, now: Date = Date(),
-    _ db: Database
+    _ checked: KeptPage, audioFiles: [UUID: String], directory: URL?, _ db: Database
   ) throws -> Applied {
     try db.execute(sql: "INSERT INTO syncApplying (active) VALUES (1)")
     var applied = Applied()
-    let (kept, skipped) = keptByTheRules(page, now: now)
-    applied.skipped = skipped
+    let kept = checked.page
     for document in kept.syncUps {
       if try applyPulledSyncUp(document, &applied, db) { applied.syncUps += 1 }
     }
@@ -46,62 +78,40 @@ public enum PulledChanges {
     applied.people += try applyParkedPeople(db)
     if applied.syncUps > 0 { try orderSyncUpsAsEveryLaptopDoes(db) }
     try receiveClocks(of: kept, db)
-    try SyncState.recordCursor(page.version, db)
+    try SyncState.recordCursor(kept.version, db)
+    try WordCounts.catchUp(db)
     try db.execute(sql: "DELETE FROM syncApplying")
     return applied
   }
 
-  /// The page without what breaks the rules every front end saves by, and why each document
-  /// was left out: it is said and passed over (the cursor moves on), and its clocks are never
-  /// adopted.
-  public static func keptByTheRules(_ page: ChangesPage, now: Date) -> (
-    ChangesPage, skipped: [String]
-  ) {
-    var skipped: [String] = []
-    func passes(_ check: () throws(DocumentProblem) -> Void) -> Bool {
-      do {
-        try check()
-        return true
-      } catch {
-        skipped.append(error.description)
-        return false
-      }
-    }
-    var kept = page
-    kept.syncUps = page.syncUps.filter { document in
-      passes { () throws(DocumentProblem) in try document.check(now: now) }
-    }
-    kept.meetings = page.meetings.filter { document in
-      passes { () throws(DocumentProblem) in try document.check(now: now) }
-    }
-    kept.people = page.people.filter { document in
-      passes { () throws(DocumentProblem) in try document.check(now: now) }
-    }
-    return (kept, skipped)
-  }
-
   /// A field of a sync-up document and its clock.
-  typealias StampedField = (name: String, clock: HybridClock)
+  typealias StampedField = (field: ClockedField.SyncUpField, clock: HybridClock)
 
-  /// A sync-up, field by field: each field whose clock is later than this one's. A deletion
-  /// deletes it here too, unless a meeting recorded here has not reached the server yet (or a
+  /// A sync-up, field by field: each field whose clock is later than this one's, written by the
+  /// same named writes as a local change (`SyncUpsDatabase.add`, `edit`, `deleteSyncUps`), so
+  /// an attendee kept by the edit keeps its row and what was learned of it. A deletion deletes
+  /// it here too, unless a meeting recorded here has not reached the server yet (or a
   /// recording runs): then it stays, and that meeting's push brings it back on the server.
   static func applyPulledSyncUp(_ remote: SyncUpDocument, _ applied: inout Applied, _ db: Database)
     throws -> Bool
   {
     let id = remote.id.lowercasedString
     let clocks = try StoredDocuments.clocks(id, db)
-    let later = { (field: StampedField) in
-      field.clock > (clocks[field.name] ?? StoredDocuments.zero)
+    let later = { (stamped: StampedField) in
+      stamped.clock > (clocks[.syncUp(stamped.field)] ?? StoredDocuments.zero)
     }
     let fields: [StampedField] =
       [
-        ("title", remote.title.clock), ("theme", remote.theme.clock),
-        ("duration", remote.duration.clock), ("attendees", remote.attendees.clock),
-        ("vocabulary", remote.vocabulary.clock), ("deleted", remote.deleted.clock),
-      ] + (remote.wordsForgotten.map { [("wordsForgotten", $0.clock)] } ?? [])
-    let deletedLater = later(("deleted", remote.deleted.clock))
-    guard try syncUpExists(id, db) else {
+        (.title, remote.title.clock), (.theme, remote.theme.clock),
+        (.duration, remote.duration.clock), (.attendees, remote.attendees.clock),
+        (.vocabulary, remote.vocabulary.clock), (.deleted, remote.deleted.clock),
+      ] + (remote.wordsForgotten.map { [(.wordsForgotten, $0.clock)] } ?? [])
+    let deletedLater = later((.deleted, remote.deleted.clock))
+    if let problem = try attendeesElsewhere(remote, db) {
+      applied.skipped.append(problem)
+      return false
+    }
+    guard let here = try SyncUpsDatabase.syncUpWithoutMeetings(remote.syncUpID, db) else {
       // Deleted there, or deleted here later (this laptop's deletion is on its way).
       if remote.deleted.value || !deletedLater {
         try adoptClocks(of: id, fields.filter(later), db)
@@ -112,48 +122,33 @@ public enum PulledChanges {
       return true
     }
     if deletedLater, remote.deleted.value, try !recordedHereSinceLastPush(id, db) {
-      applied.deletedAudio += try deleteSyncUp(id, db)
+      applied.deletedAudio += try SyncUpsDatabase.audioFiles(of: [remote.syncUpID], db)
+      try SyncUpsDatabase.deleteSyncUps([remote.syncUpID], db)
       try adoptClocks(of: id, fields.filter(later), db)
       return true
     }
-    let changed = try updateSyncUp(id, from: remote, fields: fields.filter(later), db)
+    let newer = Set(fields.filter(later).map(\.field))
+    var after = here
+    let there = remote.syncUp
+    if newer.contains(.title) { after.title = there.title }
+    if newer.contains(.theme) { after.theme = there.theme }
+    if newer.contains(.duration) { after.duration = there.duration }
+    if newer.contains(.attendees) { after.attendees = there.attendees }
+    if newer.contains(.vocabulary) { after.vocabulary = there.vocabulary }
+    try SyncUpsDatabase.edit(from: here, to: after, db)
+    if newer.contains(.wordsForgotten), let forgotten = remote.wordsForgotten {
+      try SyncUpsDatabase.setWordsForgotten(remote.syncUpID, at: forgotten.value, db)
+    }
     // A deletion kept off (a meeting recorded here) keeps this laptop's clock.
-    let adopted = fields.filter { later($0) && !($0.name == "deleted" && remote.deleted.value) }
+    let adopted = fields.filter { later($0) && !($0.field == .deleted && remote.deleted.value) }
     try adoptClocks(of: id, adopted, db)
-    return changed
-  }
-
-  /// Writes the sync-up's `fields` (those whose clock is later than this laptop's) from the
-  /// document; true when there was one.
-  private static func updateSyncUp(
-    _ id: String, from remote: SyncUpDocument, fields: [StampedField], _ db: Database
-  ) throws -> Bool {
-    let names = Set(fields.map(\.name))
-    if names.contains("title") {
-      try db.execute(
-        sql: "UPDATE syncUp SET title = ? WHERE id = ?", arguments: [remote.title.value, id])
-    }
-    if names.contains("theme") {
-      try db.execute(
-        sql: "UPDATE syncUp SET theme = ? WHERE id = ?", arguments: [remote.theme.value, id])
-    }
-    if names.contains("duration") {
-      try db.execute(
-        sql: "UPDATE syncUp SET durationMilliseconds = ? WHERE id = ?",
-        arguments: [milliseconds(remote.duration.value), id])
-    }
-    if names.contains("attendees") { try replaceAttendees(id, remote.attendees.value, db) }
-    if names.contains("vocabulary") { try replaceVocabulary(id, remote.vocabulary.value, db) }
-    if names.contains("wordsForgotten") {
-      try db.execute(
-        sql: "UPDATE syncUp SET wordsForgottenAt = ? WHERE id = ?",
-        arguments: [remote.wordsForgotten?.value.timeIntervalSince1970, id])
-    }
-    return !names.subtracting(["deleted"]).isEmpty
+    return !newer.subtracting([.deleted]).isEmpty
   }
 
   private static func adoptClocks(of id: String, _ fields: [StampedField], _ db: Database) throws {
-    for field in fields { try StoredDocuments.setClock(id, field.name, field.clock, db) }
+    for stamped in fields {
+      try StoredDocuments.setClock(id, .syncUp(stamped.field), stamped.clock, db)
+    }
   }
 
   static func syncUpExists(_ id: String, _ db: Database) throws -> Bool {
@@ -161,36 +156,35 @@ public enum PulledChanges {
       db, sql: "SELECT EXISTS (SELECT 1 FROM syncUp WHERE id = ?)", arguments: [id]) ?? false
   }
 
+  /// Why a sync-up cannot be kept here when one of its attendees is another sync-up's here
+  /// (ids are the team's: a document that borrows one would take that attendee, and what
+  /// was learned of it, from its sync-up); nil when none is.
+  private static func attendeesElsewhere(_ remote: SyncUpDocument, _ db: Database) throws
+    -> String?
+  {
+    let ids = remote.attendees.value.map(\.id.lowercasedString)
+    guard !ids.isEmpty else { return nil }
+    let taken = try String.fetchOne(
+      db,
+      sql: """
+        SELECT id FROM attendee WHERE syncUpId != ? AND id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
+        """, arguments: StatementArguments([remote.id.lowercasedString] + ids))
+    return taken.map {
+      "sync-up \(remote.id.lowercasedString) was left out: its attendee \($0) belongs to "
+        + "another sync-up here"
+    }
+  }
+
   /// A sync-up made elsewhere (or brought back here) as the document has it: after the others
   /// in the list, with its attendees and words, and no tombstone.
   static func insertSyncUp(_ document: SyncUpDocument, _ db: Database) throws {
-    let id = document.id.lowercasedString
-    let position =
-      try Int.fetchOne(db, sql: "SELECT coalesce(max(position), -1) + 1 FROM syncUp") ?? 0
+    try SyncUpsDatabase.add(document.syncUp, db)
+    if let forgotten = document.wordsForgotten {
+      try SyncUpsDatabase.setWordsForgotten(document.syncUpID, at: forgotten.value, db)
+    }
     try db.execute(
-      sql: """
-        INSERT INTO syncUp (id, position, title, durationMilliseconds, theme)
-        VALUES (?, ?, ?, ?, ?)
-        """,
-      arguments: [
-        id, position, document.title.value, milliseconds(document.duration.value),
-        document.theme.value,
-      ])
-    try replaceAttendees(id, document.attendees.value, db)
-    try replaceVocabulary(id, document.vocabulary.value, db)
-    try db.execute(
-      sql: "UPDATE syncUp SET wordsForgottenAt = ? WHERE id = ?",
-      arguments: [document.wordsForgotten?.value.timeIntervalSince1970, id])
-    try db.execute(sql: "DELETE FROM syncTombstone WHERE entityId = ?", arguments: [id])
-  }
-
-  /// Deletes a sync-up deleted elsewhere and returns its meetings' audio files.
-  private static func deleteSyncUp(_ id: String, _ db: Database) throws -> [String] {
-    let audio = try String.fetchAll(
-      db, sql: "SELECT audioFile FROM meeting WHERE syncUpId = ? AND audioFile IS NOT NULL",
-      arguments: [id])
-    try db.execute(sql: "DELETE FROM syncUp WHERE id = ?", arguments: [id])
-    return audio
+      sql: "DELETE FROM syncTombstone WHERE entityId = ?", arguments: [document.id.lowercasedString]
+    )
   }
 
   /// True when a meeting of the sync-up was recorded here and has not reached the server, or
@@ -208,47 +202,41 @@ public enum PulledChanges {
   /// its `deleted` field, set when it is made), then as it was here (sync-ups that were here
   /// before the sync keep their order).
   private static func orderSyncUpsAsEveryLaptopDoes(_ db: Database) throws {
-    try db.execute(
+    let ordered = try String.fetchAll(
+      db,
       sql: """
-        WITH ordered AS (
-          SELECT syncUp.id, row_number() OVER (
-            ORDER BY coalesce(syncClock.clock, ''), syncUp.position, syncUp.rowid) - 1 AS place
-          FROM syncUp LEFT JOIN syncClock
-            ON syncClock.entityId = syncUp.id AND syncClock.field = 'deleted')
-        UPDATE syncUp SET position = (SELECT place FROM ordered WHERE ordered.id = syncUp.id)
+        SELECT syncUp.id FROM syncUp LEFT JOIN syncClock
+          ON syncClock.entityId = syncUp.id AND syncClock.field = \(ClockedField.syncUp(.deleted).sql)
+        ORDER BY coalesce(syncClock.clock, ''), syncUp.position, syncUp.rowid
         """)
+    try SyncUpsDatabase.moveSyncUps(ordered.map { SyncUp.ID(UUID(stored: $0)) }, db)
   }
+}
 
-  private static func replaceAttendees(
-    _ id: String, _ attendees: [SyncUpDocument.Attendee], _ db: Database
-  ) throws {
-    try db.execute(sql: "DELETE FROM attendee WHERE syncUpId = ?", arguments: [id])
-    for (position, attendee) in attendees.enumerated() {
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO attendee (id, syncUpId, position, name) VALUES (?, ?, ?, ?)",
-        arguments: [attendee.id.lowercasedString, id, position, attendee.name])
-    }
-  }
+extension SyncUpDocument {
+  var syncUpID: SyncUp.ID { SyncUp.ID(id) }
 
-  private static func replaceVocabulary(_ id: String, _ words: [String], _ db: Database) throws {
-    try db.execute(sql: "DELETE FROM vocabularyWord WHERE syncUpId = ?", arguments: [id])
-    for word in words {
-      try db.execute(
-        sql: "INSERT OR IGNORE INTO vocabularyWord (syncUpId, word) VALUES (?, ?)",
-        arguments: [id, word])
-    }
-  }
-
-  private static func milliseconds(_ seconds: Double) -> Int64 {
-    Int64(saturating: (seconds * 1000).rounded())
+  /// The sync-up as the document has it (no meetings).
+  var syncUp: SyncUp {
+    SyncUp(
+      id: syncUpID,
+      attendees: IdentifiedArray(
+        attendees.value.map {
+          SyncUpsStore.Attendee(id: SyncUpsStore.Attendee.ID($0.id), name: $0.name)
+        },
+        uniquingIDsWith: { first, _ in first }),
+      duration: .milliseconds(Int64(saturating: (duration.value * 1000).rounded())),
+      theme: Theme(rawValue: theme.value) ?? .bubblegum,
+      title: title.value,
+      vocabulary: vocabulary.value)
   }
 }
 
 extension SyncUpsDatabase {
-  /// Applies a page of the server's changes in one transaction (`PulledChanges.apply`), with
-  /// the audio downloaded for its meetings.
-  public func applyPulledPage(_ page: ChangesPage, audioFiles: [UUID: String]) async throws
-    -> PulledChanges.Applied
+  /// Applies a checked page of the server's changes in one transaction (`PulledChanges.apply`),
+  /// with the audio downloaded for its meetings.
+  public func applyPulledPage(_ page: PulledChanges.KeptPage, audioFiles: [UUID: String])
+    async throws -> PulledChanges.Applied
   {
     try await writer.write { [directory] db in
       try PulledChanges.apply(page, audioFiles: audioFiles, directory: directory?.url, db)
@@ -257,12 +245,14 @@ extension SyncUpsDatabase {
 
   /// The page's meetings whose clock is later than this laptop's, and that have audio: what to
   /// download before the page is applied.
-  public func meetingsWithAudioToDownload(_ page: ChangesPage) async throws -> [MeetingDocument] {
+  public func meetingsWithAudioToDownload(_ page: PulledChanges.KeptPage) async throws
+    -> [MeetingDocument]
+  {
     try await writer.read { db in
-      try page.meetings.filter { document in
+      try page.page.meetings.filter { document in
         guard !document.deleted, document.audio != nil else { return false }
         let local =
-          try StoredDocuments.clocks(document.id.lowercasedString, db)["meeting"]
+          try StoredDocuments.clocks(document.id.lowercasedString, db)[.meeting]
           ?? StoredDocuments.zero
         return document.clock > local
       }

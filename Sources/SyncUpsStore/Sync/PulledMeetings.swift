@@ -16,7 +16,7 @@ extension PulledChanges {
   ) throws -> Bool {
     let id = remote.id.lowercasedString
     let syncUpID = remote.syncUpID.lowercasedString
-    let local = try StoredDocuments.clocks(id, db)["meeting"] ?? StoredDocuments.zero
+    let local = try StoredDocuments.clocks(id, db)[.meeting] ?? StoredDocuments.zero
     let row = try Row.fetchOne(
       db, sql: "SELECT isFinished, audioFile FROM meeting WHERE id = ?", arguments: [id])
     try db.execute(sql: "DELETE FROM syncParked WHERE meetingId = ?", arguments: [id])
@@ -27,10 +27,12 @@ extension PulledChanges {
     }
     guard remote.clock > local else { return false }
     if remote.deleted {
-      try StoredDocuments.setClock(id, "meeting", remote.clock, db)
+      try StoredDocuments.setClock(id, .meeting, remote.clock, db)
       guard let row else { return false }
-      if let file = row["audioFile"] as String? { applied.deletedAudio.append(file) }
-      try db.execute(sql: "DELETE FROM meeting WHERE id = ?", arguments: [id])
+      if row["audioFile"] as String? != nil {
+        applied.deletedAudio.append(DataDirectory.audioFile(of: remote.meetingID))
+      }
+      try SyncUpsDatabase.deleteMeetings([remote.meetingID], db)
       return true
     }
     if try !syncUpExists(syncUpID, db) {
@@ -60,7 +62,8 @@ extension PulledChanges {
     let changed = merged.changedSegments(from: here)
     guard !changed.isEmpty else { return false }
     for index in changed {
-      try writeSegment(merged.segments[index], ordinal: index, of: id, replacing: true, db)
+      try SyncUpsDatabase.setSegment(
+        Meeting.Segment(merged.segments[index]), ordinal: index, of: remote.meetingID, db)
     }
     try setClocks(of: merged, db)
     applied.changedSegments[remote.id, default: []] += changed
@@ -71,11 +74,11 @@ extension PulledChanges {
   /// is not written: it is what a segment without one has).
   private static func setClocks(of meeting: MeetingDocument, _ db: Database) throws {
     let id = meeting.id.lowercasedString
-    try StoredDocuments.setClock(id, "meeting", meeting.clock, db)
+    try StoredDocuments.setClock(id, .meeting, meeting.clock, db)
     for index in meeting.segments.indices {
       let clock = meeting.clock(ofSegment: index)
       guard clock != MeetingDocument.recognitionClock else { continue }
-      try StoredDocuments.setClock(id, "segment:\(index)", clock, db)
+      try StoredDocuments.setClock(id, .segment(ordinal: index), clock, db)
     }
   }
 
@@ -108,66 +111,25 @@ extension PulledChanges {
   /// The audio already downloaded for a parked meeting, if it is there.
   private static func audioFile(for document: MeetingDocument, in directory: URL?) -> String? {
     guard document.audio != nil, let directory else { return nil }
-    let file = "audio/\(document.id.lowercasedString).flac"
+    let file = DataDirectory.audioFile(of: document.meetingID)
     return FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path)
       ? file : nil
   }
 
-  /// The meeting's row and segments as the document has them (a finished meeting).
+  /// The meeting's row and segments as the document has them (a finished meeting), by the
+  /// same write as every synced meeting; its segments' clocks start over from the document's.
   private static func replaceMeeting(
     with remote: MeetingDocument, audioFile: String?, _ db: Database
   ) throws {
-    let id = remote.id.lowercasedString
+    var meeting = Meeting(
+      id: remote.meetingID, date: remote.date, transcript: "",
+      segments: remote.segments.map(Meeting.Segment.init),
+      audioFile: remote.audio == nil ? nil : audioFile, length: remote.length)
+    meeting.transcript = meeting.joinedSegmentTexts
+    try SyncUpsDatabase.saveSyncedMeeting(meeting, syncUpID: SyncUp.ID(remote.syncUpID), db)
     try db.execute(
-      sql: """
-        INSERT INTO meeting (id, syncUpId, date, isFinished, length, audioFile, transcript)
-        VALUES (?, ?, ?, 1, ?, ?, NULL)
-        ON CONFLICT (id) DO UPDATE SET syncUpId = excluded.syncUpId, date = excluded.date,
-          isFinished = 1, length = excluded.length, audioFile = excluded.audioFile,
-          transcript = NULL
-        """,
-      arguments: [
-        id, remote.syncUpID.lowercasedString, remote.date.timeIntervalSince1970, remote.length,
-        remote.audio == nil ? nil : audioFile,
-      ])
-    try db.execute(sql: "DELETE FROM segment WHERE meetingId = ?", arguments: [id])
-    try db.execute(
-      sql: "DELETE FROM syncClock WHERE entityId = ? AND field LIKE 'segment:%'", arguments: [id])
-    for (ordinal, segment) in remote.segments.enumerated() {
-      try writeSegment(segment, ordinal: ordinal, of: id, replacing: false, db)
-    }
-  }
-
-  /// A segment's row as the document has it: a corrected one brings what was recognised with
-  /// it. `replacing`: the row is there, and takes the segment's speaker, text and words.
-  private static func writeSegment(
-    _ segment: MeetingDocument.Segment, ordinal: Int, of id: String, replacing: Bool,
-    _ db: Database
-  ) throws {
-    let encoder = JSONEncoder()
-    func storedWords(_ words: [MeetingDocument.Word]) throws -> Data {
-      try encoder.encode(words.map(Meeting.Word.init))
-    }
-    let values: [(any DatabaseValueConvertible)?] = [
-      segment.speaker, segment.text, try storedWords(segment.words), segment.original?.speaker,
-      segment.original?.text, try segment.original.map { try storedWords($0.words) },
-    ]
-    if replacing {
-      try db.execute(
-        sql: """
-          UPDATE segment SET speaker = ?, text = ?, words = ?, originalSpeaker = ?,
-            originalText = ?, originalWords = ?
-          WHERE meetingId = ? AND ordinal = ?
-          """, arguments: StatementArguments(values + [id, ordinal]))
-    } else {
-      try db.execute(
-        sql: """
-          INSERT INTO segment (speaker, text, words, originalSpeaker, originalText, originalWords,
-            meetingId, ordinal, startTime, endTime)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """,
-        arguments: StatementArguments(values + [id, ordinal, segment.start, segment.end]))
-    }
+      sql: "DELETE FROM syncClock WHERE entityId = ? AND field LIKE ?",
+      arguments: [remote.id.lowercasedString, ClockedField.segmentPrefix + "%"])
   }
 
   /// Brings back a sync-up this laptop deleted (its deletion not yet pushed), because a meeting
@@ -179,27 +141,10 @@ extension PulledChanges {
         arguments: [syncUpID]) ?? false
     else { return false }
     try insertSyncUp(was, db)
-    try StoredDocuments.setClock(syncUpID, "deleted", try tick(db), db)
+    // Its deletion is undone by a change of its own, later than it: stamped and queued.
     try db.execute(
-      sql: """
-        INSERT INTO syncOutbox (kind, entityId) VALUES ('syncUp', ?)
-        ON CONFLICT (kind, entityId) DO UPDATE SET generation = generation + 1
-        """, arguments: [syncUpID])
+      sql: SyncSchema.stamp("syncUp", ":id", [.syncUp(.deleted)]), arguments: ["id": syncUpID])
     return true
-  }
-
-  /// A local change's clock: now, or one more count than the last reading.
-  static func tick(_ db: Database, now: Date = Date()) throws -> HybridClock {
-    guard
-      let row = try Row.fetchOne(db, sql: "SELECT id, milliseconds, counter FROM syncDevice")
-    else { return StoredDocuments.zero }
-    var clock = HybridClock(
-      milliseconds: row["milliseconds"], counter: row["counter"], device: row["id"])
-    clock = clock.tick(now: now, device: clock.device)
-    try db.execute(
-      sql: "UPDATE syncDevice SET milliseconds = ?, counter = ?",
-      arguments: [clock.milliseconds, clock.counter])
-    return clock
   }
 
   /// The hybrid clock's receive rule: this laptop's next change is later than anything seen.
@@ -217,4 +162,8 @@ extension PulledChanges {
         latest.counter,
       ])
   }
+}
+
+extension MeetingDocument {
+  var meetingID: Meeting.ID { Meeting.ID(id) }
 }

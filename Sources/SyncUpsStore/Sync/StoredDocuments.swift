@@ -10,8 +10,8 @@ public enum StoredDocuments {
 
   /// Each field's clock (`syncClock`). One that cannot be read is an error, never the zero
   /// clock: a change stamped zero would lose to every other write, silently.
-  public static func clocks(_ id: String, _ db: Database) throws -> [String: HybridClock] {
-    var clocks: [String: HybridClock] = [:]
+  public static func clocks(_ id: String, _ db: Database) throws -> [ClockedField: HybridClock] {
+    var clocks: [ClockedField: HybridClock] = [:]
     for row in try Row.fetchAll(
       db, sql: "SELECT field, clock FROM syncClock WHERE entityId = ?", arguments: [id])
     {
@@ -21,24 +21,28 @@ public enum StoredDocuments {
           reason: "the clock '\(text.prefix(40))' of \(id)'s \(row["field"] as String) in this "
             + "database cannot be read; nothing was pushed or pulled")
       }
-      clocks[row["field"]] = clock
+      // A field no version of syncups names is no clock of a document here.
+      guard let field = ClockedField(stored: row["field"]) else { continue }
+      clocks[field] = clock
     }
     return clocks
   }
 
-  static func setClock(_ id: String, _ field: String, _ clock: HybridClock, _ db: Database) throws {
+  static func setClock(_ id: String, _ field: ClockedField, _ clock: HybridClock, _ db: Database)
+    throws
+  {
     try db.execute(
       sql: """
         INSERT INTO syncClock (entityId, field, clock) VALUES (?, ?, ?)
         ON CONFLICT (entityId, field) DO UPDATE SET clock = excluded.clock
-        """, arguments: [id, field, clock.description])
+        """, arguments: [id, field.description, clock.description])
   }
 
   /// The sync-up as it is, or as it was when it was deleted here (`deleted` true); nil when
   /// this database knows neither.
   public static func syncUp(_ id: String, _ db: Database) throws -> SyncUpDocument? {
     let clocks = try clocks(id, db)
-    func clock(_ field: String) -> HybridClock { clocks[field] ?? zero }
+    func clock(_ field: ClockedField.SyncUpField) -> HybridClock { clocks[.syncUp(field)] ?? zero }
     let title: String
     let theme: String
     let milliseconds: Int64
@@ -72,14 +76,14 @@ public enum StoredDocuments {
     }
     return SyncUpDocument(
       id: UUID(stored: id),
-      title: Stamped(title, at: clock("title")),
-      theme: Stamped(theme, at: clock("theme")),
-      duration: Stamped(Double(milliseconds) / 1000, at: clock("duration")),
-      attendees: Stamped(attendees, at: clock("attendees")),
-      vocabulary: Stamped(vocabulary, at: clock("vocabulary")),
-      deleted: Stamped(deleted, at: clock("deleted")),
+      title: Stamped(title, at: clock(.title)),
+      theme: Stamped(theme, at: clock(.theme)),
+      duration: Stamped(Double(milliseconds) / 1000, at: clock(.duration)),
+      attendees: Stamped(attendees, at: clock(.attendees)),
+      vocabulary: Stamped(vocabulary, at: clock(.vocabulary)),
+      deleted: Stamped(deleted, at: clock(.deleted)),
       wordsForgotten: wordsForgotten.map {
-        Stamped(Date(timeIntervalSince1970: $0), at: clock("wordsForgotten"))
+        Stamped(Date(timeIntervalSince1970: $0), at: clock(.wordsForgotten))
       })
   }
 
@@ -89,7 +93,7 @@ public enum StoredDocuments {
     -> MeetingDocument?
   {
     let clocks = try clocks(id, db)
-    let clock = clocks["meeting"] ?? zero
+    let clock = clocks[.meeting] ?? zero
     if let row = try Row.fetchOne(
       db, sql: "SELECT syncUpId, date, length, audioFile, isFinished FROM meeting WHERE id = ?",
       arguments: [id])
@@ -121,7 +125,7 @@ public enum StoredDocuments {
             speaker: segment["speaker"], start: segment["startTime"], end: segment["endTime"],
             text: segment["text"], words: try wire(segment["words"]), original: original,
             // Never corrected: the recognition's clock, below every correction.
-            clock: clocks["segment:\(segment["ordinal"] as Int)"]
+            clock: clocks[.segment(ordinal: segment["ordinal"])]
               ?? MeetingDocument.recognitionClock))
       }
       return MeetingDocument(

@@ -34,10 +34,10 @@ enum SyncSchema {
         \(tick);
         INSERT INTO syncClock (entityId, field, clock)
           SELECT syncUp.id, field.column1, \(clock)
-          FROM syncUp, syncDevice, (VALUES \(syncUpFields.map { "('\($0)')" }.joined(separator: ", "))) AS field;
+          FROM syncUp, syncDevice, \(values(ClockedField.SyncUpField.stampedWhenMade.map(ClockedField.syncUp))) AS field;
         INSERT INTO syncOutbox (kind, entityId) SELECT 'syncUp', id FROM syncUp ORDER BY position;
         INSERT INTO syncClock (entityId, field, clock)
-          SELECT meeting.id, 'meeting', \(clock) FROM meeting, syncDevice WHERE isFinished;
+          SELECT meeting.id, \(ClockedField.meeting.sql), \(clock) FROM meeting, syncDevice WHERE isFinished;
         INSERT INTO syncOutbox (kind, entityId)
           SELECT 'meeting', id FROM meeting WHERE isFinished ORDER BY date;
         """)
@@ -53,16 +53,16 @@ enum SyncSchema {
     }
     let segmentClock = """
       INSERT INTO syncClock (entityId, field, clock)
-          SELECT new.meetingId, 'segment:' || new.ordinal, clock FROM syncClock
-          WHERE entityId = new.meetingId AND field = 'meeting'
+          SELECT new.meetingId, \(segment)new.ordinal, clock FROM syncClock
+          WHERE entityId = new.meetingId AND field = \(ClockedField.meeting.sql)
           ON CONFLICT (entityId, field) DO UPDATE SET clock = excluded.clock;
       """
     let sql =
       """
       INSERT OR IGNORE INTO syncClock (entityId, field, clock)
-        SELECT segment.meetingId, 'segment:' || segment.ordinal, syncClock.clock
+        SELECT segment.meetingId, \(segment)segment.ordinal, syncClock.clock
         FROM segment JOIN syncClock
-          ON syncClock.entityId = segment.meetingId AND syncClock.field = 'meeting'
+          ON syncClock.entityId = segment.meetingId AND syncClock.field = \(ClockedField.meeting.sql)
         WHERE segment.originalText IS NOT NULL;
       DROP TRIGGER sync_segment_update;
       DROP TRIGGER sync_segment_delete;
@@ -70,16 +70,21 @@ enum SyncSchema {
       """
       + trigger(
         "sync_segment_update", "AFTER UPDATE ON segment", when: finished("new.meetingId"),
-        stamp("meeting", "new.meetingId", ["meeting"]) + "\n  " + segmentClock)
+        stamp("meeting", "new.meetingId", [.meeting]) + "\n  " + segmentClock)
       + trigger(
         "sync_segment_delete", "AFTER DELETE ON segment", when: finished("old.meetingId"),
-        "DELETE FROM syncClock WHERE entityId = old.meetingId AND field = 'segment:' || old.ordinal;\n  "
-          + stamp("meeting", "old.meetingId", ["meeting"]))
+        "DELETE FROM syncClock WHERE entityId = old.meetingId AND field = \(segment)old.ordinal;\n  "
+          + stamp("meeting", "old.meetingId", [.meeting]))
     try db.execute(sql: sql)
   }
 
-  /// A sync-up's fields, each with its own clock.
-  static let syncUpFields = ["title", "theme", "duration", "attendees", "vocabulary", "deleted"]
+  /// `ClockedField.segment`'s name in SQL, before the ordinal.
+  private static let segment = "'\(ClockedField.segmentPrefix)' || "
+
+  /// The fields as an SQL table of one column.
+  private static func values(_ fields: [ClockedField]) -> String {
+    "(VALUES \(fields.map { "(\($0.sql))" }.joined(separator: ", ")))"
+  }
 
   private static let tables = """
     CREATE TABLE syncDevice (
@@ -141,12 +146,12 @@ enum SyncSchema {
   private static let notApplying = "NOT EXISTS (SELECT 1 FROM syncApplying)"
 
   /// The statements that stamp `fields` of `entity` with a new clock and put it in the outbox.
-  static func stamp(_ kind: String, _ entity: String, _ fields: [String]) -> String {
+  static func stamp(_ kind: String, _ entity: String, _ fields: [ClockedField]) -> String {
     """
     \(tick);
       INSERT INTO syncClock (entityId, field, clock)
         SELECT \(entity), field.column1, \(clock)
-        FROM syncDevice, (VALUES \(fields.map { "('\($0)')" }.joined(separator: ", "))) AS field
+        FROM syncDevice, \(values(fields)) AS field
         WHERE true
         ON CONFLICT (entityId, field) DO UPDATE SET clock = excluded.clock;
       INSERT INTO syncOutbox (kind, entityId) VALUES ('\(kind)', \(entity))
@@ -171,13 +176,15 @@ enum SyncSchema {
     sql += trigger(
       "sync_syncUp_insert", "AFTER INSERT ON syncUp",
       "DELETE FROM syncTombstone WHERE entityId = new.id;\n"
-        + stamp("syncUp", "new.id", syncUpFields))
+        + stamp(
+          "syncUp", "new.id", ClockedField.SyncUpField.stampedWhenMade.map(ClockedField.syncUp)))
     for (column, field) in [
-      ("title", "title"), ("theme", "theme"), ("durationMilliseconds", "duration"),
+      ("title", ClockedField.SyncUpField.title), ("theme", .theme),
+      ("durationMilliseconds", .duration),
     ] {
       sql += trigger(
         "sync_syncUp_\(field)", "AFTER UPDATE OF \(column) ON syncUp",
-        when: "old.\(column) IS NOT new.\(column)", stamp("syncUp", "new.id", [field]))
+        when: "old.\(column) IS NOT new.\(column)", stamp("syncUp", "new.id", [.syncUp(field)]))
     }
     // Before the cascade removes them: what the sync-up was, for the push that deletes it.
     sql += trigger(
@@ -192,10 +199,13 @@ enum SyncSchema {
             FROM (SELECT word FROM vocabularyWord WHERE syncUpId = old.id ORDER BY rowid))));
       """)
     sql += trigger(
-      "sync_syncUp_delete", "AFTER DELETE ON syncUp", stamp("syncUp", "old.id", ["deleted"]))
+      "sync_syncUp_delete", "AFTER DELETE ON syncUp", stamp("syncUp", "old.id", [.syncUp(.deleted)])
+    )
     // Attendees and vocabulary: the sync-up's `attendees` and `vocabulary` fields (not when
     // the sync-up itself is being deleted: the cascade runs after its row is gone).
-    for (table, field) in [("attendee", "attendees"), ("vocabularyWord", "vocabulary")] {
+    for (table, field) in [
+      ("attendee", ClockedField.syncUp(.attendees)), ("vocabularyWord", .syncUp(.vocabulary)),
+    ] {
       sql += trigger(
         "sync_\(table)_insert", "AFTER INSERT ON \(table)",
         stamp("syncUp", "new.syncUpId", [field]))
@@ -210,26 +220,26 @@ enum SyncSchema {
     sql += trigger(
       "sync_meeting_insert", "AFTER INSERT ON meeting", when: "new.isFinished",
       "DELETE FROM syncTombstone WHERE entityId = new.id;\n"
-        + stamp("meeting", "new.id", ["meeting"]))
+        + stamp("meeting", "new.id", [.meeting]))
     sql += trigger(
       "sync_meeting_update",
       "AFTER UPDATE OF isFinished, syncUpId, date, length, audioFile, transcript ON meeting",
-      when: "new.isFinished", stamp("meeting", "new.id", ["meeting"]))
+      when: "new.isFinished", stamp("meeting", "new.id", [.meeting]))
     sql += trigger(
       "sync_meeting_delete", "AFTER DELETE ON meeting", when: "old.isFinished",
       """
       INSERT OR REPLACE INTO syncTombstone (entityId, document) VALUES (old.id, json_object(
           'syncUpId', old.syncUpId, 'date', old.date, 'length', old.length));
-      """ + stamp("meeting", "old.id", ["meeting"]))
+      """ + stamp("meeting", "old.id", [.meeting]))
     sql += trigger(
       "sync_segment_insert", "AFTER INSERT ON segment", when: finished("new.meetingId"),
-      stamp("meeting", "new.meetingId", ["meeting"]))
+      stamp("meeting", "new.meetingId", [.meeting]))
     sql += trigger(
       "sync_segment_update", "AFTER UPDATE ON segment", when: finished("new.meetingId"),
-      stamp("meeting", "new.meetingId", ["meeting"]))
+      stamp("meeting", "new.meetingId", [.meeting]))
     sql += trigger(
       "sync_segment_delete", "AFTER DELETE ON segment", when: finished("old.meetingId"),
-      stamp("meeting", "old.meetingId", ["meeting"]))
+      stamp("meeting", "old.meetingId", [.meeting]))
     return sql
   }
 }
