@@ -67,9 +67,11 @@ let package = Package(
   ],
   targets: [
     // MARK: Architecture core and shared state
+    // Errors in words, one way everywhere on the laptop.
+    .target(name: "ErrorWords"),
     .target(
       name: "Sharing",
-      dependencies: pointfree
+      dependencies: pointfree + ["ErrorWords"]
     ),
     .target(
       name: "Architecture",
@@ -131,10 +133,13 @@ let package = Package(
     .testTarget(name: "WorkerThreadsTests", dependencies: ["WorkerThreads"]),
     // Each client: an interface module (types, the client struct, test value; no C) that
     // features depend on, and a live module that imports the C library and adds `liveValue`.
-    .target(name: "AudioFilesClient", dependencies: ["AudioCore"] + dependencyClient),
+    .target(
+      name: "AudioFilesClient", dependencies: ["AudioCore", "ErrorWords"] + dependencyClient),
     .target(
       name: "AudioFilesClientLive",
-      dependencies: ["AudioCore", "AudioFilesClient", "CSndfile", "CSampleRate", "WorkerThreads"]
+      dependencies: [
+        "AudioCore", "AudioFilesClient", "CSndfile", "CSampleRate", "ErrorWords", "WorkerThreads",
+      ]
         + dependencyClient
     ),
     .target(name: "AudioCaptureClient", dependencies: ["AudioCore"] + dependencyClient),
@@ -182,7 +187,7 @@ let package = Package(
       name: "MeetingRecorderLive",
       dependencies: [
         "AudioCore", "MeetingRecorder", "AudioCaptureClient", "AudioCaptureClientLive",
-        "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
+        "AudioFilesClient", "AudioFilesClientLive", "ErrorWords", "TranscriptionClient",
         "TranscriptionClientLive", "WorkerThreads",
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ] + dependencyClient
@@ -237,7 +242,8 @@ let package = Package(
     .target(
       name: "SyncUpsStore",
       dependencies: [
-        "AudioCore", "SpeechVocabulary", "Sharing", "SharingGRDB", "VoiceProfiles", "SyncUpsWire",
+        "AudioCore", "ErrorWords", "SpeechVocabulary", "Sharing", "SharingGRDB", "VoiceProfiles",
+        "SyncUpsWire",
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "Tagged", package: "swift-tagged"),
@@ -293,7 +299,7 @@ let package = Package(
         "SyncUpsFeatures", "AudioCore", "AudioCaptureClient", "AudioCaptureClientLive",
         "AudioFilesClient", "AudioFilesClientLive", "TranscriptionClient",
         "TranscriptionClientLive", "MeetingRecorder", "MeetingRecorderLive", "SpeechAdaptation",
-        "WorkerThreads",
+        "WorkerThreads", "ErrorWords",
       ]
     ),
     // Helpers the tests share: the repository's paths, the private PulseAudio daemon, virtual
@@ -363,7 +369,8 @@ let package = Package(
     // database (the outbox, pulled changes, the cursor) is SyncUpsStore's.
     .target(name: "SyncClient", dependencies: ["SyncUpsWire"] + dependencyClient),
     .target(
-      name: "SyncClientLive", dependencies: ["SyncClient", "SyncUpsWire"] + dependencyClient),
+      name: "SyncClientLive",
+      dependencies: ["ErrorWords", "SyncClient", "SyncUpsWire"] + dependencyClient),
     .target(
       name: "TeamSync",
       dependencies: [

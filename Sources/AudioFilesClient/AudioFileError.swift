@@ -1,3 +1,5 @@
+import ErrorWords
+
 /// Why an audio file could not be read or written. Each description is one line: the file, what
 /// is wrong, what to do.
 public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -34,5 +36,13 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case .fileOperationFailed(let path, let reason):
       "\(path): \(reason)"
     }
+  }
+}
+
+extension AudioFileError: WordedError {
+  /// What a recording says when its input cannot be read: a missing file in few words.
+  public var words: String {
+    if case .notFound(let path) = self { return "cannot read \(path): no such file" }
+    return description
   }
 }

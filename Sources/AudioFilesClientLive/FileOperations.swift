@@ -1,4 +1,5 @@
 import AudioFilesClient
+import ErrorWords
 import Foundation
 
 /// Folder making, moves, deletes and fsync with the system's own calls, so a failure says what
@@ -54,9 +55,6 @@ enum FileOperations {
     }
   }
 
-  /// "No space left on device", in lower case as it reads inside a sentence.
-  static func reason(_ error: Int32) -> String {
-    let text = String(cString: strerror(error))
-    return text.prefix(1).lowercased() + text.dropFirst()
-  }
+  /// A system error in words, as everywhere (`ErrorWords`).
+  static func reason(_ error: Int32) -> String { ErrorWords.reason(errno: error) }
 }

@@ -1,6 +1,7 @@
 import AudioCaptureClient
 import AudioCore
 import AudioFilesClient
+import ErrorWords
 import Foundation
 import MeetingRecorder
 import TranscriptionClient
@@ -136,36 +137,7 @@ struct Recording: Sendable {
   }
 }
 
-/// An error in words: Foundation's file errors say what failed and why, never their domain.
+/// An error in words, naming the file a file error concerns (`ErrorWords`).
 func describe(_ error: any Error) -> String {
-  if case .notFound(let path)? = error as? AudioFileError {
-    return "cannot read \(path): no such file"
-  }
-  let ns = error as NSError
-  guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else {
-    return "\(error)"
-  }
-  let path = ns.userInfo[NSFilePathErrorKey] as? String
-  let reason: String
-  if let code = ns.posixCode {
-    reason = String(cString: strerror(code)).lowercased()
-  } else {
-    switch CocoaError.Code(rawValue: ns.code) {
-    case .fileWriteFileExists: reason = "a file is in the way"
-    case .fileWriteNoPermission, .fileReadNoPermission: reason = "permission denied"
-    case .fileWriteOutOfSpace: reason = "no space left on device"
-    case .fileWriteVolumeReadOnly: reason = "read-only file system"
-    case .fileNoSuchFile, .fileReadNoSuchFile: reason = "no such file or folder"
-    default: reason = ns.localizedDescription
-    }
-  }
-  return path.map { "\($0): \(reason)" } ?? reason
-}
-
-extension NSError {
-  /// The POSIX error behind a Foundation error, when there is one.
-  fileprivate var posixCode: Int32? {
-    if domain == NSPOSIXErrorDomain { return Int32(code) }
-    return (userInfo[NSUnderlyingErrorKey] as? NSError)?.posixCode
-  }
+  ErrorWords.describe(error, namingPath: true)
 }

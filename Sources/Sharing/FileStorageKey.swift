@@ -1,4 +1,5 @@
 import Dependencies
+import ErrorWords
 import Foundation
 
 #if canImport(Glibc)
@@ -342,18 +343,7 @@ final class FileStorageSession<Value: Sendable>: FlushableSession, @unchecked Se
   }
 }
 
-private func describe(_ error: any Error) -> String {
-  if let error = error as? DecodingError {
-    switch error {
-    case .dataCorrupted(let context), .keyNotFound(_, let context),
-      .typeMismatch(_, let context), .valueNotFound(_, let context):
-      return context.debugDescription
-    @unknown default:
-      return "\(error)"
-    }
-  }
-  return "\(error)"
-}
+private func describe(_ error: any Error) -> String { ErrorWords.describe(error) }
 
 /// `20261121T121400.123Z`: sortable, no characters file systems dislike.
 private func timestamp() -> String {

@@ -1,3 +1,4 @@
+import ErrorWords
 import Foundation
 
 #if canImport(Glibc)
@@ -27,7 +28,7 @@ public struct FileSystemError: Error, CustomStringConvertible {
   public let path: String
   public let code: Int32
   public var description: String {
-    "\(operation) \(path): \(String(cString: strerror(code)))"
+    "\(operation) \(path): \(ErrorWords.reason(errno: code))"
   }
 }
 

@@ -1,3 +1,4 @@
+import ErrorWords
 import Foundation
 import SyncClient
 
@@ -234,7 +235,7 @@ enum Transfers {
     }
 
     private func writeProblem(_ url: URL) -> SyncFailure {
-      .cannotKeep("cannot write \(url.path) (\(String(cString: strerror(errno))))")
+      .cannotKeep("cannot write \(url.path) (\(ErrorWords.reason(errno: errno)))")
     }
   }
 }

@@ -1,3 +1,4 @@
+import ErrorWords
 import Foundation
 
 #if canImport(Glibc)
@@ -37,7 +38,7 @@ public enum Console {
       }
       if written < 0 {
         if errno == EINTR { continue }
-        return String(cString: strerror(errno))
+        return ErrorWords.reason(errno: errno)
       }
       bytes = bytes.dropFirst(written)
     }

@@ -1,3 +1,4 @@
+import ErrorWords
 import Foundation
 import Glibc
 import Sharing
@@ -94,7 +95,7 @@ public enum ExportFile {
 
   static func failure(_ name: String, _ code: Int32) -> CLIError {
     CLIError(
-      "cannot write \(name.visible) (\(String(cString: strerror(code)))); the export is not "
+      "cannot write \(name.visible) (\(ErrorWords.reason(errno: code))); the export is not "
         + "complete: check the folder and the free space")
   }
 

@@ -1,4 +1,5 @@
 import Dependencies
+import ErrorWords
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -96,7 +97,7 @@ public final class SyncUpsDatabase: Sendable {
     let fd = Glibc.open(directory.url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else {
       throw SyncUpsDatabaseError.cannotOpen(
-        url: directory.url, reason: String(cString: strerror(errno)))
+        url: directory.url, reason: ErrorWords.reason(errno: errno))
     }
     defer { Glibc.close(fd) }
     while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
@@ -315,40 +316,14 @@ public enum SyncUpsDatabaseError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-/// A reason without Swift's type names, Foundation's domains or SQLite's codes.
-func describe(_ error: any Error) -> String {
-  if let error = error as? CocoaError {
-    if let underlying = error.underlying, underlying.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(underlying.code)))
-    }
-    switch error.code {
-    case .fileNoSuchFile, .fileReadNoSuchFile: return "there is no such file or folder"
-    case .fileWriteFileExists: return "a file is in the way"
-    case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
-    case .fileWriteOutOfSpace: return "the disk is full"
-    case .fileWriteVolumeReadOnly: return "the disk is read-only"
-    case .fileReadTooLarge: return "the file is too large"
-    case .fileReadCorruptFile, .fileReadUnknown: return "the file cannot be read"
-    case .fileWriteUnknown: return "the file cannot be written"
-    default: return "the file system refused (error \(error.code.rawValue))"
-    }
-  }
-  if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
-  if let error = error as? DecodingError {
-    switch error {
-    case .dataCorrupted(let context), .keyNotFound(_, let context),
-      .typeMismatch(_, let context), .valueNotFound(_, let context):
-      return context.debugDescription
-    @unknown default:
-      return "\(error)"
-    }
-  }
-  if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
-  return String(describing: error)
-}
+/// A reason without Swift's type names, Foundation's domains or SQLite's codes (`ErrorWords`).
+func describe(_ error: any Error) -> String { ErrorWords.describe(error) }
 
-extension CocoaError {
-  fileprivate var underlying: NSError? { userInfo[NSUnderlyingErrorKey] as? NSError }
+extension DatabaseError: WordedError {
+  public var words: String {
+    resultCode.primaryResultCode == .SQLITE_FULL
+      ? ErrorWords.diskFull : message ?? "the database refused (\(resultCode))"
+  }
 }
 
 extension SyncUpsDatabase: DependencyKey {

@@ -20,7 +20,7 @@ struct CommandExitTests {
     let home = try Home()
     let run = try await runToAFullDisk(home, ["add", "--title", "Closed", "--attendee", "A"])
     expectOneLineFailure(
-      run, containing: ["sync-up 'Closed' (", "was saved", "No space left on device"])
+      run, containing: ["sync-up 'Closed' (", "was saved", "the disk is full"])
     #expect(run.status == 1, "\(run)")
     #expect(try home.load().map(\.title) == ["Closed"])
     // Said once, saved once: nothing to run again.
@@ -52,7 +52,7 @@ struct CommandExitTests {
     try home.update { $0 = [DatabaseCommandTests.daily] }
     let before = try home.load()
     let run = try await runToAFullDisk(home, arguments)
-    expectOneLineFailure(run, containing: ["cannot write the output (No space left on device)"])
+    expectOneLineFailure(run, containing: ["cannot write the output (the disk is full)"])
     #expect(!run.stderr.contains("was saved"), "\(run)")
     #expect(try home.load() == before)
   }

@@ -205,7 +205,7 @@ struct SearchExportImportTests {
     let folder = try await home.run("export", "--output", home.url.path)
     expectOneLineFailure(folder, containing: ["is a folder"])
     let nowhere = try await home.run("export", "--output", "/nonexistent-folder/x.json")
-    expectOneLineFailure(nowhere, containing: ["cannot write", "No such file"])
+    expectOneLineFailure(nowhere, containing: ["cannot write", "no such file"])
   }
 
   @Test func aBadImportFileIsOneLineAndChangesNothing() async throws {
