@@ -65,11 +65,10 @@ public final class RecordSession {
         ? try await Self.callSources() : await Self.microphones(configuration.sources)
     }
     @Dependency(\.uuid) var uuid
-    var state = RecordMeeting.State(
+    let state = RecordMeeting.State(
       meetingID: Meeting.ID(uuid()), syncUp: syncUp, input: configuration.recordingInput,
       learning: configuration.learning
     )
-    state.adaptsVoices = configuration.learning.contains(.voices)
     self.syncUp = syncUp
     self.givenSources =
       configuration.input == nil && !configuration.call ? configuration.sources : []

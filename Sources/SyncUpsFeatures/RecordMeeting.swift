@@ -42,10 +42,6 @@ public struct RecordMeeting: Reducer {
     /// The second pass had not caught up when the meeting ended: it runs again from the kept
     /// audio once the meeting is saved (`SentencePass`).
     public var sentencesLate = false
-    /// Whether the attendees' acoustic adaptations are used and learned (the entry point
-    /// decides): a saved meeting with kept audio then teaches their voices in the background,
-    /// and when some attendee has an adaptation its sentences are decoded again with it there.
-    public var adaptsVoices = false
     /// What the meeting is saved with: the second pass's sentences, else the live segments
     /// (those kept as they came, and those that could not be, in time order).
     public var savedSegments: [Meeting.Segment] {
@@ -66,7 +62,9 @@ public struct RecordMeeting: Reducer {
     public var failure: String?
     /// Recording time against meeting time, to attribute utterances to slots.
     public var timeline = Timeline()
-    /// What the transcription uses of what the sync-up learned (`--use-learning`).
+    /// What the transcription uses of what the sync-up learned (`--use-learning`). With the
+    /// voices, a saved meeting with kept audio teaches them in the background, and when some
+    /// attendee has an adaptation its sentences are decoded again with it there.
     public var learning = LearningUse.all
 
     public init(
@@ -110,6 +108,8 @@ public struct RecordMeeting: Reducer {
     /// What the meeting recorder says: levels, seconds, words, the audio, the second pass, the end.
     case recorder(RecordingEvent)
     case saveFailed(String)
+    /// The meeting is saved, but what it teaches could not all be learned: said, not fatal.
+    case learningFailed(String)
     /// The recording store has this final utterance: it can be shown.
     case segmentKept(Meeting.Segment)
     /// The meeting could not start; it ends without saving.
@@ -141,6 +141,7 @@ public struct RecordMeeting: Reducer {
   @Dependency(\.meetingRecorder) var meetingRecorder
   @Dependency(\.recordingStore) var recordingStore
   @Dependency(\.sentencePasses) var sentencePasses
+  @Dependency(\.teamLearning) var teamLearning
 
   public init() {}
 
@@ -202,6 +203,10 @@ public struct RecordMeeting: Reducer {
 
       case .saveFailed(let message):
         state.failure = message
+        return .none
+
+      case .learningFailed(let message):
+        state.notice = message
         return .none
 
       case .segmentKept(let segment):
@@ -311,7 +316,7 @@ public struct RecordMeeting: Reducer {
     )
     state.$syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
     let sentencesLate = state.sentencesLate && recording.audioFile != nil
-    let adaptsVoices = state.adaptsVoices && recording.audioFile != nil
+    let usesVoices = state.learning.contains(.voices) && recording.audioFile != nil
     let learnedVoices = state.learnedVoices
     let learning = state.learning
     return .merge(
@@ -319,13 +324,13 @@ public struct RecordMeeting: Reducer {
       .run {
         [
           syncUp = state.$syncUp, syncUpID = state.syncUp.id, recordingStore, sentencePasses,
-          dismiss,
+          teamLearning, dismiss,
           database = dataDirectory.databaseFile
         ] send in
         do {
           // With an adaptation, the sentences are decoded again in the background pass.
           let adapted =
-            adaptsVoices ? (try? await recordingStore.hasAdaptedVoices(syncUpID)) == true : false
+            usesVoices ? (try? await recordingStore.hasAdaptedVoices(syncUpID)) == true : false
           if sentencesLate || adapted {
             try await recordingStore.deferSentencePass(recording.meetingID, learning)
           }
@@ -333,7 +338,12 @@ public struct RecordMeeting: Reducer {
           try await recordingStore.finish(recording.meetingID, recording.audioFile)
           // The meeting is saved; a voice that cannot be kept now is learned at the next one.
           try? await recordingStore.learnVoices(learnedVoices)
-          if sentencesLate || adaptsVoices { sentencePasses.startInBackground() }
+          // The sync-up's words learn from it for the next meeting, whatever front end recorded
+          // it; late sentences and the voices' adaptations follow in the background.
+          if let problem = await teamLearning.relearnWords(syncUpID) {
+            await send(.learningFailed(problem))
+          }
+          if sentencesLate || usesVoices { sentencePasses.startInBackground() }
         } catch {
           await send(
             .saveFailed(
@@ -368,33 +378,5 @@ public struct RecordMeeting: Reducer {
 
   private func stopEffects() -> Effect<Action> {
     .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.recording))
-  }
-}
-
-// The cases reached by key path (see `Scope`): scoped, presented, stacked or received in tests.
-extension RecordMeeting.Action {
-  public var alert: PresentationAction<Alert>? {
-    get { if case .alert(let value) = self { value } else { nil } }
-    set { if let newValue { self = .alert(newValue) } }
-  }
-
-  public var recorder: RecordingEvent? {
-    get { if case .recorder(let value) = self { value } else { nil } }
-    set { if let newValue { self = .recorder(newValue) } }
-  }
-
-  public var segmentKept: Meeting.Segment? {
-    get { if case .segmentKept(let value) = self { value } else { nil } }
-    set { if let newValue { self = .segmentKept(newValue) } }
-  }
-
-  public var storeFailed: (String, Meeting.Segment)? {
-    get { if case .storeFailed(let reason, let segment) = self { (reason, segment) } else { nil } }
-    set { if let newValue { self = .storeFailed(newValue.0, newValue.1) } }
-  }
-
-  public var timerTick: Void? {
-    get { if case .timerTick = self { () } else { nil } }
-    set { if newValue != nil { self = .timerTick } }
   }
 }

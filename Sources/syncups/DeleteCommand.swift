@@ -15,6 +15,7 @@ struct DeleteCommand: AsyncParsableCommand {
   var yes = false
 
   @MainActor func run() async throws {
+    @Dependency(\.teamLearning) var teamLearning
     let data = try await EditableSyncUps.open()
     let syncUp = try data.resolve(ref)
     let label = syncUp.wrappedValue.label
@@ -35,6 +36,6 @@ struct DeleteCommand: AsyncParsableCommand {
     try await Editing.delete(syncUp, in: data)
     try Console.out("Deleted \(label).\n", saved: "the deletion of \(label)")
     // What its meetings taught (its words) goes with it.
-    try? await TeamWordsBuild.refreshAll(database: data.database)
+    try? await teamLearning.learnAllWords()
   }
 }

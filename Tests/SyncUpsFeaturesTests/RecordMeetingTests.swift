@@ -10,6 +10,7 @@ struct RecordMeetingTests {
   @Test func timerAdvancesSpeakersAndSavesAtTheEnd() async {
     let clock = TestClock()
     let syncUp = Shared(value: SyncUp.mock)
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(meetingID: meetingID, syncUp: syncUp, input: .none)
     ) {
@@ -17,6 +18,7 @@ struct RecordMeetingTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
       $0.uuid = .incrementing
     }
     await store.send(.onTask) { $0.recording = started() }
@@ -58,6 +60,8 @@ struct RecordMeetingTests {
     }
     await store.finish()
     #expect(store.isDismissed)
+    // The saved meeting taught the sync-up's words (`TeamLearning`), once.
+    #expect(learned.value == [SyncUp.mock.id])
     #expect(syncUp.wrappedValue.meetings.count == 1)
   }
 
@@ -247,6 +251,7 @@ struct RecordMeetingTests {
 
   @Test func nextSpeakerToTheEndAsksToSave() async {
     let clock = TestClock()
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
@@ -255,6 +260,7 @@ struct RecordMeetingTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
       $0.uuid = .incrementing
     }
     await store.send(.onTask) { $0.recording = started() }
@@ -285,6 +291,8 @@ struct RecordMeetingTests {
       }
     }
     await store.finish()
+    // The saved meeting taught the sync-up's words (`TeamLearning`), once.
+    #expect(learned.value == [SyncUp.mock.id])
     #expect(store.isDismissed)
   }
 
@@ -303,6 +311,7 @@ struct RecordMeetingTests {
     for index in 0..<attendees {
       syncUp.attendees.append(Attendee(id: Attendee.ID(UUID(index + 10)), name: "A\(index)"))
     }
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: syncUp), input: .none)
@@ -311,6 +320,7 @@ struct RecordMeetingTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
       $0.uuid = .incrementing
     }
     await store.send(.onTask) { $0.recording = started() }
@@ -335,5 +345,6 @@ struct RecordMeetingTests {
     }
     await store.finish()
     #expect(store.isDismissed)
+    #expect(learned.value == [syncUp.id])
   }
 }

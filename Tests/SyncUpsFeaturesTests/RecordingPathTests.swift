@@ -71,6 +71,9 @@ struct RecordingPathTests {
     #expect(store.isDismissed)
     #expect(store.state.syncUp.meetings.count == 1)
     #expect(log.value == ["begin \(meetingID)", "append hello", "finish"])
+    // The saved meeting teaches the sync-up's words; no audio was kept, so nothing is left for
+    // the background (no sentences to finish, no voices to adapt).
+    #expect(recorder.afterSave.value == ["words mock"])
     // The recorder was stopped once, however many signals came.
     #expect(recorder.stops.value == 1)
   }
@@ -138,6 +141,7 @@ struct RecordingPathTests {
 
   @Test func endAndSaveWhileAnAlertIsShownSavesAtOnce() async {
     let clock = TestClock()
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
@@ -146,6 +150,7 @@ struct RecordingPathTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
     }
     await store.send(.onTask) { $0.recording = started(audio: false) }
     await store.send(.endMeetingButtonTapped) {
@@ -164,6 +169,8 @@ struct RecordingPathTests {
     }
     await store.send(.endAndSaveRequested)
     await store.finish()
+    // The saved meeting taught the sync-up's words (`TeamLearning`), once.
+    #expect(learned.value == [SyncUp.mock.id])
     #expect(store.isDismissed)
   }
 

@@ -112,6 +112,28 @@ struct SecondPassTests {
     #expect(recorder.requests.value.map(\.vocabulary) == [vocabulary])
     #expect(recorder.requests.value.map(\.transcribes) == [true])
     #expect(recorder.requests.value.allSatisfy { $0.audioFile != nil })
+    // With its audio kept and the voices used, the saved meeting teaches the sync-up's words,
+    // then the background pass adapts the voices: whatever front end recorded it.
+    #expect(recorder.afterSave.value == ["words mock", "background"])
+  }
+
+  /// `--use-learning words`: the voices are not used, so nothing is started in the background
+  /// for a meeting whose sentences came in time; its words are still learned.
+  @Test func withoutTheVoicesOnlyTheWordsAreLearned() async {
+    let recorder = ScriptedRecorder()
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock), input: .microphone(nil),
+        learning: .words),
+      reducer: { RecordMeeting() },
+      withDependencies: {
+        $0.continuousClock = TestClock()
+        $0.date.now = now
+        recorder.install(&$0)
+      })
+    await store.keepLiveAndEnd(recorder)
+    await store.finishAndSave(recorder, segments: [live])
+    #expect(recorder.afterSave.value == ["words mock"])
   }
 
   @Test func aFailedSecondPassSavesTheLiveTranscriptAndSaysSo() async {
