@@ -166,9 +166,8 @@ public final class RecordSession {
 
     if let failure = store.state.failure { throw CLIError(failure) }
     Self.remember(givenSources)
-    guard var meeting = syncUp.wrappedValue.meetings[id: store.state.meetingID] else { return nil }
-    // The list may hold it as a summary (after another process's change): its segments are these.
-    meeting.segments = store.state.savedSegments
+    // The meeting as saved (the list holds it as a summary, without its segments).
+    guard case .saved(let meeting) = store.state.status else { return nil }
     return meeting
   }
 

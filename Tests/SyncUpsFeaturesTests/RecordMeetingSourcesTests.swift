@@ -73,15 +73,14 @@ extension RecordMeetingTests {
         $0.timeline.seconds = second
         $0.secondsElapsed = second
         $0.speakerIndex = min(2, second / 2)
-        if second == 6 { $0.status = .ending }
+        if second == 6 { $0.status = .ending(.live) }
       }
     }
     recorder.end(.finished(keptAudio: false))
     await store.receive(\.recorder?.finished) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 6)]
-      }
+      let meeting = Meeting(id: meetingID, date: now, transcript: "", length: 6)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)
@@ -107,13 +106,10 @@ extension RecordMeetingTests {
     recorder.end(.failed(gone, keptAudio: false))
     await store.receive(\.recorder?.failed) {
       $0.failure = "\(gone); the meeting was saved with what was heard until then"
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [
-          Meeting(
-            id: meetingID, date: now, transcript: "hello", segments: [hello], length: 0.9)
-        ]
-      }
+      let meeting = Meeting(
+        id: meetingID, date: now, transcript: "hello", segments: [hello], length: 0.9)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)

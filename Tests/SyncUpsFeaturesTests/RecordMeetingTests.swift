@@ -53,10 +53,9 @@ struct RecordMeetingTests {
     await store.receive(\.timerTick) {
       $0.timeline.seconds = 6
       $0.secondsElapsed = 6
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 6)]
-      }
+      let meeting = Meeting(id: meetingID, date: now, transcript: "", length: 6)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)
@@ -116,22 +115,19 @@ struct RecordMeetingTests {
     }
     await store.send(.alert(.presented(.confirmSave))) {
       $0.alert = nil
-      $0.status = .ending
+      $0.status = .ending(.live)
     }
     // The recorder is stopped; it transcribes the last words, then says it finished.
     recorder.end(.finished(keptAudio: false))
     await store.receive(\.recorder?.finished) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [
-          Meeting(
-            id: meetingID, date: now,
-            transcript: "i finished the parser reviews today",
-            segments: [parser, reviews],
-            length: 3.1
-          )
-        ]
-      }
+      let meeting = Meeting(
+        id: meetingID, date: now,
+        transcript: "i finished the parser reviews today",
+        segments: [parser, reviews],
+        length: 3.1
+      )
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)
@@ -285,10 +281,9 @@ struct RecordMeetingTests {
     await store.receive(\.timerTick) { $0.timeline.seconds = 1 }
     await store.send(.alert(.presented(.confirmSave))) {
       $0.alert = nil
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 1)]
-      }
+      let meeting = Meeting(id: meetingID, date: now, transcript: "", length: 1)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     // The saved meeting taught the sync-up's words (`TeamLearning`), once.
@@ -332,12 +327,9 @@ struct RecordMeetingTests {
         $0.timeline.seconds = second
         $0.secondsElapsed = second
         if second == seconds {
-          $0.status = .ended
-          $0.$syncUp.withLock {
-            $0.meetings = [
-              Meeting(id: meetingID, date: now, transcript: "", length: Double(seconds))
-            ]
-          }
+          let meeting = Meeting(id: meetingID, date: now, transcript: "", length: Double(seconds))
+          $0.status = .saved(meeting)
+          $0.$syncUp.withLock { $0.meetings = [meeting] }
         } else {
           $0.speakerIndex = speaker
         }

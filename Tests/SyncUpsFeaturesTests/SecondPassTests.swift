@@ -62,7 +62,7 @@ extension TestStore where State == RecordMeeting.State, Action == RecordMeeting.
         $0.segments = [live]
       }, fileID: fileID, filePath: filePath, line: line, column: column)
     await send(
-      .endAndSaveRequested, assert: { $0.status = .ending },
+      .endAndSaveRequested, assert: { $0.status = .ending(.live) },
       fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
@@ -77,10 +77,9 @@ extension TestStore where State == RecordMeeting.State, Action == RecordMeeting.
     await receive(
       \.recorder?.finished,
       assert: {
-        $0.status = .ended
-        $0.$syncUp.withLock {
-          $0.meetings = [Meeting.recorded(started(audio: true), segments: segments, length: 0)]
-        }
+        let meeting = Meeting.recorded(started(audio: true), segments: segments, length: 0)
+        $0.status = .saved(meeting)
+        $0.$syncUp.withLock { $0.meetings = [meeting] }
       }, fileID: fileID, filePath: filePath, line: line, column: column)
     await finish()
   }
@@ -104,7 +103,10 @@ struct SecondPassTests {
         speaker: "Blob", start: 0.4, end: 2.8, text: "i finished the parser reviews today"),
       Meeting.Segment(speaker: "Blob Sr", start: 4.2, end: 5.0, text: "grafana is down"),
     ]
-    await store.receive(\.recorder?.sentences) { $0.sentenceSegments = sentences }
+    // No voices came with them: attributed by slot, and ready.
+    await store.receive(\.recorder?.sentences) {
+      $0.status = .ending(.told(sentences, learned: [:]))
+    }
     await store.finishAndSave(recorder, segments: sentences)
     #expect(store.isDismissed)
     // Both passes are given the vocabulary (MeetingRecorderTests: the live recorder does).
@@ -164,7 +166,7 @@ struct SecondPassTests {
     await store.keepLiveAndEnd(recorder)
     recorder.send(.sentencesLate)
     await store.receive(\.recorder?.sentencesLate) {
-      $0.sentencesLate = true
+      $0.status = .ending(.late)
       $0.notice =
         "the whole sentences are not ready yet; the live transcript is saved now and replaced "
         + "by them in the background"
@@ -186,7 +188,7 @@ struct SecondPassTests {
           for await _ in gate.stream { break }
           log.withValue { $0.append("append \(segment.text)") }
         },
-        finish: { _, _ in log.withValue { $0.append("finish") } },
+        release: { _ in log.withValue { $0.append("release") } },
         deferSentencePass: { _, _ in log.withValue { $0.append("defer") } },
         discard: { _ in log.withValue { $0.append("discard") } },
         recoverUnfinished: { [] },
@@ -201,23 +203,21 @@ struct SecondPassTests {
     recorder.send(.utterance(Utterance(start: 0.4, end: 1.6, text: live.text, words: [])))
     // Heard, but not shown: the store does not have it yet.
     await store.receive(\.recorder?.utterance) { $0.pendingSegments = [.init(live)] }
-    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    await store.send(.endAndSaveRequested) { $0.status = .ending(.live) }
     recorder.end(.finished(keptAudio: false))
-    await store.receive(\.recorder?.finished) { $0.savesWhenKept = true }
+    await store.receive(\.recorder?.finished) { $0.status = .saving(.live) }
     #expect(store.state.syncUp.meetings.isEmpty)
     gate.continuation.yield()
     await store.receive(\.segmentKept) {
       $0.pendingSegments = []
       $0.segments = [live]
-      $0.savesWhenKept = false
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting.recorded(started(audio: false), segments: [live], length: 0)]
-      }
+      let meeting = Meeting.recorded(started(audio: false), segments: [live], length: 0)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)
-    #expect(log.value == ["begin", "append \(live.text)", "finish"])
+    #expect(log.value == ["begin", "append \(live.text)", "release"])
   }
 
   /// Keeps come back in any order; segments are shown in the order they were heard.
