@@ -33,6 +33,10 @@ extension RecordMeeting {
     case .sentences(let utterances):
       return heardSentences(utterances, &state)
 
+    case .sentencesProgress(let fraction):
+      state.setSecondPass(.catchingUp(fraction))
+      return .none
+
     case .sentencesLate:
       state.setSecondPass(.late)
       state.notice =

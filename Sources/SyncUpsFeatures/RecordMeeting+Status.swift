@@ -27,6 +27,9 @@ extension RecordMeeting {
   public enum SecondPass: Equatable, Sendable {
     /// No sentences (none yet, no second pass, or it failed): the live segments are saved.
     case live
+    /// The input ended and the recording waits for it (a file read as fast as it decodes:
+    /// nobody waits on a microphone); this share of the audio is decoded.
+    case catchingUp(Double)
     /// It had not caught up when the input ended: the live segments are saved now and it runs
     /// again from the kept audio once the meeting is saved (`SentencePass`).
     case late
@@ -64,7 +67,7 @@ extension RecordMeeting.State {
     if case .saved(let meeting) = status { return meeting.segments }
     switch secondPass {
     case .told(let segments, _), .tellingVoices(let segments): return segments
-    case .live, .late:
+    case .live, .catchingUp, .late:
       return unkeptSegments.isEmpty
         ? segments : (segments + unkeptSegments).sorted { $0.start < $1.start }
     }

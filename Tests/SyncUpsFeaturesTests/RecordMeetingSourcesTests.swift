@@ -76,9 +76,18 @@ extension RecordMeetingTests {
         if second == 6 { $0.status = .ending(.live) }
       }
     }
+    // Nobody waits on a microphone: the recording waits for the whole sentences, saying how
+    // far they are (shown as a progress bar), and they are saved.
+    recorder.send(.sentencesProgress(0.5))
+    await store.receive(\.recorder?.sentencesProgress) { $0.status = .ending(.catchingUp(0.5)) }
+    let sentence = Meeting.Segment(speaker: "Blob", start: 0.5, end: 1.5, text: "hello there")
+    recorder.send(.sentences([Utterance(start: 0.5, end: 1.5, text: "hello there", words: [])]))
+    await store.receive(\.recorder?.sentences) {
+      $0.status = .ending(.told([sentence], learned: [:]))
+    }
     recorder.end(.finished(keptAudio: false))
     await store.receive(\.recorder?.finished) {
-      let meeting = Meeting(id: meetingID, date: now, transcript: "", length: 6)
+      let meeting = Meeting.recorded(started(), segments: [sentence], length: 6)
       $0.status = .saved(meeting)
       $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
@@ -87,6 +96,7 @@ extension RecordMeetingTests {
     #expect(recorder.stops.value == 1)
     #expect(recorder.requests.value.map(\.input) == [.file(file, pace: .fast)])
     #expect(recorder.requests.value.map(\.endsAt) == [6])
+    #expect(recorder.requests.value.map(\.waitsForSentences) == [true])
   }
 
   /// A remote stand-up: several sources mixed by the recorder, each one's level shown. A source
