@@ -279,7 +279,7 @@ public struct RecordMeeting: Reducer {
   /// its save is the store's one named write for it (it finishes the recording's own row with
   /// what is saved), and the recording then lets the meeting go. Saves the second pass's
   /// sentences when there are some, else the live segments; then what the meeting teaches is
-  /// learned (`afterSave`).
+  /// learned (`AfterSave`).
   private func write(_ state: inout State) -> Effect<Action> {
     guard let recording = state.recording else { return .none }
     let pass = state.secondPass
