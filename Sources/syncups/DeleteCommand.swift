@@ -19,6 +19,7 @@ struct DeleteCommand: AsyncParsableCommand {
     let data = try await EditableSyncUps.open()
     let syncUp = try data.resolve(ref)
     let label = syncUp.wrappedValue.label
+    let id = syncUp.wrappedValue.id
     let meetings = syncUp.wrappedValue.meetings.count
     if !yes {
       guard isatty(STDIN_FILENO) == 1 else {
@@ -35,7 +36,8 @@ struct DeleteCommand: AsyncParsableCommand {
     }
     try await Editing.delete(syncUp, in: data)
     try Console.out("Deleted \(label).\n", saved: "the deletion of \(label)")
-    // What its meetings taught (its words) goes with it.
-    try? await teamLearning.learnAllWords()
+    // What its meetings taught (its words) goes with it: with nothing left to learn from, its
+    // model is removed (one sync-up's, not every sync-up's words learned again).
+    try? await teamLearning.learnWords(id)
   }
 }
