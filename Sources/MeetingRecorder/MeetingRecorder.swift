@@ -66,10 +66,15 @@ public struct RecordingRequest: Equatable, Sendable {
   /// Seconds of audio after which the input ends (a meeting whose clock follows the audio ends
   /// there); nil: until stopped or the input ends.
   public var endsAt: Double?
+  /// Nobody waits on a microphone (a file read as fast as it decodes): once the input ended,
+  /// the second pass runs to its end, saying how far it is (`.sentencesProgress`), instead of
+  /// being stopped after `catchUpBound`.
+  public var waitsForSentences: Bool
 
   public init(
     id: UUID, input: RecordingInput, transcribes: Bool = true, audioFile: URL? = nil,
-    vocabulary: [String] = [], teamModel: URL? = nil, endsAt: Double? = nil
+    vocabulary: [String] = [], teamModel: URL? = nil, endsAt: Double? = nil,
+    waitsForSentences: Bool = false
   ) {
     self.id = id
     self.input = input
@@ -78,6 +83,7 @@ public struct RecordingRequest: Equatable, Sendable {
     self.vocabulary = vocabulary
     self.teamModel = teamModel
     self.endsAt = endsAt
+    self.waitsForSentences = waitsForSentences
   }
 }
 
@@ -137,6 +143,9 @@ public enum RecordingEvent: Equatable, Sendable {
   case audioDropped(String)
   /// The second pass's whole sentences, sent before `.finished` when it caught up.
   case sentences([Utterance])
+  /// How far the second pass is (0…1 of the audio) while the recording waits for it after its
+  /// input ended (`waitsForSentences`).
+  case sentencesProgress(Double)
   /// The second pass had not caught up when the input ended (within `catchUpBound`): it is
   /// stopped so the meeting ends at once, and is to be run again from the kept audio.
   case sentencesLate
@@ -184,6 +193,11 @@ extension RecordingEvent {
   public var sentences: [Utterance]? {
     get { if case .sentences(let value) = self { value } else { nil } }
     set { if let newValue { self = .sentences(newValue) } }
+  }
+
+  public var sentencesProgress: Double? {
+    get { if case .sentencesProgress(let value) = self { value } else { nil } }
+    set { if let newValue { self = .sentencesProgress(newValue) } }
   }
 
   public var sentencesLate: Void? {

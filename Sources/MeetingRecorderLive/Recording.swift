@@ -49,12 +49,20 @@ struct Recording: Sendable {
     let feed = ChunkFeed(
       chunks, request: request, stop: stop, audioFiles: audioFiles, clock: clock, emit: emit,
       sentences: sentences?.continuation)
+    // How far the second pass has taken the audio the input gave, in seconds.
+    let progress = SecondPassProgress()
     let secondPass = sentences.map { sentences in
-      Task { try await transcription.transcribeSentences(sentences.stream, options) }
+      Task {
+        try await transcription.transcribeSentences(progress.counting(sentences.stream), options)
+      }
     }
     var failure: String?
     do {
-      let fed = AsyncThrowingStream<AudioChunk, any Error> { try await feed.next() }
+      let fed = AsyncThrowingStream<AudioChunk, any Error> {
+        let chunk = try await feed.next()
+        if let chunk { progress.fed(chunk) }
+        return chunk
+      }
       if request.transcribes {
         for try await event in try await transcription.transcribeMeeting(fed, options) {
           switch event {
@@ -71,7 +79,10 @@ struct Recording: Sendable {
     sentences?.continuation.finish()
     // Without the kept audio (it could not be written) there are no sentences to wait for.
     if let secondPass, feed.keepsAudio, !Task.isCancelled {
-      emit(await Self.outcome(of: secondPass, clock: clock))
+      emit(
+        request.waitsForSentences
+          ? await Self.awaited(secondPass, progress: progress, clock: clock, emit: emit)
+          : await Self.outcome(of: secondPass, clock: clock))
     } else {
       secondPass?.cancel()
     }
@@ -99,6 +110,35 @@ struct Recording: Sendable {
     let chunks = try await SourceMix.start(sources, capture: audioCapture)
     stop.onStop { [audioCapture] in Task { await audioCapture.stop() } }
     return chunks
+  }
+
+  /// The second pass's sentences, however long it takes once its input has ended (nobody waits
+  /// on a microphone), saying how far it is every fifth of a second; why if it fails.
+  static func awaited(
+    _ secondPass: Task<[Utterance], any Error>, progress: SecondPassProgress,
+    clock: any Clock<Duration>, emit: @escaping @Sendable (RecordingEvent) -> Void
+  ) async -> RecordingEvent {
+    let reporter = Task {
+      var said: Double?
+      while !Task.isCancelled {
+        let fraction = progress.fraction
+        if fraction != said { emit(.sentencesProgress(fraction)) }
+        said = fraction
+        guard (try? await clock.sleep(for: .milliseconds(200))) != nil else { return }
+      }
+    }
+    defer { reporter.cancel() }
+    return await withTaskCancellationHandler {
+      do {
+        return .sentences(try await secondPass.value)
+      } catch is CancellationError {
+        return .sentencesFailed("was stopped")
+      } catch {
+        return .sentencesFailed("failed (\(describe(error)))")
+      }
+    } onCancel: {
+      secondPass.cancel()
+    }
   }
 
   /// The second pass's sentences once its input has ended; why if it fails; `.sentencesLate`
@@ -140,4 +180,37 @@ struct Recording: Sendable {
 /// An error in words, naming the file a file error concerns (`ErrorWords`).
 func describe(_ error: any Error) -> String {
   ErrorWords.describe(error, namingPath: true)
+}
+
+/// How far the second pass is: the end of the audio the input gave, and of what the pass took.
+final class SecondPassProgress: @unchecked Sendable {
+  private let lock = NSLock()
+  private var given = 0.0
+  private var taken = 0.0
+
+  func fed(_ chunk: AudioChunk) { lock.withLock { given = max(given, chunk.end) } }
+
+  /// 0…1: the share of the given audio the pass has taken.
+  var fraction: Double {
+    lock.withLock { given > 0 ? min(1, taken / given) : 0 }
+  }
+
+  /// `chunks`, noting each one the pass takes.
+  func counting(
+    _ chunks: AsyncThrowingStream<AudioChunk, any Error>
+  ) -> AsyncThrowingStream<AudioChunk, any Error> {
+    let iterator = Iterator(chunks.makeAsyncIterator())
+    return AsyncThrowingStream { [self] in
+      let chunk = try await iterator.next()
+      if let chunk { lock.withLock { taken = max(taken, chunk.end) } }
+      return chunk
+    }
+  }
+
+  /// One consumer at a time takes from it (the second pass).
+  private final class Iterator: @unchecked Sendable {
+    var base: AsyncThrowingStream<AudioChunk, any Error>.AsyncIterator
+    init(_ base: AsyncThrowingStream<AudioChunk, any Error>.AsyncIterator) { self.base = base }
+    func next() async throws -> AudioChunk? { try await base.next() }
+  }
 }

@@ -17,6 +17,8 @@ protocol RecordOutput {
 final class LineOutput: RecordOutput {
   private var printedSegments = 0
   private var speakerIndex = -1
+  /// How far the whole sentences are, while a file's recording waits for them (on a terminal).
+  private let progress = ProgressBar.forStandardError()
   var wantsKeys: Bool { false }
 
   func start(_ state: RecordMeeting.State) {
@@ -42,9 +44,14 @@ final class LineOutput: RecordOutput {
       write("[\(Format.clock(segment.start))] \(segment.label): \(segment.oneLine)")
       printedSegments += 1
     }
+    if case .catchingUp(let fraction) = state.secondPass {
+      progress?.update(fraction, of: "of the whole sentences")
+    } else {
+      progress?.finish()
+    }
   }
 
-  func finish() {}
+  func finish() { progress?.finish() }
 
   private func write(_ line: String) {
     // A stdout that cannot be written does not stop the recording: the line saying where the

@@ -52,6 +52,12 @@ public struct RecordScreen {
   /// The level meter: one bar for one source (a warning instead when it has been silent for
   /// 10 s), one named bar per source for several (each saying how long it has been silent).
   var meterLines: [String] {
+    if case .catchingUp(let fraction) = state.secondPass {
+      let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
+      return [
+        "Whole sentences " + bar(fraction, cells: max(min(30, width - 22), 0)) + " \(percent)%"
+      ]
+    }
     guard state.isRecording else {
       return [ANSI.dim + "Microphone off: the meeting is timed but not transcribed" + ANSI.reset]
     }

@@ -65,11 +65,10 @@ public final class RecordSession {
         ? try await Self.callSources() : await Self.microphones(configuration.sources)
     }
     @Dependency(\.uuid) var uuid
-    var state = RecordMeeting.State(
+    let state = RecordMeeting.State(
       meetingID: Meeting.ID(uuid()), syncUp: syncUp, input: configuration.recordingInput,
       learning: configuration.learning
     )
-    state.adaptsVoices = configuration.learning.contains(.voices)
     self.syncUp = syncUp
     self.givenSources =
       configuration.input == nil && !configuration.call ? configuration.sources : []
@@ -167,9 +166,8 @@ public final class RecordSession {
 
     if let failure = store.state.failure { throw CLIError(failure) }
     Self.remember(givenSources)
-    guard var meeting = syncUp.wrappedValue.meetings[id: store.state.meetingID] else { return nil }
-    // The list may hold it as a summary (after another process's change): its segments are these.
-    meeting.segments = store.state.savedSegments
+    // The meeting as saved (the list holds it as a summary, without its segments).
+    guard case .saved(let meeting) = store.state.status else { return nil }
     return meeting
   }
 

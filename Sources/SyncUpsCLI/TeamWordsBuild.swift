@@ -81,3 +81,20 @@ public enum TeamWordsBuild {
     return String(hash, radix: 16)
   }
 }
+
+extension TeamLearning: DependencyKey {
+  /// The build above, on the `syncUpsDatabase` dependency's database (the one a command or the
+  /// app opened).
+  public static var liveValue: TeamLearning {
+    TeamLearning(
+      learnWords: { id in
+        @Dependency(\.syncUpsDatabase) var database
+        try await TeamWordsBuild.refresh(id, database: database)
+      },
+      learnAllWords: {
+        @Dependency(\.syncUpsDatabase) var database
+        try await TeamWordsBuild.refreshAll(database: database)
+      }
+    )
+  }
+}

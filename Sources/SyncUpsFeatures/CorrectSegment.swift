@@ -25,6 +25,9 @@ public struct CorrectSegment: Reducer {
     public var problem: String?
     /// What the saved correction taught the speaker's voice (nil: nothing was to learn).
     public var voice: VoiceOutcome?
+    /// Why the sync-up's words were not learned again from the saved correction, in one line
+    /// (the correction is saved).
+    public var notice: String?
 
     public init(syncUp: SyncUp, meeting: Meeting, number: Int, segment: Meeting.Segment) {
       self.syncUp = syncUp
@@ -50,6 +53,8 @@ public struct CorrectSegment: Reducer {
   public enum Action: Equatable, Sendable {
     case delegate(Delegate)
     case failed(String)
+    /// The correction is saved; the sync-up's words could not be learned again from it.
+    case learningFailed(String)
     case saveTapped
     case saved(Meeting.Segment)
     case speakerChanged(String)
@@ -69,6 +74,7 @@ public struct CorrectSegment: Reducer {
   public static let longestText = SegmentChange.longestText
 
   @Dependency(\.corrections) var corrections
+  @Dependency(\.teamLearning) var teamLearning
 
   public init() {}
 
@@ -82,27 +88,12 @@ public struct CorrectSegment: Reducer {
       state.problem = problem
       return .none
 
+    case .learningFailed(let notice):
+      state.notice = notice
+      return .none
+
     case .saveTapped:
-      guard !state.isSaving else { return .none }
-      let change: SegmentChange
-      do {
-        change = try state.change()
-      } catch {
-        state.problem = error.description
-        return .none
-      }
-      state.problem = nil
-      state.isSaving = true
-      let lesson = state.lesson(for: change)
-      return .run { [corrections, meetingID = state.meetingID, number = state.number] send in
-        await send(.saved(try await corrections.correct(meetingID, number, change)))
-        if let lesson {
-          await send(.voiceTaught(await Self.teach(lesson, corrections)))
-        }
-        await send(.delegate(.finished))
-      } catch: { error, send in
-        await send(.failed("\(error)"))
-      }
+      return save(&state)
 
     case .saved(let segment):
       state.isSaving = false
@@ -134,8 +125,13 @@ public struct CorrectSegment: Reducer {
       guard !state.isSaving else { return .none }
       state.problem = nil
       state.isSaving = true
-      return .run { [corrections, meetingID = state.meetingID, number = state.number] send in
+      return .run {
+        [
+          corrections, teamLearning, meetingID = state.meetingID, number = state.number,
+          syncUpID = state.syncUp.id
+        ] send in
         await send(.saved(try await corrections.restore(meetingID, number)))
+        await Self.learnWords(syncUpID, teamLearning, send)
         await send(.delegate(.finished))
       } catch: { error, send in
         await send(.failed("\(error)"))
@@ -144,6 +140,44 @@ public struct CorrectSegment: Reducer {
     case .voiceTaught(let outcome):
       state.voice = outcome
       return .none
+    }
+  }
+
+  /// Checks the change and saves it; the voice is then taught and the words learned again.
+  private func save(_ state: inout State) -> Effect<Action> {
+    guard !state.isSaving else { return .none }
+    let change: SegmentChange
+    do {
+      change = try state.change()
+    } catch {
+      state.problem = error.description
+      return .none
+    }
+    state.problem = nil
+    state.isSaving = true
+    let lesson = state.lesson(for: change)
+    return .run {
+      [
+        corrections, teamLearning, meetingID = state.meetingID, number = state.number,
+        syncUpID = state.syncUp.id
+      ] send in
+      await send(.saved(try await corrections.correct(meetingID, number, change)))
+      if let lesson {
+        await send(.voiceTaught(await Self.teach(lesson, corrections)))
+      }
+      await Self.learnWords(syncUpID, teamLearning, send)
+      await send(.delegate(.finished))
+    } catch: { error, send in
+      await send(.failed("\(error)"))
+    }
+  }
+
+  /// The sync-up's words learn from the saved transcript, whichever front end corrected it.
+  private static func learnWords(
+    _ syncUpID: SyncUp.ID, _ teamLearning: TeamLearning, _ send: Send<Action>
+  ) async {
+    if let problem = await teamLearning.relearnWords(syncUpID) {
+      await send(.learningFailed(problem))
     }
   }
 
@@ -173,6 +207,11 @@ extension CorrectSegment.Action {
   public var failed: String? {
     get { if case .failed(let value) = self { value } else { nil } }
     set { if let newValue { self = .failed(newValue) } }
+  }
+
+  public var learningFailed: String? {
+    get { if case .learningFailed(let value) = self { value } else { nil } }
+    set { if let newValue { self = .learningFailed(newValue) } }
   }
 
   public var saved: Meeting.Segment? {

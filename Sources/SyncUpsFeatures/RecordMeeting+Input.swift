@@ -60,7 +60,8 @@ extension RecordMeeting.State {
   /// What the meeting recorder is asked to do for this meeting: listen to its input, keep its
   /// audio under `audioFolder` (the data directory), transcribe with the sync-up's words (and
   /// its own language model when it has one), and (when the meeting clock
-  /// follows the audio) stop at the end of the meeting's time. Nil when nothing is recorded.
+  /// follows the audio) stop at the end of the meeting's time and wait for the whole sentences
+  /// (nobody waits on a microphone). Nil when nothing is recorded.
   func recordingRequest(audioFolder: URL) -> RecordingRequest? {
     input.recordingInput.map {
       RecordingRequest(
@@ -70,7 +71,8 @@ extension RecordMeeting.State {
         vocabulary: syncUp.transcriptionVocabulary,
         teamModel: learning.contains(.words)
           ? audioFolder.appendingPathComponent(DataDirectory.teamWordsFile(of: syncUp.id)) : nil,
-        endsAt: input.followsAudioTime ? syncUp.duration.seconds : nil
+        endsAt: input.followsAudioTime ? syncUp.duration.seconds : nil,
+        waitsForSentences: input.followsAudioTime
       )
     }
   }

@@ -33,14 +33,19 @@ extension RecordMeeting {
     case .sentences(let utterances):
       return heardSentences(utterances, &state)
 
+    case .sentencesProgress(let fraction):
+      state.setSecondPass(.catchingUp(fraction))
+      return .none
+
     case .sentencesLate:
-      state.sentencesLate = true
+      state.setSecondPass(.late)
       state.notice =
         "the whole sentences are not ready yet; the live transcript is saved now and replaced "
         + "by them in the background"
       return .none
 
     case .sentencesFailed(let reason):
+      state.setSecondPass(.live)
       state.notice = "the whole-sentence pass \(reason); the live transcript is saved instead"
       return .none
 

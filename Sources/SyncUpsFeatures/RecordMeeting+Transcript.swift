@@ -59,10 +59,6 @@ extension RecordMeeting {
       }
       state.pendingSegments.removeFirst()
     }
-    guard state.savesWhenKept, state.pendingSegments.isEmpty, !state.isTellingVoices else {
-      return .none
-    }
-    state.savesWhenKept = false
-    return save(&state)
+    return saveIfReady(&state)
   }
 }

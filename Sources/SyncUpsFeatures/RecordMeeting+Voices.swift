@@ -12,12 +12,13 @@ extension RecordMeeting {
   /// The second pass's sentences: attributed by slot at once, then (when they carry voices) by
   /// voice on a thread of their own; the save waits for that.
   func heardSentences(_ utterances: [Utterance], _ state: inout State) -> Effect<Action> {
-    state.sentenceSegments = utterances.map { state.segment($0) }
+    let bySlot = utterances.map { state.segment($0) }
     let attendees = Array(state.syncUp.attendees)
     guard !attendees.isEmpty, utterances.contains(where: { $0.voice != nil }) else {
+      state.setSecondPass(.told(bySlot, learned: [:]))
       return .none
     }
-    state.isTellingVoices = true
+    state.setSecondPass(.tellingVoices(bySlot: bySlot))
     let slots = utterances.map { state.speaker(atRecordingSeconds: $0.start) }
     return .run { [recordingStore, syncUpID = state.syncUp.id] send in
       // Voices that cannot be read are as if never heard: the slots decide.
@@ -34,12 +35,9 @@ extension RecordMeeting {
   func toldVoices(
     _ segments: [Meeting.Segment]?, learned: [Attendee.ID: VoiceProfile], _ state: inout State
   ) -> Effect<Action> {
-    state.isTellingVoices = false
-    if let segments { state.sentenceSegments = segments }
-    state.learnedVoices = learned
-    guard state.savesWhenKept, state.pendingSegments.isEmpty else { return .none }
-    state.savesWhenKept = false
-    return save(&state)
+    guard case .tellingVoices(let bySlot) = state.secondPass else { return .none }
+    state.setSecondPass(.told(segments ?? bySlot, learned: learned))
+    return saveIfReady(&state)
   }
 }
 

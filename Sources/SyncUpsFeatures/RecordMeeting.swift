@@ -30,33 +30,11 @@ public struct RecordMeeting: Reducer {
     /// Final utterances the recording store could not keep (a full disk): never shown as kept,
     /// saved with the meeting when it can be.
     public var unkeptSegments: [Meeting.Segment] = []
-    /// The meeting is over and is saved once the pending segments are kept.
-    public var savesWhenKept = false
-    /// The second pass's whole sentences, attributed to speakers: what the meeting saves
-    /// instead of the live segments (nil: no second pass, or it failed).
-    public var sentenceSegments: [Meeting.Segment]?
-    /// The sentences are being told apart by voice: the save waits for them.
-    public var isTellingVoices = false
-    /// What the meeting taught about its attendees' voices, kept once it is saved.
-    public var learnedVoices: [Attendee.ID: VoiceProfile] = [:]
-    /// The second pass had not caught up when the meeting ended: it runs again from the kept
-    /// audio once the meeting is saved (`SentencePass`).
-    public var sentencesLate = false
-    /// Whether the attendees' acoustic adaptations are used and learned (the entry point
-    /// decides): a saved meeting with kept audio then teaches their voices in the background,
-    /// and when some attendee has an adaptation its sentences are decoded again with it there.
-    public var adaptsVoices = false
-    /// What the meeting is saved with: the second pass's sentences, else the live segments
-    /// (those kept as they came, and those that could not be, in time order).
-    public var savedSegments: [Meeting.Segment] {
-      sentenceSegments
-        ?? (unkeptSegments.isEmpty
-          ? segments : (segments + unkeptSegments).sorted { $0.start < $1.start })
-    }
     /// What the current speaker is saying, not final yet.
     public var partial = ""
     /// How loud each source of the input is, in the input's order (empty until it is heard).
     public var levels: [AudioLevel] = []
+    /// Where the meeting is, with what each step holds (`RecordMeeting+Status`).
     public var status = Status.timing
     /// The meeting as it is kept while it runs (set when it starts).
     public var recording: MeetingRecording?
@@ -66,7 +44,9 @@ public struct RecordMeeting: Reducer {
     public var failure: String?
     /// Recording time against meeting time, to attribute utterances to slots.
     public var timeline = Timeline()
-    /// What the transcription uses of what the sync-up learned (`--use-learning`).
+    /// What the transcription uses of what the sync-up learned (`--use-learning`). With the
+    /// voices, a saved meeting with kept audio teaches them in the background, and when some
+    /// attendee has an adaptation its sentences are decoded again with it there.
     public var learning = LearningUse.all
 
     public init(
@@ -81,23 +61,6 @@ public struct RecordMeeting: Reducer {
     public var durationRemaining: Duration {
       syncUp.duration - .seconds(secondsElapsed)
     }
-
-    /// Audio is being captured (or its last words transcribed).
-    public var isRecording: Bool { status == .recording || status == .ending }
-
-    /// The meeting is under way: its time runs, keys and alerts act on it.
-    public var isRunning: Bool { status == .timing || status == .recording }
-  }
-
-  public enum Status: Equatable, Sendable {
-    /// The meeting runs without capturing audio.
-    case timing
-    /// The meeting runs and its input is captured.
-    case recording
-    /// The meeting is over: the last words are being transcribed before it is saved.
-    case ending
-    /// Saved, discarded, or never started.
-    case ended
   }
 
   public enum Action: Equatable, Sendable {
@@ -110,6 +73,8 @@ public struct RecordMeeting: Reducer {
     /// What the meeting recorder says: levels, seconds, words, the audio, the second pass, the end.
     case recorder(RecordingEvent)
     case saveFailed(String)
+    /// The meeting is saved, but what it teaches could not all be learned: said, not fatal.
+    case learningFailed(String)
     /// The recording store has this final utterance: it can be shown.
     case segmentKept(Meeting.Segment)
     /// The meeting could not start; it ends without saving.
@@ -141,6 +106,7 @@ public struct RecordMeeting: Reducer {
   @Dependency(\.meetingRecorder) var meetingRecorder
   @Dependency(\.recordingStore) var recordingStore
   @Dependency(\.sentencePasses) var sentencePasses
+  @Dependency(\.teamLearning) var teamLearning
 
   public init() {}
 
@@ -202,6 +168,10 @@ public struct RecordMeeting: Reducer {
 
       case .saveFailed(let message):
         state.failure = message
+        return .none
+
+      case .learningFailed(let message):
+        state.notice = message
         return .none
 
       case .segmentKept(let segment):
@@ -277,63 +247,70 @@ public struct RecordMeeting: Reducer {
   }
 
   /// Ends the meeting: stops the timer and, when recording, has the recorder stop its input and
-  /// transcribe the last words before saving (`.finished`).
+  /// transcribe the last words before saving (`.finished`); a recording whose input is ending
+  /// already is saved when it has.
   private func finish(_ state: inout State) -> Effect<Action> {
     state.alert = nil
+    if case .ending = state.status { return .none }
     guard state.status == .recording else { return save(&state) }
-    state.status = .ending
+    state.status = .ending(.live)
     return .merge(
       .cancel(id: CancelID.timer),
       .run { [meetingRecorder, id = state.meetingID] _ in await meetingRecorder.stop(id.rawValue) }
     )
   }
 
-  /// Inserts the meeting at the front of the sync-up's meetings, through the shared reference,
-  /// writes it to disk, then drops its durable record. Waits for segments still on their way
-  /// into the store. Saves the second pass's sentences when there are some, else the live
-  /// segments.
+  /// The recording is done: the meeting is saved once nothing is on its way any more (the
+  /// utterances going into the recording store, the sentences being told apart by voice).
   func save(_ state: inout State) -> Effect<Action> {
-    guard state.status != .ended, let recording = state.recording else { return .none }
+    guard !state.isEnded, state.recording != nil else { return .none }
     state.alert = nil
-    guard state.pendingSegments.isEmpty, !state.isTellingVoices else {
-      state.status = .ending
-      state.savesWhenKept = true
-      return .cancel(id: CancelID.timer)
-    }
+    state.status = .saving(state.secondPass)
+    guard state.isReadyToSave else { return .cancel(id: CancelID.timer) }
+    return write(&state)
+  }
+
+  /// Something the save waited for arrived: the meeting is saved if nothing else is awaited.
+  func saveIfReady(_ state: inout State) -> Effect<Action> {
+    state.isReadyToSave ? write(&state) : .none
+  }
+
+  /// Inserts the meeting at the front of the sync-up's meetings through the shared reference:
+  /// its save is the store's one named write for it (it finishes the recording's own row with
+  /// what is saved), and the recording then lets the meeting go. Saves the second pass's
+  /// sentences when there are some, else the live segments; then what the meeting teaches is
+  /// learned (`AfterSave`).
+  private func write(_ state: inout State) -> Effect<Action> {
+    guard let recording = state.recording else { return .none }
+    let pass = state.secondPass
+    let segments = state.savedSegments
     // Nothing heard and not a second of it: there is no meeting to keep.
-    guard !state.savedSegments.isEmpty || state.timeline.seconds >= 1 else {
+    guard !segments.isEmpty || state.timeline.seconds >= 1 else {
       state.notice = "the meeting ended before anything was heard; nothing was saved"
       return discard(&state)
     }
-    state.status = .ended
     let meeting = Meeting.recorded(
-      recording, segments: state.savedSegments, length: Double(state.timeline.seconds)
-    )
+      recording, segments: segments, length: Double(state.timeline.seconds))
+    state.status = .saved(meeting)
     state.$syncUp.withLock { $0.meetings.insert(meeting, at: 0) }
-    let sentencesLate = state.sentencesLate && recording.audioFile != nil
-    let adaptsVoices = state.adaptsVoices && recording.audioFile != nil
-    let learnedVoices = state.learnedVoices
-    let learning = state.learning
+    var learned: [Attendee.ID: VoiceProfile] = [:]
+    if case .told(_, let voices) = pass { learned = voices }
+    let after = AfterSave(
+      recording: recording, sentencesLate: pass == .late && recording.audioFile != nil,
+      usesVoices: state.learning.contains(.voices) && recording.audioFile != nil,
+      learnedVoices: learned, learning: state.learning, recordingStore: recordingStore,
+      sentencePasses: sentencePasses, teamLearning: teamLearning)
     return .merge(
       stopEffects(),
       .run {
         [
-          syncUp = state.$syncUp, syncUpID = state.syncUp.id, recordingStore, sentencePasses,
-          dismiss,
+          syncUp = state.$syncUp, syncUpID = state.syncUp.id, dismiss,
           database = dataDirectory.databaseFile
         ] send in
         do {
           // With an adaptation, the sentences are decoded again in the background pass.
-          let adapted =
-            adaptsVoices ? (try? await recordingStore.hasAdaptedVoices(syncUpID)) == true : false
-          if sentencesLate || adapted {
-            try await recordingStore.deferSentencePass(recording.meetingID, learning)
-          }
+          try await after.prepare(syncUpID)
           try await WorkerThread.run(name: "syncups-save") { try syncUp.save() }
-          try await recordingStore.finish(recording.meetingID, recording.audioFile)
-          // The meeting is saved; a voice that cannot be kept now is learned at the next one.
-          try? await recordingStore.learnVoices(learnedVoices)
-          if sentencesLate || adaptsVoices { sentencePasses.startInBackground() }
         } catch {
           await send(
             .saveFailed(
@@ -341,7 +318,9 @@ public struct RecordMeeting: Reducer {
                 + "was heard is kept, and the next syncups command recovers it"
             )
           )
+          return await dismiss()
         }
+        if let problem = await after.learn(syncUpID) { await send(.learningFailed(problem)) }
         await dismiss()
       }
     )
@@ -354,7 +333,7 @@ public struct RecordMeeting: Reducer {
   }
 
   /// Ends without saving. Cancelling the recording also deletes the audio it wrote.
-  private func discard(_ state: inout State) -> Effect<Action> {
+  func discard(_ state: inout State) -> Effect<Action> {
     state.status = .ended
     state.alert = nil
     return .merge(
@@ -368,33 +347,5 @@ public struct RecordMeeting: Reducer {
 
   private func stopEffects() -> Effect<Action> {
     .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.recording))
-  }
-}
-
-// The cases reached by key path (see `Scope`): scoped, presented, stacked or received in tests.
-extension RecordMeeting.Action {
-  public var alert: PresentationAction<Alert>? {
-    get { if case .alert(let value) = self { value } else { nil } }
-    set { if let newValue { self = .alert(newValue) } }
-  }
-
-  public var recorder: RecordingEvent? {
-    get { if case .recorder(let value) = self { value } else { nil } }
-    set { if let newValue { self = .recorder(newValue) } }
-  }
-
-  public var segmentKept: Meeting.Segment? {
-    get { if case .segmentKept(let value) = self { value } else { nil } }
-    set { if let newValue { self = .segmentKept(newValue) } }
-  }
-
-  public var storeFailed: (String, Meeting.Segment)? {
-    get { if case .storeFailed(let reason, let segment) = self { (reason, segment) } else { nil } }
-    set { if let newValue { self = .storeFailed(newValue.0, newValue.1) } }
-  }
-
-  public var timerTick: Void? {
-    get { if case .timerTick = self { () } else { nil } }
-    set { if newValue != nil { self = .timerTick } }
   }
 }

@@ -17,11 +17,11 @@ public struct RecordingStore: Sendable {
   public var append:
     @Sendable (_ segment: Meeting.Segment, _ meetingID: Meeting.ID) async throws
       -> Void = unimplemented("RecordingStore.append")
-  /// The meeting ended normally: it joins its sync-up's history with its audio file (nil: none
-  /// was kept), in one transaction. A meeting the list's save finished already stays as it is.
-  public var finish:
-    @Sendable (_ meetingID: Meeting.ID, _ audioFile: String?) async throws -> Void = unimplemented(
-      "RecordingStore.finish")
+  /// The meeting was saved: the save through the sync-up's reference finished its row (the
+  /// store's one named write for it, `SyncUpsDatabase.finishRecording`), and the recording now
+  /// lets it go (its lock), so nobody takes it for a recording still running.
+  public var release: @Sendable (_ meetingID: Meeting.ID) async -> Void = unimplemented(
+    "RecordingStore.release")
   /// The meeting's second pass had not caught up: it is to run again from the kept audio
   /// (`SentencePass`) once the meeting is saved.
   public var deferSentencePass:
@@ -48,8 +48,7 @@ public struct RecordingStore: Sendable {
     begin: @escaping @Sendable (_ recording: MeetingRecording) async throws -> Void,
     append:
       @escaping @Sendable (_ segment: Meeting.Segment, _ meetingID: Meeting.ID) async throws -> Void,
-    finish:
-      @escaping @Sendable (_ meetingID: Meeting.ID, _ audioFile: String?) async throws -> Void,
+    release: @escaping @Sendable (_ meetingID: Meeting.ID) async -> Void,
     deferSentencePass:
       @escaping @Sendable (_ meetingID: Meeting.ID, _ learning: LearningUse) async throws -> Void,
     discard: @escaping @Sendable (_ meetingID: Meeting.ID) async throws -> Void,
@@ -59,7 +58,7 @@ public struct RecordingStore: Sendable {
   ) {
     self.begin = begin
     self.append = append
-    self.finish = finish
+    self.release = release
     self.deferSentencePass = deferSentencePass
     self.discard = discard
     self.recoverUnfinished = recoverUnfinished
@@ -112,9 +111,7 @@ extension RecordingStore: DependencyKey {
       append: { segment, id in
         try await worker.run { _ = try database.append(segment, meetingID: id) }
       },
-      finish: { id, audioFile in
-        try await worker.run { _ = try database.finishRecording(id, audioFile: audioFile) }
-      },
+      release: { id in database.releaseRecording(id) },
       deferSentencePass: { id, learning in
         try await worker.run { try database.deferSentencePass(id, learning: learning.rawValue) }
       },
@@ -145,7 +142,8 @@ extension RecordingStore: DependencyKey {
         }
       },
       append: { _, id in recordings.withValue { $0[id]?.segmentCount += 1 } },
-      finish: { id, _ in recordings.withValue { $0[id] = nil } },
+      // Memory has no sync-up to save into: the save's finish is the recording going.
+      release: { id in recordings.withValue { $0[id] = nil } },
       deferSentencePass: { _, _ in },
       discard: { id in recordings.withValue { $0[id] = nil } },
       recoverUnfinished: {

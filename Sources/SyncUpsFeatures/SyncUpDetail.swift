@@ -70,6 +70,7 @@ public struct SyncUpDetail: Reducer {
   @Dependency(\.audioCapture) var audioCapture
   @Dependency(\.dismiss) var dismiss
   @Dependency(\.syncUpDeletion) var syncUpDeletion
+  @Dependency(\.teamLearning) var teamLearning
 
   public init() {}
 
@@ -120,13 +121,16 @@ public struct SyncUpDetail: Reducer {
         @Shared(.syncUps) var syncUps
         let id = state.syncUp.id
         $syncUps[id: id].withLock { $0 = nil }
-        return .run { [syncUps = $syncUps, syncUpDeletion, dismiss] send in
+        return .run { [syncUps = $syncUps, syncUpDeletion, teamLearning, dismiss] send in
           do {
             try await WorkerThread.run(name: "syncups-save") { try syncUps.save() }
           } catch {
             return await send(.deletionFailed("\(error)"))
           }
           await syncUpDeletion.deleteAudio(audioFiles)
+          // Its words go with it (nothing is left to learn them from); one that cannot be
+          // removed now goes at the next refresh of every sync-up's words (a sync).
+          _ = await teamLearning.relearnWords(id)
           await dismiss()
         }
 

@@ -55,6 +55,7 @@ public struct SyncUpsList: Reducer {
   }
 
   @Dependency(\.syncUpDeletion) var syncUpDeletion
+  @Dependency(\.teamLearning) var teamLearning
   @Dependency(\.uuid) var uuid
 
   public init() {}
@@ -83,13 +84,16 @@ public struct SyncUpsList: Reducer {
 
       case .deletionPrepared(let ids, let audioFiles):
         for id in ids { state.$syncUps[id: id].withLock { $0 = nil } }
-        return .run { [syncUps = state.$syncUps, syncUpDeletion] send in
+        return .run { [syncUps = state.$syncUps, syncUpDeletion, teamLearning] send in
           do {
             try await WorkerThread.run(name: "syncups-save") { try syncUps.save() }
           } catch {
             return await send(.deletionFailed("\(error)"))
           }
           await syncUpDeletion.deleteAudio(audioFiles)
+          // Their words go with them (nothing is left to learn them from); one that cannot be
+          // removed now goes at the next refresh of every sync-up's words (a sync).
+          for id in ids { _ = await teamLearning.relearnWords(id) }
         }
 
       case .destination(.presented(.alert(.confirmDeletion(let ids)))):

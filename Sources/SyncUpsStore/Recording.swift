@@ -103,6 +103,12 @@ extension SyncUpsDatabase {
     }
   }
 
+  /// A recording whose meeting was saved (its sync-up's save finished its row, once) lets it
+  /// go: its lock, so the meeting is not taken for one still being recorded.
+  public func releaseRecording(_ meetingID: Meeting.ID) {
+    locks.release(meetingID)
+  }
+
   /// Finishes an unfinished meeting with the segments it committed: its length is their end.
   static func finish(_ meetingID: Meeting.ID, audioFile: String?, _ db: Database) throws -> Bool {
     guard var record = try MeetingRecord.fetchOne(db, id: meetingID) else {

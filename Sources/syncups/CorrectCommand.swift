@@ -88,12 +88,8 @@ struct CorrectCommand: AsyncParsableCommand {
     if let voice = state.voice { lines.append(voice.sentence) }
     try Console.out(
       lines.joined(separator: "\n") + "\n", saved: "the correction of segment \(number)")
-    // The correction is saved; the sync-up's words learn from it (derived, rebuilt if it fails).
-    do {
-      try await TeamWordsBuild.refresh(syncUp.id, database: data.database)
-    } catch {
-      try Console.out("The team's words were not relearned: \(error)\n")
-    }
+    // The feature learned the sync-up's words from it; a failure is said, the correction stays.
+    if let notice = state.notice { Console.error(notice) }
   }
 }
 

@@ -47,15 +47,11 @@ struct ForgetCommand: AsyncParsableCommand {
       ?? "what was learned in \(syncUp.label) (every attendee's voice and adaptation, the "
       + "team's words)"
     if !yes { try confirm(what) }
-    if let person {
-      try data.database.forgetLearned(attendee: person.id)
-    } else {
-      try data.database.forgetLearned(syncUp: syncUp.id)
-    }
+    // The sync-up's words are derived from what may still be learned: rebuilt (or removed) too.
+    let notice = try await Forgetting.forget(syncUp.id, attendee: person?.id, in: data.database)
     BackgroundSync.start()
     try Console.out("Forgot \(what).\n", saved: "the forgetting")
-    // The sync-up's words are derived from what may still be learned: rebuilt (or removed) now.
-    if person == nil { try? await TeamWordsBuild.refresh(syncUp.id, database: data.database) }
+    if let notice { Console.error(notice) }
   }
 
   private func confirm(_ what: String) throws {

@@ -90,10 +90,6 @@ struct RecordCommand: AsyncParsableCommand {
         + "(\(Format.count(meeting.segments.count, "utterance"))) in "
         + "\(dataDirectory.databaseFile.path)\(audio)\n",
       saved: "meeting \(meeting.id.short)")
-    // The meeting is saved: the sync-up's words learn from it for the next one.
-    if let data = try? await CommandDatabase.open() {
-      try? await TeamWordsBuild.refresh(session.syncUpID, database: data.database)
-    }
     // Offline first: the meeting is saved; the sync runs on its own and never fails the save.
     BackgroundSync.start()
   }

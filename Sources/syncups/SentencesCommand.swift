@@ -17,20 +17,13 @@ struct SentencesCommand: AsyncParsableCommand {
   @MainActor func run() async throws {
     let data = try CommandDatabase.openWithoutRecovery()
     guard !data.database.isReadOnly else { return }
-    // A pass left to do must not hear its own meeting's live transcript: the sync-ups' words
-    // leave out meetings whose sentences are still to come.
-    if (try? data.database.pendingSentencePasses().isEmpty) == false {
-      try? await TeamWordsBuild.refreshAll(database: data.database)
-    }
-    let done = await SentencePass.runPending(in: data.database)
-    for line in done { Console.error(line) }
-    // The finished meetings' sentences teach their sync-ups' words.
-    if !done.isEmpty { try? await TeamWordsBuild.refreshAll(database: data.database) }
-    // Then the attendees' voices learn from what is now confirmed (kept locally).
-    for line in await VoiceAdaptation.estimatePending(in: data.database) { Console.error(line) }
+    // The passes left to do, the words they change and the voices' adaptations: the features'
+    // background learning (`BackgroundLearning`), whatever front end saved the meetings.
+    let learned = await BackgroundLearning.run(in: data.database)
+    for line in learned.lines { Console.error(line) }
     // A replaced transcript is a change like any other: it goes to the team server too
     // (`record`'s own sync ran before these sentences were ready). A voice adapted here waits
     // in the outbox for the next sync.
-    if !done.isEmpty { BackgroundSync.start() }
+    if learned.replacedTranscripts { BackgroundSync.start() }
   }
 }

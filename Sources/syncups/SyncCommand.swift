@@ -26,6 +26,7 @@ struct SyncCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    @Dependency(\.teamLearning) var teamLearning
     let team = try TeamFile.joined()
     let data = try await CommandDatabase.open()
     try data.checkWritable()
@@ -36,7 +37,7 @@ struct SyncCommand: AsyncParsableCommand {
       let report = try await sync.run(wait: wait, waitForOthers: !quiet)
       TeamSyncStatus.recordProblem(nil, data.database)
       // What was pulled (others' meetings and corrections) teaches the sync-ups' words.
-      try? await TeamWordsBuild.refreshAll(database: data.database)
+      try? await teamLearning.learnAllWords()
       // The line may hold the server's words (why it refused a push): shown, never obeyed.
       if !quiet { try Console.out(report.line.visible + "\n") }
     } catch let error as CLIError {

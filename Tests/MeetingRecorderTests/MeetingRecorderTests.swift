@@ -30,7 +30,7 @@ private func stream(
 private let audioURL = URL(fileURLWithPath: "/data/audio/meeting.flac")
 private let file = URL(fileURLWithPath: "/samples/meeting.wav")
 
-private func request(
+func request(
   _ input: RecordingInput = .file(file, pace: .fast), transcribes: Bool = true,
   audioFile: URL? = audioURL, endsAt: Double? = nil
 ) -> RecordingRequest {
@@ -97,7 +97,7 @@ final class FakeClients: Sendable {
 }
 
 /// Every event of a recording, until its stream ends.
-private func record(
+func record(
   _ request: RecordingRequest, _ dependencies: (inout DependencyValues) -> Void
 ) async -> [RecordingEvent] {
   await withDependencies(dependencies) {

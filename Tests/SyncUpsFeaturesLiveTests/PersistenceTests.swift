@@ -2,6 +2,7 @@ import AudioCaptureClient
 import AudioCaptureClientLive
 import AudioFilesClient
 import AudioFilesClientLive
+import ConcurrencyExtras
 import Foundation
 import MeetingRecorder
 import MeetingRecorderLive
@@ -71,6 +72,7 @@ struct PersistenceTests {
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     let database = try SyncUpsDatabase.open(dataDirectory)
+    let afterSave = LockIsolated<[String]>([])
     try await withDependencies {
       $0.dataDirectory = dataDirectory
       $0.syncUpsDatabase = database
@@ -81,6 +83,8 @@ struct PersistenceTests {
       $0.continuousClock = TestClock()
       $0.date.now = now
       $0.uuid = .incrementing
+      $0.teamLearning.learnWords = { id in afterSave.withValue { $0.append("words \(id)") } }
+      $0.sentencePasses.startInBackground = { afterSave.withValue { $0.append("background") } }
     } operation: {
       @Shared(.syncUps) var syncUps = []
       let syncUp = SyncUp(
@@ -107,6 +111,10 @@ struct PersistenceTests {
       _ = await waitUntil { store.isDismissed }
       #expect(
         store.isDismissed, "\(store.state.alert as Any)", sourceLocation: sourceLocation)
+      // Once saved, the sync-up's words learn from it and (its audio kept, the voices used) the
+      // background pass adapts the voices.
+      #expect(
+        afterSave.value == ["words \(syncUp.id)", "background"], sourceLocation: sourceLocation)
       try $syncUps.save()
     }
   }

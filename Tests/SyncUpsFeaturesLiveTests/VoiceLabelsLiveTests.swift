@@ -10,6 +10,7 @@ import TestSupport
 import Testing
 import TranscriptionClient
 import TranscriptionClientLive
+import VoiceProfiles
 import WorkerThreads
 
 /// A stand-up of two flite voices recorded with the real decoders: Ana (rms) talks on into
@@ -43,6 +44,7 @@ struct VoiceLabelsLiveTests {
           Attendee(id: Attendee.ID(UUID(2)), name: "Ben"),
         ],
         duration: .seconds(duration), title: "Voices"))
+    let learned = LockIsolated<[Attendee.ID: VoiceProfile]>([:])
     let store = try await recordToTheEnd(
       syncUp, input: .file(file, pace: .fast), now: Date(timeIntervalSince1970: 1_234_567_890)
     ) {
@@ -50,6 +52,7 @@ struct VoiceLabelsLiveTests {
       $0.transcription = .live()
       $0.meetingRecorder = .liveValue
       $0.dataDirectory = DataDirectory(url: home)
+      $0.recordingStore = .inMemory(voices: learned)
     }
     #expect(store.isDismissed)
     let meeting = try #require(syncUp.wrappedValue.meetings.first)
@@ -67,8 +70,8 @@ struct VoiceLabelsLiveTests {
       }
     }
     #expect(words >= 40, "\(meeting.segments)")
-    // What was learned of both voices is kept with the meeting.
-    #expect(Set(store.state.learnedVoices.keys) == [Attendee.ID(UUID(1)), Attendee.ID(UUID(2))])
+    // What was learned of both voices is kept once the meeting is saved.
+    #expect(Set(learned.value.keys) == [Attendee.ID(UUID(1)), Attendee.ID(UUID(2))])
   }
 }
 

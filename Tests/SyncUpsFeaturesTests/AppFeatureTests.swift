@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import Foundation
 import SyncUpsFeatures
 import Testing
@@ -49,11 +50,13 @@ struct AppFeatureTests {
     let clock = TestClock()
     let now = Date(timeIntervalSince1970: 1_234_567_890)
     @Dependency(\.syncUpsDatabase) var database
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(initialState: AppFeature.State()) {
       AppFeature()
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
       $0.uuid = .incrementing
       $0.recordingStore = .database(database)
       $0.audioCapture.checkAvailability = { _ in throw CaptureFailure() }
@@ -93,6 +96,8 @@ struct AppFeatureTests {
     #expect(summaries.map(\.id) == [meeting.id])
     #expect(summaries.map(\.length) == [6])
     #expect(try database.unfinished().isEmpty)
+    // The saved meeting taught the sync-up's words (`TeamLearning`), once.
+    #expect(learned.value == [SyncUp.mock.id])
   }
 
   /// The parent acts on the element that sent the delegate action, not on the top of the stack.

@@ -23,6 +23,7 @@ struct CorrectSegmentTests {
     let lessons = LockIsolated<[VoiceLesson]>([])
     let corrected = segment.corrected(SegmentChange(speaker: "Ben", text: "the login page"))
     let summary = VoiceSummary(meetings: 1, seconds: 4)
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(
       initialState: CorrectSegment.State(
         syncUp: syncUp, meeting: meeting, number: 2, segment: segment)
@@ -38,6 +39,7 @@ struct CorrectSegmentTests {
         lessons.withValue { $0.append(lesson) }
         return summary
       }
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
     }
     await store.send(.speakerChanged("  ben ")) { $0.speaker = "  ben " }
     await store.send(.textChanged("the login\n  page")) { $0.text = "the login\n  page" }
@@ -57,6 +59,8 @@ struct CorrectSegmentTests {
         VoiceLesson(
           attendeeID: ben.id, syncUpID: syncUp.id, audioFile: "audio/x.flac", start: 4, end: 9)
       ])
+    // The sync-up's words learn from the corrected text, whichever front end corrected it.
+    #expect(learned.value == [syncUp.id])
   }
 
   @Test func anUnknownSpeakerOrEmptyTextIsOneLineAndNothingIsSaved() async {
@@ -89,6 +93,7 @@ struct CorrectSegmentTests {
   @Test func undoPutsBackTheRecognitionAndAFailedWriteIsSaid() async {
     let corrected = segment.corrected(SegmentChange(text: "the login page"))
     let fails = LockIsolated(true)
+    struct NoRoom: Error, CustomStringConvertible { var description: String { "no room" } }
     let store = TestStore(
       initialState: CorrectSegment.State(
         syncUp: syncUp, meeting: meeting, number: 1, segment: corrected)
@@ -99,6 +104,7 @@ struct CorrectSegmentTests {
         if fails.value { throw CorrectionProblem.sentencesPending }
         return corrected.recognised
       }
+      $0.teamLearning.learnWords = { _ in throw NoRoom() }
     }
     await store.send(.undoTapped) { $0.isSaving = true }
     await store.receive(\.failed) {
@@ -114,6 +120,10 @@ struct CorrectSegmentTests {
       $0.isSaving = false
       $0.segment = self.segment
       $0.text = "the lagoon page"
+    }
+    // The words could not be learned again: said, and the correction stays undone.
+    await store.receive(\.learningFailed) {
+      $0.notice = "the team's words were not learned again (no room); the next change tries again"
     }
     await store.receive(\.delegate?.finished)
   }
@@ -131,6 +141,7 @@ struct CorrectSegmentTests {
         #expect(number == 2 && change == SegmentChange(speaker: "Ben"))
         return corrected
       }
+      $0.teamLearning.learnWords = { _ in }
     }
     await store.send(.segmentSelectionMoved(by: 0)) { $0.selectedSegment = 0 }
     await store.send(.segmentSelectionMoved(by: 1)) { $0.selectedSegment = 1 }

@@ -7,12 +7,14 @@ import SyncUpsFeatures
 // What the recording suites share: a scripted recorder, a fixed moment, the meeting's id.
 
 /// The meeting recorder as the test drives it: `record` gives the events the test sends, and
-/// every request and stop is noted.
+/// every request and stop is noted. It also stands in for what follows a save (the team's
+/// words learned again, the background pass started), noted in `afterSave` in order.
 final class ScriptedRecorder: Sendable {
   private let events: AsyncStream<RecordingEvent>
   private let feed: AsyncStream<RecordingEvent>.Continuation
   let requests = LockIsolated<[RecordingRequest]>([])
   let stops = LockIsolated(0)
+  let afterSave = LockIsolated<[String]>([])
 
   init() {
     (events, feed) = AsyncStream.makeStream()
@@ -32,6 +34,12 @@ final class ScriptedRecorder: Sendable {
       return self.events
     }
     dependencies.meetingRecorder.stop = { _ in self.stops.withValue { $0 += 1 } }
+    dependencies.teamLearning.learnWords = { id in
+      self.afterSave.withValue { $0.append("words \(id == SyncUp.mock.id ? "mock" : "\(id)")") }
+    }
+    dependencies.sentencePasses.startInBackground = {
+      self.afterSave.withValue { $0.append("background") }
+    }
   }
 }
 

@@ -50,16 +50,13 @@ extension RecordMeetingTests {
         $0.secondsElapsed = second
         $0.speakerIndex = min(2, second / 2)
         if second == 6 {
-          $0.status = .ended
-          $0.$syncUp.withLock {
-            $0.meetings = [
-              Meeting(
-                id: meetingID, date: now, transcript: "hello",
-                segments: [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")],
-                length: 6
-              )
-            ]
-          }
+          let meeting = Meeting(
+            id: meetingID, date: now, transcript: "hello",
+            segments: [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")],
+            length: 6
+          )
+          $0.status = .saved(meeting)
+          $0.$syncUp.withLock { $0.meetings = [meeting] }
         }
       }
     }

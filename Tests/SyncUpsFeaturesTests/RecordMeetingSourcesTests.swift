@@ -73,21 +73,30 @@ extension RecordMeetingTests {
         $0.timeline.seconds = second
         $0.secondsElapsed = second
         $0.speakerIndex = min(2, second / 2)
-        if second == 6 { $0.status = .ending }
+        if second == 6 { $0.status = .ending(.live) }
       }
+    }
+    // Nobody waits on a microphone: the recording waits for the whole sentences, saying how
+    // far they are (shown as a progress bar), and they are saved.
+    recorder.send(.sentencesProgress(0.5))
+    await store.receive(\.recorder?.sentencesProgress) { $0.status = .ending(.catchingUp(0.5)) }
+    let sentence = Meeting.Segment(speaker: "Blob", start: 0.5, end: 1.5, text: "hello there")
+    recorder.send(.sentences([Utterance(start: 0.5, end: 1.5, text: "hello there", words: [])]))
+    await store.receive(\.recorder?.sentences) {
+      $0.status = .ending(.told([sentence], learned: [:]))
     }
     recorder.end(.finished(keptAudio: false))
     await store.receive(\.recorder?.finished) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 6)]
-      }
+      let meeting = Meeting.recorded(started(), segments: [sentence], length: 6)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)
     #expect(recorder.stops.value == 1)
     #expect(recorder.requests.value.map(\.input) == [.file(file, pace: .fast)])
     #expect(recorder.requests.value.map(\.endsAt) == [6])
+    #expect(recorder.requests.value.map(\.waitsForSentences) == [true])
   }
 
   /// A remote stand-up: several sources mixed by the recorder, each one's level shown. A source
@@ -107,13 +116,10 @@ extension RecordMeetingTests {
     recorder.end(.failed(gone, keptAudio: false))
     await store.receive(\.recorder?.failed) {
       $0.failure = "\(gone); the meeting was saved with what was heard until then"
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [
-          Meeting(
-            id: meetingID, date: now, transcript: "hello", segments: [hello], length: 0.9)
-        ]
-      }
+      let meeting = Meeting(
+        id: meetingID, date: now, transcript: "hello", segments: [hello], length: 0.9)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)

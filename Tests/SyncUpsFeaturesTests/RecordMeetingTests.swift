@@ -10,6 +10,7 @@ struct RecordMeetingTests {
   @Test func timerAdvancesSpeakersAndSavesAtTheEnd() async {
     let clock = TestClock()
     let syncUp = Shared(value: SyncUp.mock)
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(meetingID: meetingID, syncUp: syncUp, input: .none)
     ) {
@@ -17,6 +18,7 @@ struct RecordMeetingTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
       $0.uuid = .incrementing
     }
     await store.send(.onTask) { $0.recording = started() }
@@ -51,13 +53,14 @@ struct RecordMeetingTests {
     await store.receive(\.timerTick) {
       $0.timeline.seconds = 6
       $0.secondsElapsed = 6
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 6)]
-      }
+      let meeting = Meeting(id: meetingID, date: now, transcript: "", length: 6)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)
+    // The saved meeting taught the sync-up's words (`TeamLearning`), once.
+    #expect(learned.value == [SyncUp.mock.id])
     #expect(syncUp.wrappedValue.meetings.count == 1)
   }
 
@@ -112,22 +115,19 @@ struct RecordMeetingTests {
     }
     await store.send(.alert(.presented(.confirmSave))) {
       $0.alert = nil
-      $0.status = .ending
+      $0.status = .ending(.live)
     }
     // The recorder is stopped; it transcribes the last words, then says it finished.
     recorder.end(.finished(keptAudio: false))
     await store.receive(\.recorder?.finished) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [
-          Meeting(
-            id: meetingID, date: now,
-            transcript: "i finished the parser reviews today",
-            segments: [parser, reviews],
-            length: 3.1
-          )
-        ]
-      }
+      let meeting = Meeting(
+        id: meetingID, date: now,
+        transcript: "i finished the parser reviews today",
+        segments: [parser, reviews],
+        length: 3.1
+      )
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)
@@ -247,6 +247,7 @@ struct RecordMeetingTests {
 
   @Test func nextSpeakerToTheEndAsksToSave() async {
     let clock = TestClock()
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
@@ -255,6 +256,7 @@ struct RecordMeetingTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
       $0.uuid = .incrementing
     }
     await store.send(.onTask) { $0.recording = started() }
@@ -279,12 +281,13 @@ struct RecordMeetingTests {
     await store.receive(\.timerTick) { $0.timeline.seconds = 1 }
     await store.send(.alert(.presented(.confirmSave))) {
       $0.alert = nil
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 1)]
-      }
+      let meeting = Meeting(id: meetingID, date: now, transcript: "", length: 1)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
+    // The saved meeting taught the sync-up's words (`TeamLearning`), once.
+    #expect(learned.value == [SyncUp.mock.id])
     #expect(store.isDismissed)
   }
 
@@ -303,6 +306,7 @@ struct RecordMeetingTests {
     for index in 0..<attendees {
       syncUp.attendees.append(Attendee(id: Attendee.ID(UUID(index + 10)), name: "A\(index)"))
     }
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: syncUp), input: .none)
@@ -311,6 +315,7 @@ struct RecordMeetingTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
       $0.uuid = .incrementing
     }
     await store.send(.onTask) { $0.recording = started() }
@@ -322,12 +327,9 @@ struct RecordMeetingTests {
         $0.timeline.seconds = second
         $0.secondsElapsed = second
         if second == seconds {
-          $0.status = .ended
-          $0.$syncUp.withLock {
-            $0.meetings = [
-              Meeting(id: meetingID, date: now, transcript: "", length: Double(seconds))
-            ]
-          }
+          let meeting = Meeting(id: meetingID, date: now, transcript: "", length: Double(seconds))
+          $0.status = .saved(meeting)
+          $0.$syncUp.withLock { $0.meetings = [meeting] }
         } else {
           $0.speakerIndex = speaker
         }
@@ -335,5 +337,6 @@ struct RecordMeetingTests {
     }
     await store.finish()
     #expect(store.isDismissed)
+    #expect(learned.value == [syncUp.id])
   }
 }

@@ -10,7 +10,7 @@ private func loggingStore(_ log: LockIsolated<[String]>) -> RecordingStore {
   RecordingStore(
     begin: { recording in log.withValue { $0.append("begin \(recording.meetingID)") } },
     append: { segment, _ in log.withValue { $0.append("append \(segment.text)") } },
-    finish: { _, audio in log.withValue { $0.append("finish" + (audio.map { " " + $0 } ?? "")) } },
+    release: { _ in log.withValue { $0.append("release") } },
     deferSentencePass: { _, _ in log.withValue { $0.append("defer") } },
     discard: { _ in log.withValue { $0.append("discard") } },
     recoverUnfinished: { [] },
@@ -50,27 +50,28 @@ struct RecordingPathTests {
       $0.pendingSegments = []
       $0.segments = [hello]
     }
-    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    await store.send(.endAndSaveRequested) { $0.status = .ending(.live) }
     // A second signal while the last words are transcribed changes nothing.
     await store.send(.endAndSaveRequested)
     recorder.end(.finished(keptAudio: false))
     await store.receive(\.recorder?.finished) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [
-          Meeting(
-            id: meetingID, date: now, transcript: "hello",
-            segments: [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")],
-            length: 0.9
-          )
-        ]
-      }
+      let meeting = Meeting(
+        id: meetingID, date: now, transcript: "hello",
+        segments: [Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "hello")],
+        length: 0.9
+      )
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.send(.endAndSaveRequested)
     await store.finish()
     #expect(store.isDismissed)
     #expect(store.state.syncUp.meetings.count == 1)
-    #expect(log.value == ["begin \(meetingID)", "append hello", "finish"])
+    // Saved once, through the sync-up; the recording then only lets its meeting go.
+    #expect(log.value == ["begin \(meetingID)", "append hello", "release"])
+    // The saved meeting teaches the sync-up's words; no audio was kept, so nothing is left for
+    // the background (no sentences to finish, no voices to adapt).
+    #expect(recorder.afterSave.value == ["words mock"])
     // The recorder was stopped once, however many signals came.
     #expect(recorder.stops.value == 1)
   }
@@ -97,7 +98,7 @@ struct RecordingPathTests {
       $0.recordingStore.append = { segment, _ in
         if segment.text == "lost" { throw DiskFull() }
       }
-      $0.recordingStore.finish = { _, _ in }
+      $0.recordingStore.release = { _ in }
       recorder.install(&$0)
     }
     await store.send(.onTask) {
@@ -121,23 +122,21 @@ struct RecordingPathTests {
       $0.pendingSegments = []
       $0.segments = [kept]
     }
-    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    await store.send(.endAndSaveRequested) { $0.status = .ending(.live) }
     recorder.end(.finished(keptAudio: false))
     await store.receive(\.recorder?.finished) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [
-          Meeting(
-            id: meetingID, date: now, transcript: "lost kept", segments: [lost, kept],
-            length: 1.9)
-        ]
-      }
+      let meeting = Meeting(
+        id: meetingID, date: now, transcript: "lost kept", segments: [lost, kept],
+        length: 1.9)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
   }
 
   @Test func endAndSaveWhileAnAlertIsShownSavesAtOnce() async {
     let clock = TestClock()
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(
       initialState: RecordMeeting.State(
         meetingID: meetingID, syncUp: Shared(value: .mock), input: .none)
@@ -146,6 +145,7 @@ struct RecordingPathTests {
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
     }
     await store.send(.onTask) { $0.recording = started(audio: false) }
     await store.send(.endMeetingButtonTapped) {
@@ -157,13 +157,14 @@ struct RecordingPathTests {
     await store.receive(\.timerTick) { $0.timeline.seconds = 1 }
     await store.send(.endAndSaveRequested) {
       $0.alert = nil
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 1)]
-      }
+      let meeting = Meeting(id: meetingID, date: now, transcript: "", length: 1)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.send(.endAndSaveRequested)
     await store.finish()
+    // The saved meeting taught the sync-up's words (`TeamLearning`), once.
+    #expect(learned.value == [SyncUp.mock.id])
     #expect(store.isDismissed)
   }
 
@@ -205,21 +206,18 @@ struct RecordingPathTests {
       $0.timeline.seconds = 1
       $0.secondsElapsed = 1
     }
-    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    await store.send(.endAndSaveRequested) { $0.status = .ending(.live) }
     recorder.end(.finished(keptAudio: false))
     await store.receive(\.recorder?.finished) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [
-          Meeting(
-            id: meetingID, date: now, transcript: "still here",
-            segments: [
-              Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "still here")
-            ],
-            length: 1
-          )
-        ]
-      }
+      let meeting = Meeting(
+        id: meetingID, date: now, transcript: "still here",
+        segments: [
+          Meeting.Segment(speaker: "Blob", start: 0.2, end: 0.9, text: "still here")
+        ],
+        length: 1
+      )
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)
@@ -287,10 +285,9 @@ struct RecordingPathTests {
       $0.secondsElapsed = 1
     }
     await store.send(.endAndSaveRequested) {
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting(id: meetingID, date: now, transcript: "", length: 1)]
-      }
+      let meeting = Meeting(id: meetingID, date: now, transcript: "", length: 1)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)
@@ -331,7 +328,7 @@ struct RecordingPathTests {
   }
 
   /// The live store: the meeting is a row from its start, each utterance a committed segment;
-  /// a running recording is never recovered; finishing names exactly the audio that was kept.
+  /// a running recording is never recovered; the save names exactly the audio that was kept.
   @Test func theDatabaseKeepsEachUtteranceAndNeverRecoversARunningRecording() async throws {
     let database = try SyncUpsDatabase.inMemory()
     try database.add(.mock)
@@ -345,9 +342,15 @@ struct RecordingPathTests {
     #expect(running.map(\.isActive) == [true])
     #expect(try database.isRecording(SyncUp.mock.id))
 
-    // The audio could not be kept after all: the finished meeting names none.
-    try await store.finish(meetingID, nil)
+    // The audio could not be kept after all: the meeting saved into its sync-up (the store's one
+    // named write, as `@Shared(.syncUps)` saves it) finishes the recording's row naming none;
+    // the recording then only lets it go.
+    var saved = SyncUp.mock
+    saved.meetings = [Meeting.recorded(started(audio: false), segments: [segment], length: 1)]
+    try database.edit(from: .mock, to: saved)
     #expect(try database.unfinished().isEmpty)
+    await store.release(meetingID)
+    #expect(try await store.recoverUnfinished().isEmpty)
     let summaries = try await database.writer.read { db in
       try MeetingSummariesRequest(syncUpID: SyncUp.mock.id).fetch(db)
     }

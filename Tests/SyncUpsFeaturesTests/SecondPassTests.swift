@@ -62,7 +62,7 @@ extension TestStore where State == RecordMeeting.State, Action == RecordMeeting.
         $0.segments = [live]
       }, fileID: fileID, filePath: filePath, line: line, column: column)
     await send(
-      .endAndSaveRequested, assert: { $0.status = .ending },
+      .endAndSaveRequested, assert: { $0.status = .ending(.live) },
       fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
@@ -77,10 +77,9 @@ extension TestStore where State == RecordMeeting.State, Action == RecordMeeting.
     await receive(
       \.recorder?.finished,
       assert: {
-        $0.status = .ended
-        $0.$syncUp.withLock {
-          $0.meetings = [Meeting.recorded(started(audio: true), segments: segments, length: 0)]
-        }
+        let meeting = Meeting.recorded(started(audio: true), segments: segments, length: 0)
+        $0.status = .saved(meeting)
+        $0.$syncUp.withLock { $0.meetings = [meeting] }
       }, fileID: fileID, filePath: filePath, line: line, column: column)
     await finish()
   }
@@ -104,7 +103,10 @@ struct SecondPassTests {
         speaker: "Blob", start: 0.4, end: 2.8, text: "i finished the parser reviews today"),
       Meeting.Segment(speaker: "Blob Sr", start: 4.2, end: 5.0, text: "grafana is down"),
     ]
-    await store.receive(\.recorder?.sentences) { $0.sentenceSegments = sentences }
+    // No voices came with them: attributed by slot, and ready.
+    await store.receive(\.recorder?.sentences) {
+      $0.status = .ending(.told(sentences, learned: [:]))
+    }
     await store.finishAndSave(recorder, segments: sentences)
     #expect(store.isDismissed)
     // Both passes are given the vocabulary (MeetingRecorderTests: the live recorder does).
@@ -112,6 +114,28 @@ struct SecondPassTests {
     #expect(recorder.requests.value.map(\.vocabulary) == [vocabulary])
     #expect(recorder.requests.value.map(\.transcribes) == [true])
     #expect(recorder.requests.value.allSatisfy { $0.audioFile != nil })
+    // With its audio kept and the voices used, the saved meeting teaches the sync-up's words,
+    // then the background pass adapts the voices: whatever front end recorded it.
+    #expect(recorder.afterSave.value == ["words mock", "background"])
+  }
+
+  /// `--use-learning words`: the voices are not used, so nothing is started in the background
+  /// for a meeting whose sentences came in time; its words are still learned.
+  @Test func withoutTheVoicesOnlyTheWordsAreLearned() async {
+    let recorder = ScriptedRecorder()
+    let store = TestStore(
+      initialState: RecordMeeting.State(
+        meetingID: meetingID, syncUp: Shared(value: .mock), input: .microphone(nil),
+        learning: .words),
+      reducer: { RecordMeeting() },
+      withDependencies: {
+        $0.continuousClock = TestClock()
+        $0.date.now = now
+        recorder.install(&$0)
+      })
+    await store.keepLiveAndEnd(recorder)
+    await store.finishAndSave(recorder, segments: [live])
+    #expect(recorder.afterSave.value == ["words mock"])
   }
 
   @Test func aFailedSecondPassSavesTheLiveTranscriptAndSaysSo() async {
@@ -142,7 +166,7 @@ struct SecondPassTests {
     await store.keepLiveAndEnd(recorder)
     recorder.send(.sentencesLate)
     await store.receive(\.recorder?.sentencesLate) {
-      $0.sentencesLate = true
+      $0.status = .ending(.late)
       $0.notice =
         "the whole sentences are not ready yet; the live transcript is saved now and replaced "
         + "by them in the background"
@@ -164,7 +188,7 @@ struct SecondPassTests {
           for await _ in gate.stream { break }
           log.withValue { $0.append("append \(segment.text)") }
         },
-        finish: { _, _ in log.withValue { $0.append("finish") } },
+        release: { _ in log.withValue { $0.append("release") } },
         deferSentencePass: { _, _ in log.withValue { $0.append("defer") } },
         discard: { _ in log.withValue { $0.append("discard") } },
         recoverUnfinished: { [] },
@@ -179,23 +203,21 @@ struct SecondPassTests {
     recorder.send(.utterance(Utterance(start: 0.4, end: 1.6, text: live.text, words: [])))
     // Heard, but not shown: the store does not have it yet.
     await store.receive(\.recorder?.utterance) { $0.pendingSegments = [.init(live)] }
-    await store.send(.endAndSaveRequested) { $0.status = .ending }
+    await store.send(.endAndSaveRequested) { $0.status = .ending(.live) }
     recorder.end(.finished(keptAudio: false))
-    await store.receive(\.recorder?.finished) { $0.savesWhenKept = true }
+    await store.receive(\.recorder?.finished) { $0.status = .saving(.live) }
     #expect(store.state.syncUp.meetings.isEmpty)
     gate.continuation.yield()
     await store.receive(\.segmentKept) {
       $0.pendingSegments = []
       $0.segments = [live]
-      $0.savesWhenKept = false
-      $0.status = .ended
-      $0.$syncUp.withLock {
-        $0.meetings = [Meeting.recorded(started(audio: false), segments: [live], length: 0)]
-      }
+      let meeting = Meeting.recorded(started(audio: false), segments: [live], length: 0)
+      $0.status = .saved(meeting)
+      $0.$syncUp.withLock { $0.meetings = [meeting] }
     }
     await store.finish()
     #expect(store.isDismissed)
-    #expect(log.value == ["begin", "append \(live.text)", "finish"])
+    #expect(log.value == ["begin", "append \(live.text)", "release"])
   }
 
   /// Keeps come back in any order; segments are shown in the order they were heard.

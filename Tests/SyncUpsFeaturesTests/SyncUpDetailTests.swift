@@ -1,4 +1,5 @@
 import AudioCaptureClient
+import ConcurrencyExtras
 import Foundation
 import SyncUpsFeatures
 import Testing
@@ -44,13 +45,20 @@ struct SyncUpDetailTests {
     @Shared(.syncUps) var syncUps
     try $syncUps.seed([.mock])
     let syncUp = try #require(Shared($syncUps[id: SyncUp.mock.id]))
-    let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) { SyncUpDetail() }
+    let learned = LockIsolated<[SyncUp.ID]>([])
+    let store = TestStore(initialState: SyncUpDetail.State(syncUp: syncUp)) {
+      SyncUpDetail()
+    } withDependencies: {
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
+    }
     await store.send(.deleteButtonTapped) { $0.destination = .alert(.deleteSyncUp) }
     await store.send(.destination(.presented(.alert(.confirmDeletion)))) { $0.destination = nil }
     await store.receive(\.deletionPrepared)
     await store.finish()
     #expect(store.isDismissed)
     #expect(syncUps.isEmpty)
+    // Its words go with it: with nothing left to learn from, learning them removes its model.
+    #expect(learned.value == [SyncUp.mock.id])
   }
 
   /// A sync-up being recorded (here, by this process) is not deleted: the alert says why.

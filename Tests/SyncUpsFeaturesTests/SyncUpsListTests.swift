@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import Foundation
 import SyncUpsFeatures
 import Testing
@@ -129,7 +130,12 @@ struct SyncUpsListTests {
   @Test func deletingASyncUpRemovesItFromTheList() async throws {
     @Shared(.syncUps) var syncUps
     try $syncUps.seed([.mock])
-    let store = TestStore(initialState: SyncUpsList.State()) { SyncUpsList() }
+    let learned = LockIsolated<[SyncUp.ID]>([])
+    let store = TestStore(initialState: SyncUpsList.State()) {
+      SyncUpsList()
+    } withDependencies: {
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
+    }
     await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([.mock])) }
     await store.send(.destination(.presented(.alert(.confirmDeletion([SyncUp.mock.id]))))) {
       $0.destination = nil
@@ -139,6 +145,8 @@ struct SyncUpsListTests {
     }
     await store.finish()
     #expect(syncUps.isEmpty)
+    // Its words go with it: with nothing left to learn from, learning them removes its model.
+    #expect(learned.value == [SyncUp.mock.id])
   }
 
   /// The rows go in one save; the meetings' audio files go after them.
@@ -164,6 +172,7 @@ struct SyncUpsListTests {
         }
         if left == 0 { deleted.withValue { $0 += files } }
       }
+      $0.teamLearning.learnWords = { _ in }
     }
     await store.send(.onDelete([0])) { $0.destination = .alert(.deleteSyncUps([syncUp])) }
     await store.send(.destination(.presented(.alert(.confirmDeletion([syncUp.id]))))) {
