@@ -53,8 +53,16 @@ extension TeamServer {
       + "(migr*) or a \"phrase\""
   }
 
-  /// A day (`2026-11-20`, from its midnight UTC) or an ISO 8601 instant.
+  /// A day (`2026-11-20`, from its midnight UTC) or an ISO 8601 instant, one of
+  /// `Rules.representableDates` (nil otherwise).
   static func date(_ text: String) -> Date? {
+    guard text.utf8.count <= 64, let date = anyDate(text),
+      Rules.representableDates.contains(date)
+    else { return nil }
+    return date
+  }
+
+  private static func anyDate(_ text: String) -> Date? {
     if let instant = try? Date.ISO8601FormatStyle().parse(text) { return instant }
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,

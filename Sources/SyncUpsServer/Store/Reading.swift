@@ -235,12 +235,16 @@ public struct MeetingCursor: Equatable, Sendable, CustomStringConvertible {
     self.id = id
   }
 
+  /// The cursor a `next` names, or nil when the text is not one: its date must be one of
+  /// `Rules.representableDates` (a date far beyond overflows PostgreSQL's microseconds).
   public init?(_ text: String) {
     let parts = text.split(separator: ".", maxSplits: 1)
-    guard parts.count == 2, let micros = Int64(parts[0]),
+    guard parts.count == 2, parts[0].utf8.count <= 20, let micros = Int64(parts[0]),
       let id = UUID(uuidString: String(parts[1]))
     else { return nil }
-    self.init(date: Date(timeIntervalSince1970: Double(micros) / 1_000_000), id: id)
+    let date = Date(timeIntervalSince1970: Double(micros) / 1_000_000)
+    guard Rules.representableDates.contains(date) else { return nil }
+    self.init(date: date, id: id)
   }
 
   public var description: String {
