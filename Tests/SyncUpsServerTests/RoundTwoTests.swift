@@ -47,4 +47,36 @@ struct RoundTwoTests {
       #expect(fine.status == .ok)
     }
   }
+
+  /// Break 3: a sync-up deleted at counter 9999, then a meeting pushed into it: the sync-up
+  /// comes back at a valid clock (the counter carries), and every pull and push still answers.
+  @Test func bringingBackASyncUpAtTheLargestCounterKeepsEveryPull() async throws {
+    let server = try await TestServer.make()
+    try await server.test { http, _ in
+      let now = Int64(Date().timeIntervalSince1970 * 1000)
+      var syncUp = Fixture.syncUp(at: now - 5000)
+      syncUp.deleted = Stamped(
+        true,
+        at: HybridClock(
+          milliseconds: now - 1000, counter: HybridClock.largestCounter, device: Fixture.device))
+      let deleted = try await http.push(
+        Push(device: UUID(), pushID: UUID(), syncUps: [syncUp]), token: server.writerToken)
+      #expect(deleted.status == .ok, "\(deleted.text)")
+      let meeting = Fixture.meeting(in: syncUp.id, said: [("Ana", "hi")], at: now - 3000)
+      let recorded = try await http.push(
+        Push(device: UUID(), pushID: UUID(), meetings: [meeting]), token: server.writerToken)
+      #expect(recorded.status == .ok, "\(recorded.text)")
+      let pull = try await http.send(
+        .get, "/api/v1/sync/changes?since=0", token: server.readerToken)
+      #expect(pull.status == .ok, "\(pull.text)")
+      let page = try pull.decode(ChangesPage.self)
+      let back = try #require(page.syncUps.first)
+      #expect(back.deleted.value == false)
+      #expect(back.deleted.clock > syncUp.deleted.clock)
+      #expect(HybridClock(back.deleted.clock.description) == back.deleted.clock)
+      let again = try await http.push(
+        Push(device: UUID(), pushID: UUID(), syncUps: [syncUp]), token: server.writerToken)
+      #expect(again.status == .ok, "\(again.text)")
+    }
+  }
 }

@@ -113,10 +113,7 @@ extension TeamStore {
   ) async throws {
     var syncUp = syncUp
     let later = max(syncUp.deleted.clock, meeting.clock)
-    syncUp.deleted = Stamped(
-      false,
-      at: HybridClock(
-        milliseconds: later.milliseconds, counter: later.counter + 1, device: later.device))
+    syncUp.deleted = Stamped(false, at: later.successor)
     saved.version = try await write(syncUp, team: saved.team, on: connection)
     saved.known[syncUp.id] = syncUp
     saved.syncUps += 1
