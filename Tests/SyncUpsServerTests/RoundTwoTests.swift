@@ -79,4 +79,27 @@ struct RoundTwoTests {
       #expect(again.status == .ok, "\(again.text)")
     }
   }
+
+  /// Break 4 (server): a correction goes through the rules a push is kept by: direction marks
+  /// and words longer than a word are refused in words, and nothing is written.
+  @Test func aCorrectionThePushRulesRefuseIsRefused() async throws {
+    try await CorrectionRouteTests.withMeeting { server, http, meeting in
+      let path = "/api/v1/meetings/\(meeting.id)/segments/1"
+      for text in [
+        "x \u{202E} y", "x \u{2066}y", String(repeating: "w", count: Rules.longestSpokenWord + 1),
+      ] {
+        let answer = try await http.send(
+          .post, path, token: server.writerToken, headers: CorrectionRouteTests.json,
+          body: CorrectionRouteTests.body(["speaker": "Ana", "text": text]))
+        #expect(answer.status == .unprocessableContent, "\(text.prefix(10)): \(answer.text)")
+        #expect(answer.errorMessage != nil)
+      }
+      let stored = try await CorrectionRouteTests.stored(http, server, meeting.id)
+      #expect(stored.segments[0].text == meeting.segments[0].text)
+      let fine = try await http.send(
+        .post, path, token: server.writerToken, headers: CorrectionRouteTests.json,
+        body: CorrectionRouteTests.body(["speaker": "Ana", "text": "the staging box is down"]))
+      #expect(fine.status == .ok, "\(fine.text)")
+    }
+  }
 }

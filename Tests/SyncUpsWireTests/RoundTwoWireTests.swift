@@ -22,4 +22,26 @@ struct RoundTwoWireTests {
     #expect(HybridClock(milliseconds: 5, counter: 123_456, device: "b2").milliseconds == 17)
     #expect(top.tick(now: Date(timeIntervalSince1970: 0), device: "a1") == next)
   }
+
+  /// Break 4 (laptop and server): a correction holding a direction mark or a word longer than a
+  /// spoken word may be is refused by `SegmentCorrection.checked`, which both use.
+  @Test func correctionsKeepThePushRules() {
+    func check(_ text: String) -> CorrectionRefused? {
+      do {
+        _ = try SegmentCorrection.checked(
+          speaker: "Ana", text: text, current: ("Ana", "hello"), attendees: ["Ana"],
+          syncUpTitle: "Morning")
+        return nil
+      } catch {
+        return error
+      }
+    }
+    #expect(check("x \u{202E} y")?.description.contains("control characters") == true)
+    #expect(check("x\u{200F}y") != nil)
+    #expect(
+      check(String(repeating: "w", count: Rules.longestSpokenWord + 1))?.description
+        .contains("too long for one word") == true)
+    #expect(check(String(repeating: "w", count: Rules.longestSpokenWord)) == nil)
+    #expect(check("fine words here") == nil)
+  }
 }
