@@ -102,4 +102,44 @@ struct RoundTwoTests {
       #expect(fine.status == .ok, "\(fine.text)")
     }
   }
+
+  /// Break 5: the web corrects segment 2, a laptop's offline correction of segment 1 merges in
+  /// (the meeting's clock stays the web's): the JSON's tag and the page change with it.
+  @Test func aPerSegmentMergeChangesTheTagAndThePage() async throws {
+    try await CorrectionRouteTests.withMeeting { server, http, meeting in
+      let web = try await http.send(
+        .post, "/api/v1/meetings/\(meeting.id)/segments/2", token: server.writerToken,
+        headers: CorrectionRouteTests.json,
+        body: CorrectionRouteTests.body(["speaker": "Ben", "text": "thanks zanzibar"]))
+      #expect(web.status == .ok, "\(web.text)")
+      let path = "/api/v1/meetings/\(meeting.id)"
+      let before = try await http.send(.get, path, token: server.readerToken)
+      let tag = try #require(before.headers[.eTag])
+      let pageBefore = try await http.send(
+        .get, "/meetings/\(meeting.id)", token: server.readerToken)
+      #expect(pageBefore.text.contains("zanzibar"))
+      #expect(!pageBefore.text.contains("grafana"))
+
+      var laptop = meeting
+      laptop.segments[0] = meeting.segments[0].corrected(
+        SegmentCorrection(text: "the grafana server is down"))
+      laptop.segments[0].clock = Fixture.clock(3)
+      laptop.clock = Fixture.clock(3)
+      let pushed = try await http.push(
+        Push(device: UUID(), pushID: UUID(), meetings: [laptop]), token: server.writerToken)
+      #expect(pushed.status == .ok, "\(pushed.text)")
+
+      let after = try await http.send(
+        .get, path, token: server.readerToken, headers: [.ifNoneMatch: tag])
+      #expect(after.status == .ok)
+      #expect(after.headers[.eTag] != tag)
+      let merged = try after.decode(MeetingDocument.self)
+      #expect(merged.segments[0].text == "the grafana server is down")
+      #expect(merged.segments[1].text == "thanks zanzibar")
+      let pageAfter = try await http.send(
+        .get, "/meetings/\(meeting.id)", token: server.readerToken)
+      #expect(pageAfter.text.contains("grafana"))
+      #expect(pageAfter.headers[.eTag] != pageBefore.headers[.eTag])
+    }
+  }
 }

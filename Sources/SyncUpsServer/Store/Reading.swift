@@ -77,22 +77,29 @@ extension TeamStore {
 
   /// A meeting's row alone, its `segments` empty.
   func meetingWithoutSegments(_ id: UUID) async throws -> MeetingDocument? {
+    try await meetingRow(id)?.meeting
+  }
+
+  /// A meeting's row alone, its `segments` empty, with the version of its last write (which
+  /// changes whenever any of its segments does, even when its clock does not).
+  func meetingRow(_ id: UUID) async throws -> (meeting: MeetingDocument, version: Int64)? {
     let rows = try await run(
       """
       SELECT m.sync_up_id, m.date, m.length, m.audio_sha256, m.audio_type,
-        (SELECT size FROM audio WHERE sha256 = m.audio_sha256), m.deleted, m.clock
+        (SELECT size FROM audio WHERE sha256 = m.audio_sha256), m.deleted, m.clock, m.version
       FROM meeting m WHERE m.id = \(id)
       """, logger: logger)
-    for (syncUp, date, length, sha, type, size, deleted, clock) in try rows.decode(
-      (UUID, Date, Double, String?, String?, Int64?, Bool, String).self)
+    for (syncUp, date, length, sha, type, size, deleted, clock, version) in try rows.decode(
+      (UUID, Date, Double, String?, String?, Int64?, Bool, String, Int64).self)
     {
       let audio = sha.map {
         MeetingDocument.Audio(sha256: $0, size: size ?? 0, type: type ?? "application/octet-stream")
       }
-      return MeetingDocument(
+      let meeting = MeetingDocument(
         id: id, syncUpID: syncUp, date: date, length: length, segments: [], audio: audio,
         deleted: deleted,
         clock: HybridClock(clock) ?? HybridClock(milliseconds: 0, device: "server"))
+      return (meeting, version)
     }
     return nil
   }
