@@ -60,6 +60,13 @@ public struct Transport: Sendable {
     }
   }
 
+  /// The TLS 1.2 ciphers taken: ECDHE key exchange with AES-GCM or ChaCha20-Poly1305.
+  static let modernCiphers = [
+    "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256",
+    "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-RSA-AES256-GCM-SHA384",
+    "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
+  ].joined(separator: ":")
+
   /// A server's TLS from a PEM certificate (or chain, the server's own first) and its PEM
   /// private key; each problem is one sentence saying which file and what to do.
   public static func tls(certificate: String, key: String) throws -> TLSConfiguration {
@@ -88,8 +95,12 @@ public struct Transport: Sendable {
         "--tls-key \(key) holds no PEM private key (or one with a passphrase, which the server "
           + "cannot ask for)")
     }
-    let configuration = TLSConfiguration.makeServerConfiguration(
+    var configuration = TLSConfiguration.makeServerConfiguration(
       certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
+    // TLS 1.2 at least (1.0 and 1.1 are broken and withdrawn), and for 1.2 only forward-secret
+    // AEAD ciphers (1.3 has only such).
+    configuration.minimumTLSVersion = .tlsv12
+    configuration.cipherSuites = modernCiphers
     do {
       // Making the context checks the key against the certificate, here rather than at the
       // first connection.
