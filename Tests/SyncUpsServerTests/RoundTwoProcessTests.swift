@@ -52,4 +52,40 @@ struct RoundTwoProcessTests {
     #expect(try await status(from: .tlsv12, to: .tlsv12) == 200)
     #expect(try await status(from: .tlsv13, to: .tlsv13) == 200)
   }
+
+  /// Break 7: a backup onto a device (or any existing file that is not a regular file) is
+  /// refused in one line and the device stays; a name that begins with a dash is a file name.
+  @Test func backupsWriteOnlyRegularFilesAndNamesAreNeverOptions() async throws {
+    let server = try await TestServer.make()
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    for target in ["/dev/full", "/dev/null", folder.url.path] {
+      let refused = try await runServer(["backup", target], database: server.urlText)
+      #expect(refused.status != 0, "\(target): \(refused.stdout)")
+      #expect(refused.stderr.contains("is not a regular file"), "\(target): \(refused.stderr)")
+      #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+    }
+    var device = stat()
+    #expect(stat("/dev/full", &device) == 0 && device.st_mode & S_IFMT == S_IFCHR)
+    let link = folder.url.appendingPathComponent("link.backup").path
+    #expect(symlink("/dev/null", link) == 0)
+    let throughLink = try await runServer(["backup", link], database: server.urlText)
+    #expect(throughLink.status != 0 && throughLink.stderr.contains("is not a regular file"))
+
+    // `-dash.backup` in the current folder: written and restored as a file, not as options.
+    let program = serverBinary.path
+    func inFolder(_ arguments: String, database: String) async throws -> Run {
+      try await runProgram(
+        URL(fileURLWithPath: "/bin/sh"),
+        ["-c", "cd '\(folder.url.path)' && exec '\(program)' \(arguments)"],
+        environment: ["SYNCUPS_DATABASE_URL": database])
+    }
+    let backup = try await inFolder("backup -- -dash.backup", database: server.urlText)
+    #expect(backup.status == 0, "\(backup.stderr)")
+    #expect(FileManager.default.fileExists(atPath: folder.url.path + "/-dash.backup"))
+    let restored = try await server.newDatabase()
+    let restore = try await inFolder("restore -- -dash.backup", database: restored.urlText)
+    #expect(restore.status == 0, "\(restore.stderr)")
+    #expect(try await restored.tables() == server.tables())
+  }
 }
