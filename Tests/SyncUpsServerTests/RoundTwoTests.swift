@@ -142,4 +142,22 @@ struct RoundTwoTests {
       #expect(pageAfter.headers[.eTag] != pageBefore.headers[.eTag])
     }
   }
+
+  /// Break 8: behind a trusted proxy, an `X-Forwarded-For` entry that is not a plain address
+  /// is an untrusted client, never the proxy: `/metrics` stays closed to it.
+  @Test func oddForwardedForEntriesAreNeverTheProxy() async throws {
+    let server = try await TestServer.make()
+    try await server.withMetrics(from: ["127.0.0.1"], proxies: ["127.0.0.1"]) { http in
+      for forwarded in [
+        "203.0.113.9", "203.0.113.9:443", "unknown", "203.0.113.9, garbage", ",", "",
+        "[::1]:80", "127.0.0.1:9", String(repeating: "1", count: 5000),
+      ] {
+        let scrape = try await http.send(
+          .get, "/metrics", token: nil, headers: [.forwardedFor: forwarded])
+        #expect(scrape.status == .forbidden, "X-Forwarded-For: \(forwarded.prefix(40))")
+      }
+      let proxyItself = try await http.send(.get, "/metrics", token: nil)
+      #expect(proxyItself.status == .ok)
+    }
+  }
 }
