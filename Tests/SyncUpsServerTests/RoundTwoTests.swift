@@ -160,4 +160,67 @@ struct RoundTwoTests {
       #expect(proxyItself.status == .ok)
     }
   }
+
+  /// Break 2: Ana writes in `team` and only reads `blue`. She takes an attendee's id from
+  /// blue's pull and pushes a new sync-up of her team with it, and what is learned of it: 409
+  /// in words, nothing kept. Blue's laptop forgetting that attendee is taken, and pulled.
+  @Test func anAttendeeIdOfAnotherTeamIsRefusedAndNeverBlocksThatTeam() async throws {
+    let teams = try await TeamIsolationTests.TwoTeams.make()
+    let blue = teams.theirs.syncUp
+    let stolen = blue.attendees.value[0].id
+    try await teams.server.test { http, store in
+      var red = Fixture.syncUp(title: "Red Sync")
+      red.attendees.value[0].id = stolen
+      let learned = Self.forgotten(stolen, in: red.id, at: 9)
+      let attack = try await http.send(
+        .post, "/api/v1/sync/push", token: teams.server.writerToken,
+        headers: [TeamIsolationTests.header: "team"],
+        body: WireJSON.encoder().encode(
+          Push(device: UUID(), pushID: UUID(), syncUps: [red], people: [learned])))
+      #expect(attack.status == .conflict, "\(attack.text)")
+      #expect(attack.errorMessage?.contains("which is another team's") == true)
+      #expect(try await store.syncUpExists(red.id) == false)
+      let forget = Self.forgotten(stolen, in: blue.id, at: 10)
+      let mine = try await http.push(
+        Push(device: UUID(), pushID: UUID(), people: [forget]), token: teams.cy)
+      #expect(mine.status == .ok, "\(mine.text)")
+      let pull = try await http.send(.get, "/api/v1/sync/changes?since=0", token: teams.dee)
+      #expect(try pull.decode(ChangesPage.self).people == [forget])
+    }
+  }
+
+  /// Break 2, stored before the fix: blue's attendee id under a sync-up of `team`, with what is
+  /// learned of it (written here straight into PostgreSQL). Blue's laptop that forgets the
+  /// attendee is still taken, and `team`'s row stays `team`'s.
+  @Test func anAttendeeIdTakenBeforeTheFixNeverBlocksItsTeam() async throws {
+    let teams = try await TeamIsolationTests.TwoTeams.make()
+    let blue = teams.theirs.syncUp
+    let stolen = blue.attendees.value[0].id
+    let red = teams.ours.syncUp
+    try await teams.server.test { http, store in
+      let poison = try WireJSON.encoder().encode(Self.forgotten(stolen, in: red.id, at: 9))
+      try await store.client.query(
+        """
+        UPDATE attendee SET id = \(stolen) WHERE sync_up_id = \(red.id) AND position = 0
+        """)
+      try await store.client.query(
+        """
+        INSERT INTO learned_person (attendee_id, sync_up_id, clock, document, version)
+        VALUES (\(stolen), \(red.id), \(Fixture.clock(9).description),
+          \(ByteBuffer(data: poison)), nextval('change_version'))
+        """)
+      let forget = Self.forgotten(stolen, in: blue.id, at: 10)
+      let mine = try await http.push(
+        Push(device: UUID(), pushID: UUID(), people: [forget]), token: teams.cy)
+      #expect(mine.status == .ok, "\(mine.text)")
+      let pull = try await http.send(.get, "/api/v1/sync/changes?since=0", token: teams.dee)
+      #expect(try pull.decode(ChangesPage.self).people == [forget])
+    }
+  }
+
+  static func forgotten(_ attendee: UUID, in syncUp: UUID, at time: Int64) -> PersonDocument {
+    PersonDocument(
+      attendeeID: attendee, syncUpID: syncUp, voice: nil, adaptation: nil,
+      forgotten: Date(timeIntervalSince1970: 1_764_144_000), clock: Fixture.clock(time))
+  }
 }

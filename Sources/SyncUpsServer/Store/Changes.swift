@@ -17,19 +17,19 @@ extension TeamStore {
     let rows = try await run(
       """
       WITH mine AS (SELECT id FROM sync_up WHERE team_id = \(team))
-      SELECT kind, id, version FROM (
-        SELECT 's' AS kind, id, version FROM sync_up
+      SELECT kind, id, version, sync_up_id FROM (
+        SELECT 's' AS kind, id, version, id AS sync_up_id FROM sync_up
         WHERE version > \(since) AND id IN (SELECT id FROM mine)
-        UNION ALL SELECT 'm', id, version FROM meeting
+        UNION ALL SELECT 'm', id, version, sync_up_id FROM meeting
         WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
-        UNION ALL SELECT 'p', attendee_id, version FROM learned_person
+        UNION ALL SELECT 'p', attendee_id, version, sync_up_id FROM learned_person
         WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
       ) AS changed ORDER BY version LIMIT \(limit + 1)
       """, logger: logger)
-    var changed: [(String, UUID, Int64)] = []
-    for row in try rows.decode((String, UUID, Int64).self) { changed.append(row) }
+    var changed: [(String, UUID, Int64, UUID)] = []
+    for row in try rows.decode((String, UUID, Int64, UUID).self) { changed.append(row) }
     var page = ChangesPageJSON(version: since, more: changed.count > limit)
-    for (kind, id, version) in changed.prefix(limit) {
+    for (kind, id, version, syncUpID) in changed.prefix(limit) {
       if page.bytes >= budget {
         page.more = true
         break
@@ -42,7 +42,7 @@ extension TeamStore {
           page.append(syncUp: try WireJSON.bytes(of: document))
         }
       } else if kind == "p" {
-        if let json = try await personJSON(id) { page.append(person: json) }
+        if let json = try await personJSON(id, in: syncUpID) { page.append(person: json) }
       } else if let json = try await meetingJSON(id) {
         page.append(meeting: json)
       }

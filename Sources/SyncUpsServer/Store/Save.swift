@@ -73,6 +73,7 @@ extension TeamStore {
     let merged = existing.map { $0.merged(with: document) } ?? document
     saved.known[document.id] = merged
     guard merged != existing else { return }
+    try await requireOwnAttendees(merged, existing: existing, team: saved.team, on: connection)
     saved.version = try await write(merged, team: saved.team, on: connection)
     saved.syncUps += 1
   }

@@ -266,6 +266,12 @@ enum Schema {
     WHERE document::text ~ '"[0-9]{16}-[0-9]{5,}-';
     DROP FUNCTION syncups_repaired_clock(text);
     """,
+    // 14: what is learned of an attendee is kept per sync-up: an id some other team's sync-up
+    // took on (before `requireOwnAttendees`) never stands in the way of its own team's pushes.
+    """
+    ALTER TABLE learned_person DROP CONSTRAINT learned_person_pkey;
+    ALTER TABLE learned_person ADD PRIMARY KEY (attendee_id, sync_up_id);
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body
