@@ -272,6 +272,18 @@ enum Schema {
     ALTER TABLE learned_person DROP CONSTRAINT learned_person_pkey;
     ALTER TABLE learned_person ADD PRIMARY KEY (attendee_id, sync_up_id);
     """,
+    // 15: the sign-in throttle's turns, shared by every server on this database
+    // (`TeamStore.reserveSignInTurn`): per name and per address, the failures in a row and when
+    // the next attempt may be checked.
+    """
+    CREATE TABLE sign_in_turn (
+      key text PRIMARY KEY,
+      failures integer NOT NULL,
+      next_turn timestamptz NOT NULL,
+      last timestamptz NOT NULL
+    );
+    CREATE INDEX sign_in_turn_last ON sign_in_turn (last);
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body
