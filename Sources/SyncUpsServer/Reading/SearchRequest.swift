@@ -22,6 +22,13 @@ extension TeamServer {
       search.syncUpID = id
     }
     if let speaker = Self.parameter("speaker", of: request, form: form), !speaker.isEmpty {
+      // An attendee's name by its rules: PostgreSQL refuses a NUL in text outright.
+      guard speaker.count <= Rules.longestName, !Rules.hasControlCharacters(speaker),
+        !speaker.contains(where: \.isNewline)
+      else {
+        throw APIError(
+          .badRequest, "?speaker= takes an attendee's name, one line without control characters")
+      }
       search.speaker = speaker
     }
     if let since = parameters["since"] {
