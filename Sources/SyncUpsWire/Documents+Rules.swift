@@ -82,24 +82,7 @@ extension MeetingDocument {
       try Rules.meeting(date: date, length: length)
       let words = segments.reduce(0) { $0 + $1.words.count + ($1.original?.words.count ?? 0) }
       try Rules.size(segments: segments.count, words: words)
-      for (index, segment) in segments.enumerated() {
-        let number = index + 1
-        try Rules.segment(
-          number, start: segment.start, end: segment.end, speaker: segment.speaker,
-          text: segment.text)
-        var spoken = segment.words
-        if let original = segment.original {
-          try Rules.segment(
-            number, start: segment.start, end: segment.end, speaker: original.speaker,
-            text: original.text)
-          spoken += original.words
-        }
-        for word in spoken {
-          try Rules.word(
-            of: number, start: word.start, end: word.end, confidence: word.confidence,
-            text: word.text)
-        }
-      }
+      for (index, segment) in segments.enumerated() { try segment.check(number: index + 1) }
       if let audio { try Self.check(audio) }
     } catch {
       throw DocumentProblem("\(name): \(error)")
@@ -120,6 +103,26 @@ extension MeetingDocument {
     }
     guard (0...Rules.largestAudio).contains(audio.size) else {
       throw .audio("has a size of \(audio.size) bytes; at most \(Rules.largestAudio) are kept")
+    }
+  }
+}
+
+extension MeetingDocument.Segment {
+  /// Segment `number` (from 1) by the rules, what was recognised too: its times, speaker and
+  /// text (`Rules.segment`), each word (`Rules.word`). A push's meetings and a correction
+  /// (the server's and the laptop's) are both checked here.
+  public func check(number: Int) throws(MeetingProblem) {
+    try Rules.segment(number, start: start, end: end, speaker: speaker, text: text)
+    var spoken = words
+    if let original {
+      try Rules.segment(
+        number, start: start, end: end, speaker: original.speaker, text: original.text)
+      spoken += original.words
+    }
+    for word in spoken {
+      try Rules.word(
+        of: number, start: word.start, end: word.end, confidence: word.confidence,
+        text: word.text)
     }
   }
 }

@@ -5,27 +5,43 @@ import Foundation
 ///
 /// Encoded as one string whose order is the clock's order (`0001732406400000-0000-<device>`),
 /// so the server compares stamps as text.
+///
+/// Valid by construction: whatever numbers it is made from, its text reads back as itself.
 public struct HybridClock: Comparable, Hashable, Sendable, Codable, CustomStringConvertible {
-  public var milliseconds: Int64
-  public var counter: Int
+  public private(set) var milliseconds: Int64
+  public private(set) var counter: Int
   public var device: String
 
+  /// A counter past its four digits carries into the next millisecond (which keeps the order:
+  /// the result is later than every reading below it); milliseconds stay within their sixteen
+  /// digits, and neither goes below zero.
   public init(milliseconds: Int64, counter: Int = 0, device: String) {
-    self.milliseconds = milliseconds
-    self.counter = counter
+    let counter = max(0, counter)
+    let carry = Int64(counter / (Self.largestCounter + 1))
+    let (sum, overflow) = milliseconds.addingReportingOverflow(carry)
+    self.milliseconds =
+      overflow ? Self.largestMilliseconds : min(max(0, sum), Self.largestMilliseconds)
+    self.counter =
+      self.milliseconds == Self.largestMilliseconds && carry > 0
+      ? Self.largestCounter : counter % (Self.largestCounter + 1)
     self.device = device
   }
 
   /// The largest counter its four digits hold: the next count moves to the next millisecond.
   public static let largestCounter = 9999
+  /// The largest milliseconds its sixteen digits hold.
+  public static let largestMilliseconds: Int64 = 9_999_999_999_999_999
+
+  /// The next reading after this one on the same device (its counter plus one, carried into
+  /// the next millisecond past `largestCounter`): what overrules a change at this clock.
+  public var successor: HybridClock {
+    HybridClock(milliseconds: milliseconds, counter: counter + 1, device: device)
+  }
 
   /// The next reading on `device` after `self` (or now, if later): what a local change gets.
   public func tick(now: Date, device: String) -> HybridClock {
     let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
     if wall > milliseconds { return HybridClock(milliseconds: wall, device: device) }
-    guard counter < Self.largestCounter else {
-      return HybridClock(milliseconds: milliseconds + 1, device: device)
-    }
     return HybridClock(milliseconds: milliseconds, counter: counter + 1, device: device)
   }
 

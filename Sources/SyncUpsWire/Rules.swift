@@ -95,6 +95,11 @@ public enum Rules {
   /// The dates a meeting may have: 1970 to 2100.
   public static let meetingDates: ClosedRange<Date> =
     Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 4_102_444_800)
+  /// Every date a value from outside may name (a paging cursor, a search's start), checked
+  /// where it is parsed: the years 1 to 9999. PostgreSQL and its client count microseconds in
+  /// 64 bits, and a date far beyond these overflows them.
+  public static let representableDates: ClosedRange<Date> =
+    Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)
   /// Most segments and words in one meeting (a day of talk is about 200,000 words), the
   /// longest segment text and word, in characters.
   public static let mostSegments = 50_000

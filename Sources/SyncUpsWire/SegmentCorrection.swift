@@ -13,7 +13,7 @@ public struct SegmentCorrection: Equatable, Sendable {
   }
 
   /// The most characters a corrected segment holds.
-  public static let longestText = 10_000
+  public static let longestText = Rules.longestText
 
   /// The correction of a segment that says `current` into `speaker` and `text` as a person
   /// wrote them, by the rules: the speaker is one of `attendees` (any case: saved as the
@@ -33,10 +33,19 @@ public struct SegmentCorrection: Equatable, Sendable {
     }
     let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     guard !words.isEmpty else { throw CorrectionRefused("the text is empty: write what was said") }
-    guard !words.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else { throw CorrectionRefused("the text holds control characters: write only words") }
+    // The rules a pushed segment is kept by (`Rules.segment`, `Rules.word`), so a correction
+    // is never one that every laptop or the server then refuses.
+    guard !Rules.hasControlCharacters(words) else {
+      throw CorrectionRefused(
+        "the text holds control characters (such as direction marks): write only words")
+    }
     guard words.count <= longestText else {
       throw CorrectionRefused("the text is too long (at most \(longestText) characters)")
+    }
+    if let long = words.split(separator: " ").first(where: { $0.count > Rules.longestSpokenWord }) {
+      throw CorrectionRefused(
+        "'\(long.prefix(20))…' is too long for one word (at most \(Rules.longestSpokenWord) "
+          + "characters): put spaces between the words")
     }
     return SegmentCorrection(
       speaker: name == current.speaker ? nil : name, text: words == current.text ? nil : words)

@@ -82,7 +82,10 @@ struct SignInAttackTests {
         == "203.0.113.9")
     #expect(proxies.client(peer: "127.0.0.1", forwardedFor: nil) == "127.0.0.1")
     #expect(proxies.client(peer: "::ffff:127.0.0.1", forwardedFor: "203.0.113.9") == "203.0.113.9")
-    #expect(proxies.client(peer: "127.0.0.1", forwardedFor: "not an address") == "127.0.0.1")
+    // A header the proxy passed on that names no address is an untrusted client, never the proxy.
+    #expect(
+      proxies.client(peer: "127.0.0.1", forwardedFor: "not an address")
+        == TrustedProxies.untrusted)
     #expect(proxies.client(peer: "192.0.2.1", forwardedFor: "203.0.113.9") == "192.0.2.1")
     #expect(try TrustedProxies().client(peer: "::1", forwardedFor: "203.0.113.9") == "::1")
     #expect(proxies.forwarded("http, HTTPS", peer: "10.0.0.2") == "https")

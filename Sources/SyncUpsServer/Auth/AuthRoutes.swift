@@ -43,12 +43,19 @@ struct AuthRoutes {
         SignInPage.render(next: next, problem: SignInPage.tooLong), status: .badRequest)
     }
     let address = proxies.client(of: request, context)
+    let keys = SignInThrottle.keys(name: name, address: address)
     let person: Person?
     do {
+      // The turn shared by every server on the database first, then this server's own.
+      guard let wait = try await store.reserveSignInTurn(keys, throttle: throttle) else {
+        throw SignInThrottle.Busy()
+      }
+      await SignInThrottle.pause(wait)
       // A blank name or password costs the same bcrypt as any other: no shortcut to time.
       person = try await throttle.attempt(name: name, address: address) {
         try await store.person(name: name, password: password)
       }
+      if person != nil { try await store.clearSignInFailures(keys[0]) }
     } catch is SignInThrottle.Busy {
       var response = Response.html(
         SignInPage.render(name: name, next: next, problem: SignInPage.busy),

@@ -24,12 +24,16 @@ public actor SignInThrottle {
   let capacity: Int
   let queue: Int
   let concurrent: Int
+  /// The furthest off a turn kept in PostgreSQL may be (`TeamStore.reserveSignInTurn`): an
+  /// attempt whose turn is later is refused at once.
+  let longestQueue: Duration
 
   public init(
     first: Duration = .milliseconds(500), longest: Duration = .seconds(10),
     memory: Duration = .seconds(900), capacity: Int = 10_000, queue: Int = 20,
-    concurrent: Int = 256
+    concurrent: Int = 256, longestQueue: Duration = .seconds(20)
   ) {
+    self.longestQueue = longestQueue
     self.first = first
     self.longest = longest
     self.memory = memory
@@ -135,7 +139,7 @@ public actor SignInThrottle {
 
   /// Waits out a failure's delay even if the request is cancelled: a client that hangs up once
   /// it sees no quick success must not pass the turn to its next guess any sooner.
-  private static func pause(_ delay: Duration) async {
+  static func pause(_ delay: Duration) async {
     guard delay > .zero else { return }
     await Task.detached { try? await Task.sleep(for: delay) }.value
   }

@@ -47,15 +47,25 @@ public struct TrustedProxies: Sendable, Equatable {
   }
 
   /// Who the client is: the connection's peer, or behind trusted proxies the last address of
-  /// `X-Forwarded-For` that is not one of them (each proxy appends who it heard from).
+  /// `X-Forwarded-For` that is not one of them (each proxy appends who it heard from). An
+  /// entry that is not a plain IP address (`203.0.113.9:443`, `unknown`, garbage), an empty
+  /// header or one too long is someone the proxy could not name: `untrusted`, which is no
+  /// address (never in `--metrics-from`), and whose sign-ins count together. Never the proxy.
   func client(peer: String?, forwardedFor: String?) -> String? {
     guard trusts(peer), let forwardedFor else { return peer }
-    for item in forwardedFor.split(separator: ",").reversed() {
-      guard let address = Self.canonical(item) else { return peer }
+    guard forwardedFor.utf8.count <= Self.longestForwardedFor else { return Self.untrusted }
+    for item in forwardedFor.split(separator: ",", omittingEmptySubsequences: false).reversed() {
+      guard let address = Self.canonical(item) else { return Self.untrusted }
       if !addresses.contains(address) { return address }
     }
+    // Every entry a proxy of ours: the request began at one of them.
     return peer
   }
+
+  /// The client behind a trusted proxy that did not name it as an address.
+  static let untrusted = "untrusted-forwarded-client"
+  /// The longest `X-Forwarded-For` read (a chain of dozens of proxies).
+  static let longestForwardedFor = 2048
 
   /// The last value of a header a trusted proxy sets (`X-Forwarded-Proto: https`), or nil when
   /// the peer is not a trusted proxy or did not set it.

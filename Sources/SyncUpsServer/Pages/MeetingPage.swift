@@ -197,27 +197,28 @@ extension TeamServer {
   func meetingAndHeading(_ request: Request, context: TeamContext) async throws -> (
     MeetingDocument, title: String, theme: String
   ) {
-    var (meeting, title, theme) = try await meetingHeading(request, context: context)
+    var (meeting, _, title, theme) = try await meetingHeading(request, context: context)
     meeting.segments = try await store.segments(of: meeting.id)
     return (meeting, title, theme)
   }
 
-  /// The meeting without its segments, its sync-up's title and theme, or a 404 in words.
+  /// The meeting without its segments, the version of its last write, its sync-up's title and
+  /// theme, or a 404 in words.
   func meetingHeading(_ request: Request, context: TeamContext) async throws -> (
-    MeetingDocument, title: String, theme: String
+    MeetingDocument, version: Int64, title: String, theme: String
   ) {
     let id = try request.uuid("id", in: context)
     guard try await store.sees(meeting: id, in: context.teamIDs),
-      let meeting = try await store.meetingWithoutSegments(id), !meeting.deleted,
+      let (meeting, version) = try await store.meetingRow(id), !meeting.deleted,
       let heading = try await store.syncUpHeading(meeting.syncUpID, in: context.teamIDs)
     else {
       throw APIError(.notFound, "there is no meeting \(id) here")
     }
-    return (meeting, heading.title, heading.theme)
+    return (meeting, version, heading.title, heading.theme)
   }
 
   /// The meeting's page: 304 when the asker has this very page (`MeetingPageCache.tag`), its
-  /// transcript from the cache when it is there for the meeting's clock.
+  /// transcript from the cache when it is there for the version of the meeting's last write.
   func meetingPage(_ request: Request, context: TeamContext) async throws -> Response {
     var time: Double?
     if let text = request.uri.queryParameters["t"] {
@@ -227,17 +228,18 @@ extension TeamServer {
       time = seconds
     }
     let person = try context.requirePerson()
-    let (meeting, title, theme) = try await meetingHeading(request, context: context)
+    let (meeting, version, title, theme) = try await meetingHeading(request, context: context)
     let speakers = try await store.speakersToCorrect(meeting, by: person)
     let tag = meetingPages.tag(
-      of: meeting, title: title, theme: theme, person: person, at: time, speakers: speakers)
+      of: meeting, version: version, title: title, theme: theme, person: person, at: time,
+      speakers: speakers)
     if ETag.matches(tag, ETag.named(in: request)) {
       return Response(
         status: .notModified,
         headers: [.eTag: tag, .cacheControl: MeetingPageCache.cacheControl])
     }
     let transcript: Markup
-    if time == nil, let cached = meetingPages.transcript(of: meeting.id, at: meeting.clock) {
+    if time == nil, let cached = meetingPages.transcript(of: meeting.id, at: version) {
       transcript = cached
     } else {
       let segments = try await store.segments(of: meeting.id)
@@ -245,7 +247,7 @@ extension TeamServer {
       transcript = MeetingPage.transcript(segments, here: here)
       // Only the page without a time: the same for everyone.
       if time == nil {
-        meetingPages.keep(transcript, of: meeting.id, at: meeting.clock)
+        meetingPages.keep(transcript, of: meeting.id, at: version)
       }
     }
     var response = Response.html(

@@ -1,14 +1,14 @@
 import Hummingbird
 
-/// Entity tags: a meeting's JSON is tagged with its clock (which changes whenever the meeting
-/// does, a correction too), its page with a digest of all it shows (`MeetingPageCache.tag`). A
+/// Entity tags: a meeting's JSON is tagged with its clock and the version of its last write
+/// (which changes whenever any segment does, by a per-segment merge too), its page with a digest of all it shows (`MeetingPageCache.tag`). A
 /// request whose `If-None-Match` names the tag gets `304 Not Modified` and no body.
 enum ETag {
   /// The most tags of an `If-None-Match` looked at.
   static let mostNamed = 32
 
-  /// The strong tag of a meeting's clock (whose characters are letters, digits and dashes).
-  static func of(clock: String) -> String { "\"" + clock + "\"" }
+  /// The strong tag of a text of letters, digits, dots and dashes.
+  static func quoted(_ text: String) -> String { "\"" + text + "\"" }
 
   /// The tags an `If-None-Match` names, without their quotes (a weak one as a strong one: the
   /// header compares weakly), and `*` as itself.

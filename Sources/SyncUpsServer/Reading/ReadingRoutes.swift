@@ -36,7 +36,8 @@ struct ReadingRoutes {
     return Response.json(try await store.meetings(of: id, limit: limit, before: before))
   }
 
-  /// A meeting's JSON as it was stored when pushed, tagged with its clock: 304 and no body
+  /// A meeting's JSON as it was stored when pushed, tagged with its clock and the version of
+  /// its last write (`StoredMeeting.tag`): 304 and no body
   /// when `If-None-Match` names that tag.
   @Sendable func meeting(_ request: Request, context: TeamContext) async throws -> Response {
     let id = try request.uuid("id", in: context)
@@ -46,7 +47,7 @@ struct ReadingRoutes {
     else {
       throw APIError(.notFound, "there is no meeting \(id) here")
     }
-    let tag = ETag.of(clock: meeting.clock)
+    let tag = ETag.quoted(meeting.tag)
     var headers: HTTPFields = [.eTag: tag, .cacheControl: "private, no-cache"]
     if ETag.matches(tag, named) { return Response(status: .notModified, headers: headers) }
     guard let json = meeting.json else {

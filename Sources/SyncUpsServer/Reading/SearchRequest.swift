@@ -22,6 +22,13 @@ extension TeamServer {
       search.syncUpID = id
     }
     if let speaker = Self.parameter("speaker", of: request, form: form), !speaker.isEmpty {
+      // An attendee's name by its rules: PostgreSQL refuses a NUL in text outright.
+      guard speaker.count <= Rules.longestName, !Rules.hasControlCharacters(speaker),
+        !speaker.contains(where: \.isNewline)
+      else {
+        throw APIError(
+          .badRequest, "?speaker= takes an attendee's name, one line without control characters")
+      }
       search.speaker = speaker
     }
     if let since = parameters["since"] {
@@ -53,8 +60,16 @@ extension TeamServer {
       + "(migr*) or a \"phrase\""
   }
 
-  /// A day (`2026-11-20`, from its midnight UTC) or an ISO 8601 instant.
+  /// A day (`2026-11-20`, from its midnight UTC) or an ISO 8601 instant, one of
+  /// `Rules.representableDates` (nil otherwise).
   static func date(_ text: String) -> Date? {
+    guard text.utf8.count <= 64, let date = anyDate(text),
+      Rules.representableDates.contains(date)
+    else { return nil }
+    return date
+  }
+
+  private static func anyDate(_ text: String) -> Date? {
     if let instant = try? Date.ISO8601FormatStyle().parse(text) { return instant }
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,

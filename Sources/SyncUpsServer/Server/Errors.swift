@@ -85,7 +85,7 @@ extension ErrorMiddleware {
   /// The database went away (stopped, restarting, unreachable) rather than refused the query:
   /// a connection failure, or a server error of class 08 (connection) or 57P (shutdown).
   static func isUnreachable(_ error: any Error) -> Bool {
-    if error is ConnectionClosed { return true }
+    if error is ConnectionClosed || error is DatabaseUnavailable { return true }
     guard let error = error as? PSQLError else { return false }
     guard error.code == .server else { return error.code != .tooManyParameters }
     let state = error.serverInfo?[.sqlState] ?? ""

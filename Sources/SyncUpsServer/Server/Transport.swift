@@ -19,6 +19,8 @@ public struct Transport: Sendable {
   /// first bytes is closed: a client sending its headers a byte at a time (slowloris) holds a
   /// connection no longer than this.
   public var headerTimeout: Duration
+  /// A request whose body has begun and then sends nothing for this long is closed.
+  public var bodyTimeout: Duration
   /// Past this many open connections a new one is closed as soon as it is accepted.
   public var maxConnections: Int
   /// HTTPS with this certificate and key; plain HTTP when nil.
@@ -26,9 +28,11 @@ public struct Transport: Sendable {
 
   public init(
     idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
+    bodyTimeout: Duration = .seconds(30),
     maxConnections: Int = Transport.defaultMaxConnections, tls: TLSConfiguration? = nil
   ) {
     self.idleTimeout = idleTimeout
+    self.bodyTimeout = bodyTimeout
     self.headerTimeout = headerTimeout
     self.maxConnections = maxConnections
     self.tls = tls
@@ -49,7 +53,10 @@ public struct Transport: Sendable {
   func server(logger: Logger) -> HTTPServerBuilder {
     let headerTimeout = TimeAmount(headerTimeout)
     let http = HTTP1Channel.Configuration(
-      additionalChannelHandlers: [HeaderTimeoutHandler(timeout: headerTimeout)],
+      additionalChannelHandlers: [
+        HeaderTimeoutHandler(timeout: headerTimeout),
+        BodyTimeoutHandler(timeout: TimeAmount(bodyTimeout)),
+      ],
       idleTimeout: TimeAmount(idleTimeout))
     let gate = ConnectionGate(limit: maxConnections, logger: logger)
     let tls = tls
@@ -59,6 +66,13 @@ public struct Transport: Sendable {
       return BoundedChannel(base: try TLSChannel(plain, tlsConfiguration: tls), gate: gate)
     }
   }
+
+  /// The TLS 1.2 ciphers taken: ECDHE key exchange with AES-GCM or ChaCha20-Poly1305.
+  static let modernCiphers = [
+    "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256",
+    "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-RSA-AES256-GCM-SHA384",
+    "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
+  ].joined(separator: ":")
 
   /// A server's TLS from a PEM certificate (or chain, the server's own first) and its PEM
   /// private key; each problem is one sentence saying which file and what to do.
@@ -88,8 +102,12 @@ public struct Transport: Sendable {
         "--tls-key \(key) holds no PEM private key (or one with a passphrase, which the server "
           + "cannot ask for)")
     }
-    let configuration = TLSConfiguration.makeServerConfiguration(
+    var configuration = TLSConfiguration.makeServerConfiguration(
       certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
+    // TLS 1.2 at least (1.0 and 1.1 are broken and withdrawn), and for 1.2 only forward-secret
+    // AEAD ciphers (1.3 has only such).
+    configuration.minimumTLSVersion = .tlsv12
+    configuration.cipherSuites = modernCiphers
     do {
       // Making the context checks the key against the certificate, here rather than at the
       // first connection.

@@ -15,18 +15,14 @@ public enum Backup {
   public static func save(_ url: DatabaseURL, to file: String, pgBin: String?) async throws -> Int {
     let major = try await serverMajor(url) { _ in }
     let program = try tool("pg_dump", major: major, pgBin: pgBin)
-    let partial = file + ".partial"
-    try await offPool {
-      let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-      guard descriptor >= 0 else {
-        throw ServerError.failed("cannot write \(file): \(String(cString: strerror(errno)))")
-      }
-      close(descriptor)
-    }
+    let partial = plainPath(file) + ".partial"
+    try await offPool { try startPartial(partial, for: file) }
     do {
-      try await run(program, ["pg_dump", "--format=custom", "--file", partial], url)
+      try await run(program, ["pg_dump", "--format=custom", "--file=" + partial], url)
       return try await offPool {
-        guard rename(partial, file) == 0 else {
+        // Checked again just before: nothing but a regular file is ever replaced.
+        try requireRegularOrNew(file)
+        guard rename(partial, plainPath(file)) == 0 else {
           throw ServerError.failed("cannot write \(file): \(String(cString: strerror(errno)))")
         }
         return (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
@@ -66,8 +62,41 @@ public enum Backup {
       program,
       [
         "pg_restore", "--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error",
-        "--dbname", url.database, file,
+        "--dbname=" + url.database, "--", plainPath(file),
       ], url)
+  }
+
+  /// `file` as a path no program reads as an option: `./-name` for `-name`.
+  static func plainPath(_ file: String) -> String {
+    file.hasPrefix("/") || file.hasPrefix("./") ? file : "./" + file
+  }
+
+  /// Refuses `file` when it exists and is not a regular file (a device such as /dev/full, a
+  /// folder, a link, a pipe): a backup only ever makes or replaces a regular file.
+  static func requireRegularOrNew(_ file: String) throws {
+    var status = stat()
+    guard lstat(plainPath(file), &status) == 0 else {
+      guard errno == ENOENT else {
+        throw ServerError.failed("cannot write \(file): \(String(cString: strerror(errno)))")
+      }
+      return
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw ServerError.failed(
+        "\(file) is not a regular file (a device, a folder or a link); give the name of a new "
+          + "file in a folder the server may write to")
+    }
+  }
+
+  /// Makes `partial` empty, a regular file of this user's alone, never through a link.
+  static func startPartial(_ partial: String, for file: String) throws {
+    try requireRegularOrNew(file)
+    try requireRegularOrNew(partial)
+    let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600)
+    guard descriptor >= 0 else {
+      throw ServerError.failed("cannot write \(file): \(String(cString: strerror(errno)))")
+    }
+    close(descriptor)
   }
 
   /// The database server's major version (15), after `check` ran on a connection of its own;

@@ -17,18 +17,19 @@ extension TeamStore {
     let rows = try await run(
       """
       WITH mine AS (SELECT id FROM sync_up WHERE team_id = \(team))
-      SELECT kind, id, version, size FROM (
-        SELECT 's' AS kind, id, version, octet_length(document::text)::int8 AS size FROM sync_up
-        WHERE version > \(since) AND id IN (SELECT id FROM mine)
-        UNION ALL SELECT 'm', id, version, coalesce(octet_length(json), 0)::int8 FROM meeting
-        WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
-        UNION ALL SELECT 'p', attendee_id, version, octet_length(document)::int8
+      SELECT kind, id, version, size, sync_up_id FROM (
+        SELECT 's' AS kind, id, version, octet_length(document::text)::int8 AS size,
+          id AS sync_up_id
+        FROM sync_up WHERE version > \(since) AND id IN (SELECT id FROM mine)
+        UNION ALL SELECT 'm', id, version, coalesce(octet_length(json), 0)::int8, sync_up_id
+        FROM meeting WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
+        UNION ALL SELECT 'p', attendee_id, version, octet_length(document)::int8, sync_up_id
         FROM learned_person
         WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
       ) AS changed ORDER BY version LIMIT \(limit + 1)
       """, logger: logger)
-    var changed: [(kind: String, id: UUID, version: Int64, size: Int64)] = []
-    for row in try rows.decode((String, UUID, Int64, Int64).self) { changed.append(row) }
+    var changed: [(kind: String, id: UUID, version: Int64, size: Int64, syncUp: UUID)] = []
+    for row in try rows.decode((String, UUID, Int64, Int64, UUID).self) { changed.append(row) }
     var page = ChangesPageJSON(version: since, more: changed.count > limit)
     // The documents that fit, by their stored sizes (always one, so that a pull moves on).
     var taken = 0
@@ -45,12 +46,16 @@ extension TeamStore {
     let documents = try await changedDocuments(
       syncUps: chosen.filter { $0.kind == "s" }.map(\.id),
       meetings: chosen.filter { $0.kind == "m" }.map(\.id),
-      people: chosen.filter { $0.kind == "p" }.map(\.id))
+      people: chosen.filter { $0.kind == "p" }.map {
+        ChangedPerson(attendee: $0.id, syncUp: $0.syncUp)
+      })
     for change in chosen {
       page.version = change.version
       switch change.kind {
       case "s": if let json = documents.syncUps[change.id] { page.append(syncUp: json) }
-      case "p": if let json = documents.people[change.id] { page.append(person: json) }
+      case "p":
+        let person = ChangedPerson(attendee: change.id, syncUp: change.syncUp)
+        if let json = documents.people[person] { page.append(person: json) }
       default:
         var json = documents.meetings[change.id]
         if json == nil { json = try await meetingJSONFromRows(change.id) }
@@ -62,10 +67,12 @@ extension TeamStore {
 
   /// The JSON of a page's documents, each kind in one query (a meeting whose JSON was never
   /// stored is left out: `meetingJSONFromRows` makes it).
-  private func changedDocuments(syncUps: [UUID], meetings: [UUID], people: [UUID]) async throws
-    -> (syncUps: [UUID: [UInt8]], meetings: [UUID: ByteBuffer], people: [UUID: ByteBuffer])
+  private func changedDocuments(syncUps: [UUID], meetings: [UUID], people: [ChangedPerson])
+    async throws
+    -> (syncUps: [UUID: [UInt8]], meetings: [UUID: ByteBuffer], people: [ChangedPerson: ByteBuffer])
   {
-    var found: (syncUps: [UUID: [UInt8]], meetings: [UUID: ByteBuffer], people: [UUID: ByteBuffer])
+    var found:
+      (syncUps: [UUID: [UInt8]], meetings: [UUID: ByteBuffer], people: [ChangedPerson: ByteBuffer])
     found = ([:], [:], [:])
     if !syncUps.isEmpty {
       let decoder = WireJSON.decoder()
@@ -85,13 +92,21 @@ extension TeamStore {
       }
     }
     if !people.isEmpty {
-      for (id, json) in try await run(
-        "SELECT attendee_id, document FROM learned_person WHERE attendee_id = ANY(\(people))",
-        logger: logger
-      ).decode((UUID, ByteBuffer).self) {
-        found.people[id] = json
+      for (attendee, syncUp, json) in try await run(
+        """
+        SELECT attendee_id, sync_up_id, document FROM learned_person
+        WHERE attendee_id = ANY(\(people.map(\.attendee))) AND sync_up_id = ANY(\(people.map(\.syncUp)))
+        """, logger: logger
+      ).decode((UUID, UUID, ByteBuffer).self) {
+        found.people[ChangedPerson(attendee: attendee, syncUp: syncUp)] = json
       }
     }
     return found
   }
+}
+
+/// A learned person's document is kept per attendee and sync-up.
+private struct ChangedPerson: Hashable {
+  var attendee: UUID
+  var syncUp: UUID
 }

@@ -53,7 +53,7 @@ extension TeamStore {
               + "\(stored.segments.count)")
       }
       let before = stored.segments[number - 1]
-      var after = try Self.apply(edit, to: before, in: syncUp)
+      var after = try Self.apply(edit, to: before, number: number, in: syncUp)
       after.clock = before.clock
       guard after != before else {
         return CorrectedSegment(
@@ -75,7 +75,8 @@ extension TeamStore {
 
   /// The segment with `edit` applied by the rules (422 when they refuse it).
   static func apply(
-    _ edit: SegmentEdit, to segment: MeetingDocument.Segment, in syncUp: SyncUpDocument
+    _ edit: SegmentEdit, to segment: MeetingDocument.Segment, number: Int,
+    in syncUp: SyncUpDocument
   ) throws -> MeetingDocument.Segment {
     switch edit {
     case .undo:
@@ -85,9 +86,14 @@ extension TeamStore {
         let change = try SegmentCorrection.checked(
           speaker: speaker, text: text, current: (segment.speaker, segment.text),
           attendees: syncUp.attendees.value.map(\.name), syncUpTitle: syncUp.title.value)
-        return segment.corrected(change)
-      } catch {
+        let corrected = segment.corrected(change)
+        // The whole segment by the rules a push is kept by: what every laptop will pull.
+        try corrected.check(number: number)
+        return corrected
+      } catch let error as CorrectionRefused {
         throw APIError(.unprocessableContent, error.description)
+      } catch {
+        throw APIError(.unprocessableContent, "\(error)")
       }
     }
   }

@@ -6,37 +6,41 @@ import SyncUpsWire
 /// What laptops learned of attendees (`PersonDocument`): kept whole, the later clock winning,
 /// served in the changes feed as it was pushed.
 extension TeamStore {
-  /// Writes a pushed document when it is later than the server's copy. Its sync-up must be in
-  /// the push's team (404 otherwise, as if it were not here) and on the server (422); an
-  /// attendee id another sync-up holds is 404 too. An attendee no longer in the sync-up (removed
-  /// on another laptop meanwhile) is passed over: nothing of them is kept.
+  /// Writes a pushed document when it is later than the server's copy of what is learned of
+  /// that attendee in that sync-up. Its sync-up must be in the push's team (404 otherwise, as
+  /// if it were not here) and on the server (422); its attendee one of that sync-up's: an id
+  /// that is another sync-up's attendee is 404 too. An attendee no longer anywhere (removed on
+  /// another laptop meanwhile) is passed over: nothing of them is kept. What one sync-up's
+  /// laptops learned never stands in the way of another's (a row each).
   func save(
     _ document: PersonDocument, into saved: inout Saved, on connection: PostgresConnection
   ) async throws {
     try await requireInTeam(syncUp: document.syncUpID, team: saved.team, on: connection)
     let syncUp = try await syncUp(of: document, known: &saved.known, on: connection)
-    var current: (UUID, String)?
-    for try await row in try await connection.run(
+    guard syncUp.attendees.value.contains(where: { $0.id == document.attendeeID }) else {
+      let elsewhere = try await connection.run(
+        "SELECT 1 FROM attendee WHERE id = \(document.attendeeID) LIMIT 1", logger: logger
+      ).all(Int.self)
+      if !elsewhere.isEmpty {
+        throw APIError(.notFound, "there is no attendee \(document.attendeeID) here")
+      }
+      return
+    }
+    let current = try await connection.run(
       """
-      SELECT sync_up_id, clock FROM learned_person WHERE attendee_id = \(document.attendeeID)
+      SELECT clock FROM learned_person
+      WHERE attendee_id = \(document.attendeeID) AND sync_up_id = \(document.syncUpID)
       FOR UPDATE
       """, logger: logger
-    ).decode((UUID, String).self) {
-      current = row
-    }
-    if let current, current.0 != document.syncUpID {
-      throw APIError(.notFound, "there is no attendee \(document.attendeeID) here")
-    }
-    guard syncUp.attendees.value.contains(where: { $0.id == document.attendeeID }),
-      current.map({ $0.1 < document.clock.description }) ?? true
-    else { return }
+    ).all(String.self).first
+    guard current.map({ $0 < document.clock.description }) ?? true else { return }
     let json = try WireJSON.bytes(of: document)
     for try await version in try await connection.run(
       """
       INSERT INTO learned_person (attendee_id, sync_up_id, clock, document, version)
       VALUES (\(document.attendeeID), \(document.syncUpID), \(document.clock.description),
         \(ByteBuffer(bytes: json)), nextval('change_version'))
-      ON CONFLICT (attendee_id) DO UPDATE SET clock = excluded.clock,
+      ON CONFLICT (attendee_id, sync_up_id) DO UPDATE SET clock = excluded.clock,
         document = excluded.document, version = excluded.version
       RETURNING version
       """, logger: logger
@@ -63,9 +67,12 @@ extension TeamStore {
   }
 
   /// A document's JSON as it was pushed.
-  func personJSON(_ attendeeID: UUID) async throws -> ByteBuffer? {
+  func personJSON(_ attendeeID: UUID, in syncUpID: UUID) async throws -> ByteBuffer? {
     let rows = try await run(
-      "SELECT document FROM learned_person WHERE attendee_id = \(attendeeID)", logger: logger)
+      """
+      SELECT document FROM learned_person
+      WHERE attendee_id = \(attendeeID) AND sync_up_id = \(syncUpID)
+      """, logger: logger)
     return try rows.all(ByteBuffer.self).first
   }
 }

@@ -147,30 +147,33 @@ struct MeetingJSON {
 /// A meeting whose JSON is not an object with its segments (never, as `WireJSON` writes it).
 struct MeetingJSONUnexpected: Error {}
 
-/// A meeting as the API reads it: its clock (its `ETag`), and its stored JSON.
+/// A meeting as the API reads it: its tag (`ETag`), and its stored JSON.
 struct StoredMeeting {
-  var clock: String
+  /// The meeting's clock and the version of its last write (`clock.version`): a write that
+  /// leaves the clock as it was (a per-segment merge) still changes it.
+  var tag: String
   var deleted: Bool
-  /// Nil when the asker has it already (its clock was among theirs), or when it was never
+  /// Nil when the asker has it already (its tag was among theirs), or when it was never
   /// stored (`meetingJSON` makes it from the rows then).
   var json: ByteBuffer?
 }
 
 extension TeamStore {
-  /// A meeting's clock, and its JSON unless its clock is one of `known` (nil when there is no
-  /// such meeting).
+  /// A meeting's tag, and its JSON unless its tag is one of `known` (nil when there is no such
+  /// meeting).
   func storedMeeting(_ id: UUID, unless known: [String] = []) async throws -> StoredMeeting? {
     let rows = try await run(
       """
-      SELECT clock, deleted, CASE WHEN clock = ANY(\(known)) OR deleted THEN NULL ELSE json END,
+      SELECT clock || '.' || version, deleted,
+        CASE WHEN clock || '.' || version = ANY(\(known)) OR deleted THEN NULL ELSE json END,
         json IS NULL
       FROM meeting WHERE id = \(id)
       """, logger: logger)
-    for (clock, deleted, json, missing) in try rows.decode(
+    for (tag, deleted, json, missing) in try rows.decode(
       (String, Bool, ByteBuffer?, Bool).self)
     {
-      var meeting = StoredMeeting(clock: clock, deleted: deleted, json: json)
-      if missing && !deleted && !known.contains(clock) {
+      var meeting = StoredMeeting(tag: tag, deleted: deleted, json: json)
+      if missing && !deleted && !known.contains(tag) {
         meeting.json = try await meetingJSONFromRows(id)
       }
       return meeting

@@ -77,22 +77,29 @@ extension TeamStore {
 
   /// A meeting's row alone, its `segments` empty.
   func meetingWithoutSegments(_ id: UUID) async throws -> MeetingDocument? {
+    try await meetingRow(id)?.meeting
+  }
+
+  /// A meeting's row alone, its `segments` empty, with the version of its last write (which
+  /// changes whenever any of its segments does, even when its clock does not).
+  func meetingRow(_ id: UUID) async throws -> (meeting: MeetingDocument, version: Int64)? {
     let rows = try await run(
       """
       SELECT m.sync_up_id, m.date, m.length, m.audio_sha256, m.audio_type,
-        (SELECT size FROM audio WHERE sha256 = m.audio_sha256), m.deleted, m.clock
+        (SELECT size FROM audio WHERE sha256 = m.audio_sha256), m.deleted, m.clock, m.version
       FROM meeting m WHERE m.id = \(id)
       """, logger: logger)
-    for (syncUp, date, length, sha, type, size, deleted, clock) in try rows.decode(
-      (UUID, Date, Double, String?, String?, Int64?, Bool, String).self)
+    for (syncUp, date, length, sha, type, size, deleted, clock, version) in try rows.decode(
+      (UUID, Date, Double, String?, String?, Int64?, Bool, String, Int64).self)
     {
       let audio = sha.map {
         MeetingDocument.Audio(sha256: $0, size: size ?? 0, type: type ?? "application/octet-stream")
       }
-      return MeetingDocument(
+      let meeting = MeetingDocument(
         id: id, syncUpID: syncUp, date: date, length: length, segments: [], audio: audio,
         deleted: deleted,
         clock: HybridClock(clock) ?? HybridClock(milliseconds: 0, device: "server"))
+      return (meeting, version)
     }
     return nil
   }
@@ -235,12 +242,16 @@ public struct MeetingCursor: Equatable, Sendable, CustomStringConvertible {
     self.id = id
   }
 
+  /// The cursor a `next` names, or nil when the text is not one: its date must be one of
+  /// `Rules.representableDates` (a date far beyond overflows PostgreSQL's microseconds).
   public init?(_ text: String) {
     let parts = text.split(separator: ".", maxSplits: 1)
-    guard parts.count == 2, let micros = Int64(parts[0]),
+    guard parts.count == 2, parts[0].utf8.count <= 20, let micros = Int64(parts[0]),
       let id = UUID(uuidString: String(parts[1]))
     else { return nil }
-    self.init(date: Date(timeIntervalSince1970: Double(micros) / 1_000_000), id: id)
+    let date = Date(timeIntervalSince1970: Double(micros) / 1_000_000)
+    guard Rules.representableDates.contains(date) else { return nil }
+    self.init(date: date, id: id)
   }
 
   public var description: String {

@@ -73,6 +73,7 @@ extension TeamStore {
     let merged = existing.map { $0.merged(with: document) } ?? document
     saved.known[document.id] = merged
     guard merged != existing else { return }
+    try await requireOwnAttendees(merged, existing: existing, team: saved.team, on: connection)
     saved.version = try await write(merged, team: saved.team, on: connection)
     saved.syncUps += 1
   }
@@ -113,10 +114,7 @@ extension TeamStore {
   ) async throws {
     var syncUp = syncUp
     let later = max(syncUp.deleted.clock, meeting.clock)
-    syncUp.deleted = Stamped(
-      false,
-      at: HybridClock(
-        milliseconds: later.milliseconds, counter: later.counter + 1, device: later.device))
+    syncUp.deleted = Stamped(false, at: later.successor)
     saved.version = try await write(syncUp, team: saved.team, on: connection)
     saved.known[syncUp.id] = syncUp
     saved.syncUps += 1

@@ -245,6 +245,45 @@ enum Schema {
     CREATE INDEX learned_person_sync_up ON learned_person (sync_up_id);
     ALTER TABLE learned_person ALTER COLUMN document SET STORAGE EXTERNAL;
     """,
+    // 13: clocks are valid by construction (`HybridClock`); a sync-up brought back before
+    // that could be stored with a counter past its four digits, which no read takes. Such a
+    // counter carries into the milliseconds, as `HybridClock` now does, and the sync-up gets
+    // a new version, so every laptop pulls it again.
+    """
+    CREATE FUNCTION syncups_repaired_clock(clock text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+      SELECT CASE WHEN clock ~ '^[0-9]{16}-[0-9]{5,}-' THEN
+        lpad(least(split_part(clock, '-', 1)::numeric
+          + div(split_part(clock, '-', 2)::numeric, 10000), 9999999999999999)::text, 16, '0')
+        || '-' || lpad(mod(split_part(clock, '-', 2)::numeric, 10000)::text, 4, '0')
+        || '-' || substring(clock from '^[0-9]+-[0-9]+-(.*)$')
+      ELSE clock END
+    $$;
+    UPDATE sync_up SET document = (
+      SELECT jsonb_object_agg(field.key, CASE WHEN jsonb_typeof(field.value) = 'object'
+        AND field.value ? 'clock' THEN jsonb_set(field.value, '{clock}',
+          to_jsonb(syncups_repaired_clock(field.value->>'clock'))) ELSE field.value END)
+      FROM jsonb_each(document) AS field), version = nextval('change_version')
+    WHERE document::text ~ '"[0-9]{16}-[0-9]{5,}-';
+    DROP FUNCTION syncups_repaired_clock(text);
+    """,
+    // 14: what is learned of an attendee is kept per sync-up: an id some other team's sync-up
+    // took on (before `requireOwnAttendees`) never stands in the way of its own team's pushes.
+    """
+    ALTER TABLE learned_person DROP CONSTRAINT learned_person_pkey;
+    ALTER TABLE learned_person ADD PRIMARY KEY (attendee_id, sync_up_id);
+    """,
+    // 15: the sign-in throttle's turns, shared by every server on this database
+    // (`TeamStore.reserveSignInTurn`): per name and per address, the failures in a row and when
+    // the next attempt may be checked.
+    """
+    CREATE TABLE sign_in_turn (
+      key text PRIMARY KEY,
+      failures integer NOT NULL,
+      next_turn timestamptz NOT NULL,
+      last timestamptz NOT NULL
+    );
+    CREATE INDEX sign_in_turn_last ON sign_in_turn (last);
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body

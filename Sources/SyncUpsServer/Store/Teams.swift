@@ -157,4 +157,33 @@ extension TeamStore {
       throw APIError(.notFound, "there is no meeting \(meeting) here")
     }
   }
+
+  /// Refuses (409, in words) a sync-up that takes on an attendee whose id is already another
+  /// team's (an attendee of its sync-ups, or what its laptops learned of them): an id belongs
+  /// to one team, the first that had it. Attendees the server's copy has already are not
+  /// looked at again, so the team that had an id first is never refused for it.
+  func requireOwnAttendees(
+    _ document: SyncUpDocument, existing: SyncUpDocument?, team: Int64,
+    on connection: PostgresConnection
+  ) async throws {
+    let known = Set(existing?.attendees.value.map(\.id) ?? [])
+    let added = document.attendees.value.map(\.id).filter { !known.contains($0) }
+    guard !added.isEmpty else { return }
+    let taken = try await connection.run(
+      """
+      SELECT a.id FROM attendee a JOIN sync_up s ON s.id = a.sync_up_id
+      WHERE a.id = ANY(\(added)) AND s.team_id <> \(team)
+      UNION ALL SELECT l.attendee_id FROM learned_person l JOIN sync_up s ON s.id = l.sync_up_id
+      WHERE l.attendee_id = ANY(\(added)) AND s.team_id <> \(team)
+      LIMIT 1
+      """, logger: logger
+    ).all(UUID.self)
+    guard let id = taken.first else { return }
+    let name = document.attendees.value.first { $0.id == id }?.name ?? ""
+    throw APIError(
+      .conflict,
+      "the attendee '\(name.prefix(100))' of sync-up \(document.id.uuidString.lowercased()) has the id "
+        + "\(id.uuidString.lowercased()), which is another team's; an id belongs to one team: remove "
+        + "the attendee and add them again, which gives them a new id")
+  }
 }

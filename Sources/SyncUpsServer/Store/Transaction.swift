@@ -29,7 +29,7 @@ extension PostgresClient {
       do {
         let lease = PoolUsage.shared.request()
         defer { lease.end() }
-        return try await withConnection { connection in
+        return try await withLentConnection { connection in
           lease.lent()
           return try await body(connection)
         }
