@@ -10,11 +10,14 @@ import Testing
 @Suite("Interactive app keys")
 struct KeyMappingTests {
   let app: InteractiveApp
+  /// The sync-ups whose words were learned again (a deleted one's model goes).
+  let learned = LockIsolated<[SyncUp.ID]>([])
 
   init() throws {
-    app = try withDependencies {
+    app = try withDependencies { [learned] in
       $0.defaultFileStorage = .inMemory()
       $0.uuid = .incrementing
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
     } operation: {
       try InteractiveApp()
     }
@@ -96,9 +99,11 @@ struct KeyMappingTests {
     addSyncUp("Planning", attendees: ["Ben"])
     press(.down, .character("d"), .character("n"))
     #expect(syncUps.map(\.title) == ["Design", "Planning"])
+    let planning = syncUps[1].id
     press(.character("d"), .character("y"))
     // The deletion lands once no recording is found: the app redraws (and clamps) on it.
     #expect(await waitUntil { syncUps.map(\.title) == ["Design"] })
+    #expect(await waitUntil { learned.value == [planning] })
     app.clampSelections()
     #expect(app.listSelection == 0)
   }
@@ -116,9 +121,11 @@ struct KeyMappingTests {
     #expect(syncUps.first?.title == "Design Review")
     press(.character("x"), .character("n"))
     #expect(syncUps.count == 1)
+    let design = syncUps[0].id
     press(.character("x"), .character("y"))
     #expect(await waitUntil { app.store.state.path.isEmpty })
     #expect(syncUps.isEmpty)
+    #expect(await waitUntil { learned.value == [design] })
   }
 
   @Test func backLeavesTheDetailAndQuitEndsTheApp() {

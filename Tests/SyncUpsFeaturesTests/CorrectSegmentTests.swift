@@ -86,7 +86,7 @@ struct CorrectSegmentTests {
       $0.problem = nil
     }
     await store.send(.saveTapped) {
-      $0.problem = "the text holds control characters: write only words"
+      $0.problem = "the text holds control characters (such as direction marks): write only words"
     }
   }
 
