@@ -19,8 +19,6 @@ public struct Transport: Sendable {
   /// first bytes is closed: a client sending its headers a byte at a time (slowloris) holds a
   /// connection no longer than this.
   public var headerTimeout: Duration
-  /// A request whose body has begun and then sends nothing for this long is closed.
-  public var bodyTimeout: Duration
   /// Past this many open connections a new one is closed as soon as it is accepted.
   public var maxConnections: Int
   /// HTTPS with this certificate and key; plain HTTP when nil.
@@ -28,11 +26,9 @@ public struct Transport: Sendable {
 
   public init(
     idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
-    bodyTimeout: Duration = .seconds(30),
     maxConnections: Int = Transport.defaultMaxConnections, tls: TLSConfiguration? = nil
   ) {
     self.idleTimeout = idleTimeout
-    self.bodyTimeout = bodyTimeout
     self.headerTimeout = headerTimeout
     self.maxConnections = maxConnections
     self.tls = tls
@@ -53,10 +49,7 @@ public struct Transport: Sendable {
   func server(logger: Logger) -> HTTPServerBuilder {
     let headerTimeout = TimeAmount(headerTimeout)
     let http = HTTP1Channel.Configuration(
-      additionalChannelHandlers: [
-        HeaderTimeoutHandler(timeout: headerTimeout),
-        BodyTimeoutHandler(timeout: TimeAmount(bodyTimeout)),
-      ],
+      additionalChannelHandlers: [HeaderTimeoutHandler(timeout: headerTimeout)],
       idleTimeout: TimeAmount(idleTimeout))
     let gate = ConnectionGate(limit: maxConnections, logger: logger)
     let tls = tls
