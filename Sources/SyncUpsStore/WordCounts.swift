@@ -145,10 +145,8 @@ enum WordCounts {
   /// Adds (`sign` 1) or takes away (-1) a meeting's words from its sync-up's sums.
   private static func add(_ contribution: Contribution, sign: Int, _ db: Database) throws {
     let syncUp = contribution.syncUpID
-    guard
-      try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM syncUp WHERE id = ?)", arguments: [syncUp]) == true
-    else { return }  // Deleted: its sums went with it.
+    // Deleted: its sums went with it.
+    guard try SyncUpRecord.exists(db, key: syncUp) else { return }
     var distinct = 0
     for (word, count) in contribution.words {
       let before =

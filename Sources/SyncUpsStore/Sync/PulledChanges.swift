@@ -152,8 +152,7 @@ public enum PulledChanges {
   }
 
   static func syncUpExists(_ id: String, _ db: Database) throws -> Bool {
-    try Bool.fetchOne(
-      db, sql: "SELECT EXISTS (SELECT 1 FROM syncUp WHERE id = ?)", arguments: [id]) ?? false
+    try SyncUpRecord.exists(db, key: id)
   }
 
   /// Why a sync-up cannot be kept here when one of its attendees is another sync-up's here
