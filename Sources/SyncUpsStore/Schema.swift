@@ -95,6 +95,10 @@ enum Schema {
     // Documents the team server refused for good wait aside, the rest of the outbox goes on
     // (`SetAside`).
     migrator.registerMigration("v13: documents set aside", migrate: SetAside.migrate)
+    // Clocks stored ahead of the drift bound, or unreadable, stamped again now (`ClockRepair`).
+    migrator.registerMigration("v14: clocks within the drift", migrate: ClockRepair.migrate)
+    // Corrections saved before they kept the push rules, repaired by them (`SegmentRepair`).
+    migrator.registerMigration("v15: corrections by the rules", migrate: SegmentRepair.migrate)
     return migrator
   }
 
