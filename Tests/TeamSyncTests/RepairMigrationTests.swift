@@ -177,4 +177,30 @@ struct RepairMigrationTests {
     #expect(
       SegmentCorrection.repaired(String(repeating: "ab ", count: 5000)).count <= Rules.longestText)
   }
+
+  /// Item 4: the segment walk is written once; an import (`Meeting.validated`) and a push
+  /// (`MeetingDocument.check`) refuse a meeting in the same words.
+  @Test func anImportAndAPushRefuseABadSegmentAlike() throws {
+    let bad = Meeting.Segment(
+      speaker: "Ana", start: 1, end: 2, text: "ok",
+      words: [
+        Meeting.Word(word: String(repeating: "w", count: 101), start: 1, end: 2, confidence: 1)
+      ])
+    let meeting = Meeting(
+      id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_795_000_000), transcript: "",
+      segments: [segment("Ana", "fine", at: 0), bad])
+    #expect(throws: MeetingProblem.segment(2, "has a word that is not one word of text")) {
+      try meeting.validated()
+    }
+    let document = MeetingDocument(
+      id: meeting.id.rawValue, syncUpID: UUID(), date: meeting.date, length: 60,
+      segments: meeting.segments.map(\.document), audio: nil, clock: StoredDocuments.zero)
+    #expect(
+      throws: DocumentProblem(
+        "meeting \(meeting.id.rawValue.uuidString.lowercased()): segment 2 has a word that is not one word of text"
+      )
+    ) {
+      try document.check(now: Date())
+    }
+  }
 }
