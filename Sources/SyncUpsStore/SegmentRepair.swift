@@ -14,7 +14,9 @@ enum SegmentRepair {
   static func migrate(_ db: Database) throws {
     var repaired = 0
     for record in try SegmentRecord.filter(sql: "originalText IS NOT NULL").fetchAll(db) {
-      let segment = try record.segment()
+      // One an older version left unreadable is left as it is: a migration that fails would
+      // keep the whole database from opening.
+      guard let segment = try? record.segment() else { continue }
       let number = record.ordinal + 1
       guard (try? segment.document.check(number: number)) == nil else { continue }
       var fixed = segment.recognised

@@ -152,6 +152,19 @@ struct RepairMigrationTests {
         == meeting.segments.map(\.text))
   }
 
+  /// A corrected segment whose words cannot be read is left as it is: the database opens.
+  @Test func anUnreadableCorrectedSegmentIsLeftAndTheDatabaseOpens() throws {
+    let folder = try Self.oldStore { db in
+      try db.execute(
+        sql: """
+          UPDATE segment SET originalSpeaker = speaker, originalText = text,
+            originalWords = words, text = 'x \u{202E} y', words = x'00ff' WHERE ordinal = 0
+          """)
+    }
+    let laptop = try Laptop(folder: folder)
+    #expect(try laptop.database.syncStatus().waiting == 2)
+  }
+
   /// A correction is held to the push rules in the store itself, whatever front end made it.
   @Test func theStoreRefusesACorrectionThePushRulesRefuse() throws {
     let laptop = try Laptop()
