@@ -41,7 +41,7 @@ extension SyncUpsDatabase {
   ) throws -> Meeting.Segment {
     try writable()
     return try write { db in
-      try Self.changeSegment(meetingID, number: number, db) { $0.corrected(change) }
+      try Self.changeSegment(meetingID, number: number, db, checked: true) { $0.corrected(change) }
     }
   }
 
@@ -54,8 +54,10 @@ extension SyncUpsDatabase {
     }
   }
 
+  /// `checked`: the changed segment must keep the push rules (`MeetingDocument.Segment.check`),
+  /// whichever front end made the change, so no correction is one every push then refuses.
   private static func changeSegment(
-    _ meetingID: Meeting.ID, number: Int, _ db: Database,
+    _ meetingID: Meeting.ID, number: Int, _ db: Database, checked: Bool = false,
     _ change: (Meeting.Segment) -> Meeting.Segment
   ) throws -> Meeting.Segment {
     guard let meeting = try MeetingRecord.fetchOne(db, id: meetingID) else {
@@ -75,6 +77,7 @@ extension SyncUpsDatabase {
     let before = try record.segment()
     let after = change(before)
     guard after != before else { return before }
+    if checked { try after.document.check(number: number) }
     try setSegment(after, ordinal: record.ordinal, of: meetingID, db)
     return after
   }

@@ -339,29 +339,11 @@ extension Meeting {
 
   /// The meeting if its date, length and times are sane (dates from 1970 to 2100, times from 0
   /// to a day, each segment ending after it starts, speakers named as attendees may be, counts
-  /// and texts bounded), or why not. Imports check every meeting with this; a recording makes
-  /// only such meetings.
+  /// and texts bounded), or why not: the rules a push and a pull check (`Rules.meeting`, one
+  /// walk of the segments). Imports check every meeting with this; a recording makes only such
+  /// meetings.
   public func validated() throws(MeetingProblem) -> Meeting {
-    try Rules.meeting(date: date, length: length)
-    let words = segments.reduce(0) { $0 + $1.words.count + ($1.original?.words.count ?? 0) }
-    try Rules.size(segments: segments.count, words: words)
-    for (index, segment) in segments.enumerated() {
-      try Rules.segment(
-        index + 1, start: segment.start, end: segment.end, speaker: segment.speaker,
-        text: segment.text)
-      var spoken = segment.words
-      if let original = segment.original {
-        try Rules.segment(
-          index + 1, start: segment.start, end: segment.end, speaker: original.speaker,
-          text: original.text)
-        spoken += original.words
-      }
-      for word in spoken {
-        try Rules.word(
-          of: index + 1, start: word.start, end: word.end, confidence: word.confidence,
-          text: word.word)
-      }
-    }
+    try Rules.meeting(date: date, length: length, segments: segments.map(\.document))
     return self
   }
 }

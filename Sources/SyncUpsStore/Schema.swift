@@ -85,6 +85,20 @@ enum Schema {
     }
     // The words each sync-up learns from, counted as they change (`WordCounts`).
     migrator.registerMigration("v12: words counted", migrate: WordCounts.migrate)
+    return neverStuck(migrator)
+  }
+
+  /// A laptop never stuck for good (issue 43): what the server refuses for good is set aside,
+  /// and what was stored before the rules held it is repaired.
+  private static func neverStuck(_ migrator: DatabaseMigrator) -> DatabaseMigrator {
+    var migrator = migrator
+    // Documents the team server refused for good wait aside, the rest of the outbox goes on
+    // (`SetAside`).
+    migrator.registerMigration("v13: documents set aside", migrate: SetAside.migrate)
+    // Clocks stored ahead of the drift bound, or unreadable, stamped again now (`ClockRepair`).
+    migrator.registerMigration("v14: clocks within the drift", migrate: ClockRepair.migrate)
+    // Corrections saved before they kept the push rules, repaired by them (`SegmentRepair`).
+    migrator.registerMigration("v15: corrections by the rules", migrate: SegmentRepair.migrate)
     return migrator
   }
 

@@ -79,10 +79,7 @@ extension MeetingDocument {
   public func check(now: Date) throws(DocumentProblem) {
     let name = "meeting \(id.uuidString.lowercased())"
     do {
-      try Rules.meeting(date: date, length: length)
-      let words = segments.reduce(0) { $0 + $1.words.count + ($1.original?.words.count ?? 0) }
-      try Rules.size(segments: segments.count, words: words)
-      for (index, segment) in segments.enumerated() { try segment.check(number: index + 1) }
+      try Rules.meeting(date: date, length: length, segments: segments)
       if let audio { try Self.check(audio) }
     } catch {
       throw DocumentProblem("\(name): \(error)")
@@ -104,6 +101,20 @@ extension MeetingDocument {
     guard (0...Rules.largestAudio).contains(audio.size) else {
       throw .audio("has a size of \(audio.size) bytes; at most \(Rules.largestAudio) are kept")
     }
+  }
+}
+
+extension Rules {
+  /// A meeting's date and length, its size and each segment (`MeetingDocument.Segment.check`):
+  /// the one walk of a meeting's segments, for a push, a pull (`MeetingDocument.check`) and an
+  /// import or a recording (`Meeting.validated`).
+  public static func meeting(
+    date: Date, length: Double?, segments: [MeetingDocument.Segment]
+  ) throws(MeetingProblem) {
+    try meeting(date: date, length: length)
+    let words = segments.reduce(0) { $0 + $1.words.count + ($1.original?.words.count ?? 0) }
+    try size(segments: segments.count, words: words)
+    for (index, segment) in segments.enumerated() { try segment.check(number: index + 1) }
   }
 }
 

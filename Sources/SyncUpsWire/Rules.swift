@@ -174,14 +174,17 @@ public enum Rules {
 
   /// ANSI escapes, bells, tabs and the like (line breaks are their own rule).
   public static func hasControlCharacters(_ text: String) -> Bool {
-    text.unicodeScalars.contains { scalar in
-      // ASCII first, without looking up its properties (most text is; a push checks every word).
-      if scalar.isASCII {
-        return scalar.value < 0x20 && !(0x0A...0x0D).contains(scalar.value) || scalar.value == 0x7F
-      }
-      return (scalar.properties.generalCategory == .control && !Character(scalar).isNewline)
-        || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar.properties.isBidiControl
+    text.unicodeScalars.contains(where: isControl)
+  }
+
+  /// One scalar `hasControlCharacters` refuses.
+  public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    // ASCII first, without looking up its properties (most text is; a push checks every word).
+    if scalar.isASCII {
+      return scalar.value < 0x20 && !(0x0A...0x0D).contains(scalar.value) || scalar.value == 0x7F
     }
+    return (scalar.properties.generalCategory == .control && !Character(scalar).isNewline)
+      || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar.properties.isBidiControl
   }
 }
 

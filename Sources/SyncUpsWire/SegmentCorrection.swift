@@ -52,6 +52,31 @@ public struct SegmentCorrection: Equatable, Sendable {
   }
 }
 
+extension SegmentCorrection {
+  /// `text` made to keep the rules `checked` holds a correction to, for one saved before it
+  /// did: control characters (direction marks among them) dropped, whitespace single spaces, a
+  /// word longer than a spoken word (`Rules.longestSpokenWord`) cut into words that long, and
+  /// at most `longestText` characters in all. Empty when nothing is left of it.
+  public static func repaired(_ text: String) -> String {
+    var words: [Substring] = []
+    // Whitespace (tabs and line breaks too) separates words, as `checked` reads it.
+    for spaced in text.split(whereSeparator: \.isWhitespace) {
+      var kept = String.UnicodeScalarView()
+      for scalar in spaced.unicodeScalars where !Rules.isControl(scalar) { kept.append(scalar) }
+      guard !kept.isEmpty else { continue }
+      var rest = Substring(String(kept))
+      while rest.count > Rules.longestSpokenWord {
+        words.append(rest.prefix(Rules.longestSpokenWord))
+        rest = rest.dropFirst(Rules.longestSpokenWord)
+      }
+      words.append(rest)
+    }
+    let joined = words.joined(separator: " ")
+    guard joined.count > longestText else { return joined }
+    return String(joined.prefix(longestText)).trimmingCharacters(in: .whitespaces)
+  }
+}
+
 /// Why a correction cannot be saved, in one line.
 public struct CorrectionRefused: Error, Equatable, CustomStringConvertible {
   public let description: String

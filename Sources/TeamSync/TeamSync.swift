@@ -40,6 +40,9 @@ public struct TeamSync: Sendable {
     public var notPushed: String?
     /// Documents from the server left out because they break the rules (why, one line each).
     public var skipped: [String] = []
+    /// This laptop's documents the server refused for good, set aside here (what and why, one
+    /// line each; `SetAside`): said by the sync that set them aside, listed by `team status`.
+    public var setAside: [String] = []
     /// The segments (0 = a meeting's first) whose speaker, text or words a pull changed in
     /// meetings that were here before (a correction made elsewhere): what was learned from
     /// them is to learn again.
@@ -71,6 +74,12 @@ public struct TeamSync: Sendable {
       if let last = skipped.last {
         parts.append(
           "left out \(Self.count(skipped.count, "document")) that break the rules (\(last))")
+      }
+      if !setAside.isEmpty {
+        parts.append(
+          "set aside \(Self.count(setAside.count, "document")) the team server refuses for good, "
+            + "kept here ('syncups team status' lists them; change one, or run 'syncups team "
+            + "retry', to try again): " + setAside.joined(separator: "; "))
       }
       if let notPushed {
         parts.append(
@@ -136,6 +145,8 @@ public struct TeamSync: Sendable {
   // MARK: Push
 
   func push(_ report: inout Report) async throws {
+    // What this sync set aside: refused again, it is no document's refusal (never a loop).
+    var refused: Set<String> = []
     while true {
       var pending = try await database.pendingPush()
       if pending == nil {
@@ -150,7 +161,19 @@ public struct TeamSync: Sendable {
         report.uploadedAudio += 1
         report.uploadedBytes += audio.size
       }
-      _ = try await client.push(team, pending.body)
+      do {
+        _ = try await client.push(team, pending.body)
+      } catch {
+        // A document the server refuses for good goes aside; the rest goes on without it.
+        guard let refusal = Refusal(error, pending: pending),
+          refused.insert(refusal.kind + " " + refusal.entityID).inserted
+        else { throw error }
+        let document = try await database.setAside(
+          kind: refusal.kind, entityID: refusal.entityID, reason: refusal.reason,
+          pending: pending)
+        report.setAside.append("\(document.what) (\(document.reason))")
+        continue
+      }
       try await database.acknowledgePush(pending)
       report.pushedSyncUps += pending.syncUps
       report.pushedMeetings += pending.meetings
@@ -266,6 +289,8 @@ public struct TeamSyncStatus: Equatable, Sendable {
   public var lastProblem: String?
   /// The last document from the server left out because it breaks the rules, and why.
   public var lastSkipped: String?
+  /// This laptop's documents the server refused for good, kept here (`SetAside`).
+  public var setAside: [SetAside.Document] = []
 
   /// Keeps why a sync failed (nil: it worked) for `syncups team status`.
   public static func recordProblem(_ problem: String?, _ database: SyncUpsDatabase) {
@@ -276,7 +301,12 @@ public struct TeamSyncStatus: Equatable, Sendable {
     let state = try database.syncStatus()
     return TeamSyncStatus(
       waiting: state.waiting, lastSync: state.lastSync, version: state.cursor,
-      lastProblem: state.lastProblem, lastSkipped: state.lastSkipped)
+      lastProblem: state.lastProblem, lastSkipped: state.lastSkipped, setAside: state.setAside)
+  }
+
+  /// Every document set aside is tried again at the next sync; returns how many there were.
+  public static func retrySetAside(_ database: SyncUpsDatabase) throws -> Int {
+    try database.retrySetAside()
   }
 
   /// A laptop that joins another server starts over with it: every sync-up and finished meeting

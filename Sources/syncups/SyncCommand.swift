@@ -39,7 +39,14 @@ struct SyncCommand: AsyncParsableCommand {
       // What was pulled (others' meetings and corrections) teaches the sync-ups' words.
       try? await teamLearning.learnAllWords()
       // The line may hold the server's words (why it refused a push): shown, never obeyed.
-      if !quiet { try Console.out(report.line.visible + "\n") }
+      if !quiet {
+        try Console.out(report.line.visible + "\n")
+      } else if !report.setAside.isEmpty {
+        // Said once, even by a quiet sync: what the server refused for good stays here.
+        Console.error(
+          "the team server refuses for good, set aside here ('syncups team status' lists "
+            + "them): " + report.setAside.joined(separator: "; ").visible)
+      }
     } catch let error as CLIError {
       throw error
     } catch let busy as TeamSync.Busy {

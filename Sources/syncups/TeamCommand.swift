@@ -4,7 +4,7 @@ import SyncClient
 import SyncUpsCLI
 import TeamSync
 
-/// `syncups team join|status|leave`: the team server this data directory syncs with.
+/// `syncups team join|status|retry|leave`: the team server this data directory syncs with.
 struct TeamCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "team",
@@ -18,7 +18,9 @@ struct TeamCommand: AsyncParsableCommand {
       data directory, the one it synced, at the first sync or team command that uses it (said \
       in one line); a data directory SYNCUPS_HOME names never takes it.
       """,
-    subcommands: [TeamJoinCommand.self, TeamStatusCommand.self, TeamLeaveCommand.self]
+    subcommands: [
+      TeamJoinCommand.self, TeamStatusCommand.self, TeamRetryCommand.self, TeamLeaveCommand.self,
+    ]
   )
 }
 

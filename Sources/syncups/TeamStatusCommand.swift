@@ -37,6 +37,12 @@ struct TeamStatusCommand: AsyncParsableCommand {
     if let skipped = status.lastSkipped {
       lines.append("left out from the server (breaks the rules): \(skipped)")
     }
+    if !status.setAside.isEmpty {
+      lines.append(
+        "set aside, refused by the team server for good and kept here (change one, or run "
+          + "'syncups team retry', to try again):")
+      lines += status.setAside.map { "  \($0.what): \($0.reason)" }
+    }
     // The person, role and problem are the server's words: shown, never obeyed.
     try Console.out(lines.map(\.visible).joined(separator: "\n") + "\n")
   }

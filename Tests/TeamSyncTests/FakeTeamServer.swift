@@ -38,6 +38,12 @@ actor FakeTeamServer {
   /// Runs inside the next push, before it answers (a change made while the push is in flight).
   var duringPush: (@Sendable () throws -> Void)?
 
+  /// Documents refused whenever a push holds them (by id; a person by the attendee's id), with
+  /// the status and the words of the refusal, as the real server refuses one of another team.
+  var refusals: [UUID: (status: Int, message: String)] = [:]
+  func refuse(_ id: UUID, status: Int, _ message: String) { refusals[id] = (status, message) }
+  func stopRefusing(_ id: UUID) { refusals[id] = nil }
+
   func setFault(_ fault: Fault?) { self.fault = fault }
   func meeting(_ id: UUID) -> MeetingDocument? { meetings[id]?.document }
   func syncUp(_ id: UUID) -> SyncUpDocument? { syncUps[id]?.document }
@@ -76,6 +82,10 @@ actor FakeTeamServer {
   }
 
   private func save(_ push: Push) throws -> PushReceipt {
+    let ids = push.syncUps.map(\.id) + push.meetings.map(\.id) + push.people.map(\.attendeeID)
+    if let refusal = ids.lazy.compactMap({ self.refusals[$0] }).first {
+      throw SyncFailure.refused(status: refusal.status, message: refusal.message)
+    }
     var counts = (0, 0)
     for document in push.syncUps {
       let existing = syncUps[document.id]?.document

@@ -11,9 +11,10 @@ final class Laptop: Sendable {
   let folder: TemporaryDirectory
   let database: SyncUpsDatabase
 
-  init() throws {
-    folder = try TemporaryDirectory()
-    database = try SyncUpsDatabase.open(DataDirectory(url: folder.url))
+  /// A laptop of `folder` (a new one when nil), its database opened (and migrated) there.
+  init(folder: TemporaryDirectory? = nil) throws {
+    self.folder = try folder ?? TemporaryDirectory()
+    database = try SyncUpsDatabase.open(DataDirectory(url: self.folder.url))
   }
 
   deinit {

@@ -31,11 +31,14 @@ public enum Outbox {
     public var people = 0
   }
 
-  /// How many changes wait to be pushed.
+  /// How many changes wait to be pushed (those set aside do not wait: see `SetAside`).
   static func count(_ db: Database) throws -> Int {
-    try Int.fetchOne(
-      db, sql: "SELECT (SELECT count(*) FROM syncOutbox) + (SELECT count(*) FROM syncPeopleOutbox)"
-    ) ?? 0
+    let all =
+      try Int.fetchOne(
+        db,
+        sql: "SELECT (SELECT count(*) FROM syncOutbox) + (SELECT count(*) FROM syncPeopleOutbox)"
+      ) ?? 0
+    return all - (try SetAside.count(db))
   }
 
   /// This database's device id (`syncDevice`).
@@ -60,7 +63,8 @@ public enum Outbox {
       }, meetings: push.meetings.count, people: push.people.count)
   }
 
-  /// The audio files of meetings waiting in the outbox: what to hash before `prepare`.
+  /// The audio files of meetings waiting in the outbox (not set aside): what to hash before
+  /// `prepare`.
   static func audioFiles(_ db: Database) throws -> [String: String] {
     var files: [String: String] = [:]
     for row in try Row.fetchAll(
@@ -69,6 +73,8 @@ public enum Outbox {
         SELECT meeting.id, meeting.audioFile FROM syncOutbox
         JOIN meeting ON meeting.id = syncOutbox.entityId AND syncOutbox.kind = 'meeting'
         WHERE meeting.isFinished AND meeting.audioFile IS NOT NULL
+          AND NOT \(SetAside.isSetAside(kind: "'meeting'", entity: "meeting.id"))
+          AND NOT \(SetAside.syncUpIsSetAside("meeting.syncUpId"))
         """)
     {
       files[row["id"]] = row["audioFile"]
@@ -78,7 +84,8 @@ public enum Outbox {
 
   /// The next push from the outbox (sync-ups first, then meetings, in the order they first
   /// changed), at most about `byteLimit` of JSON, stored as pending; nil when nothing waits.
-  /// A meeting's sync-up goes with it, so every push stands on its own.
+  /// A meeting's sync-up goes with it, so every push stands on its own. What is set aside
+  /// (`SetAside`) stays out, and so do the meetings of a sync-up set aside.
   public static func prepare(
     _ db: Database, audio hashes: [String: AudioHash], byteLimit: Int = 8 << 20
   ) throws -> Pending? {
@@ -86,9 +93,12 @@ public enum Outbox {
       db,
       sql: """
         SELECT kind, entityId, generation FROM syncOutbox
+        WHERE NOT \(SetAside.isSetAside(kind: "syncOutbox.kind", entity: "syncOutbox.entityId"))
+          AND NOT (kind = 'meeting'
+            AND \(SetAside.syncUpIsSetAside(SetAside.syncUpOfMeeting("syncOutbox.entityId"))))
         ORDER BY kind = 'meeting', rowid
         """)
-    let people = try Int.fetchOne(db, sql: "SELECT count(*) FROM syncPeopleOutbox") ?? 0
+    let people = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(PeopleSync.waiting)") ?? 0
     guard !rows.isEmpty || people > 0 else { return nil }
     let encoder = WireJSON.encoder()
     var entries: [Entry] = []
@@ -153,6 +163,7 @@ public enum Outbox {
   /// and so do the tombstones of what it deleted.
   public static func acknowledge(_ pending: Pending, _ db: Database) throws {
     for entry in pending.entries {
+      try SetAside.forget(kind: entry.kind, entityID: entry.entityId, db)
       if entry.kind == "person" {
         try PeopleSync.acknowledge(entry, db)
         continue

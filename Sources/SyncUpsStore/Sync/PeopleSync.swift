@@ -32,6 +32,15 @@ enum PeopleSync {
       clock: try StoredDocuments.clocks(attendeeID, db)[.learned] ?? StoredDocuments.zero)
   }
 
+  /// The queued documents not set aside (nor waiting with their sync-up set aside), as SQL rows
+  /// of `attendeeId, generation, queued` (order by `queued`: the order they were queued).
+  static let waiting = """
+    (SELECT attendeeId, generation, syncPeopleOutbox.rowid AS queued FROM syncPeopleOutbox
+      WHERE NOT \(SetAside.isSetAside(kind: "'person'", entity: "syncPeopleOutbox.attendeeId"))
+        AND NOT \(SetAside.syncUpIsSetAside(
+          "(SELECT syncUpId FROM attendee WHERE id = syncPeopleOutbox.attendeeId)")))
+    """
+
   /// The queued documents, each with its sync-up (unless the push has it already), while the
   /// push stays under `byteLimit`; every entry taken leaves the outbox with the push.
   static func prepare(
@@ -40,7 +49,7 @@ enum PeopleSync {
   ) throws {
     let encoder = WireJSON.encoder()
     for row in try Row.fetchAll(
-      db, sql: "SELECT attendeeId, generation FROM syncPeopleOutbox ORDER BY rowid")
+      db, sql: "SELECT attendeeId, generation FROM \(waiting) ORDER BY queued")
     {
       let entry = Outbox.Entry(
         kind: "person", entityId: row["attendeeId"], generation: row["generation"])

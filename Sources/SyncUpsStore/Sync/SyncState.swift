@@ -28,6 +28,8 @@ public enum SyncState {
     public var cursor: Int64
     public var lastProblem: String?
     public var lastSkipped: String?
+    /// What the team server refused for good, kept here (`SetAside`).
+    public var setAside: [SetAside.Document] = []
   }
 
   static func status(_ db: Database) throws -> Status {
@@ -38,7 +40,7 @@ public enum SyncState {
     return Status(
       waiting: try Outbox.count(db), lastSync: lastSync.map(Date.init(timeIntervalSince1970:)),
       cursor: try cursor(db), lastProblem: try value("lastProblem"),
-      lastSkipped: try value("lastSkipped"))
+      lastSkipped: try value("lastSkipped"), setAside: try SetAside.documents(db))
   }
 
   /// Everything starts over with another server: every sync-up, finished meeting and what is
