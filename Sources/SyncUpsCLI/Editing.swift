@@ -143,6 +143,7 @@ public enum Editing {
     try data.checkWritable()
     let id = syncUp.wrappedValue.id
     @Dependency(\.syncUpDeletion) var deletion
+    @Dependency(\.teamLearning) var learning
     let audioFiles: [String]
     do {
       audioFiles = try data.database.deleteSyncUps([id])
@@ -153,7 +154,8 @@ public enum Editing {
         "cannot delete \(syncUp.wrappedValue.label): "
           + "\(SyncUpsDatabaseError(error, url: data.database.directory?.databaseFile))")
     }
-    await deletion.deleteAudio(audioFiles)
+    // Its audio and its words go with it, as in the app.
+    _ = await deletion.finish([id], audioFiles: audioFiles, learning: learning)
   }
 
   /// Runs a write; says why when it fails (nothing is claimed saved then).

@@ -34,11 +34,14 @@ public enum TeamWordsBuild {
     }
   }
 
-  /// Refreshes every sync-up's model (after a sync: any of them may have new text), and removes
-  /// those of sync-ups deleted (here or by a teammate).
-  public static func refreshAll(database: SyncUpsDatabase) async throws {
+  /// After a sync: refreshes the models of the sync-ups its pull changed (a deleted one's goes),
+  /// and removes any model left of a sync-up that is gone (one whose removal failed before).
+  /// Reads only the changed sync-ups' text: a sync costs what it brought, not the history.
+  public static func refresh(changed: Set<SyncUp.ID>, database: SyncUpsDatabase) async throws {
+    for id in changed.sorted(by: { $0.rawValue.uuidString < $1.rawValue.uuidString }) {
+      try await refresh(id, database: database)
+    }
     let ids = try database.syncUpIDs()
-    for id in ids { try await refresh(id, database: database) }
     @Dependency(\.dataDirectory) var dataDirectory
     let kept = Set(ids.map { DataDirectory.teamWordsFile(of: $0) })
     let folder = dataDirectory.url.appendingPathComponent("words")
@@ -91,9 +94,9 @@ extension TeamLearning: DependencyKey {
         @Dependency(\.syncUpsDatabase) var database
         try await TeamWordsBuild.refresh(id, database: database)
       },
-      learnAllWords: {
+      learnWordsOf: { changed in
         @Dependency(\.syncUpsDatabase) var database
-        try await TeamWordsBuild.refreshAll(database: database)
+        try await TeamWordsBuild.refresh(changed: changed, database: database)
       }
     )
   }

@@ -68,6 +68,23 @@ extension SyncUpDeletion: DependencyKey {
   }
 }
 
+extension SyncUpDeletion {
+  /// What follows every deletion once its rows are gone, whichever front end deleted (the list,
+  /// a sync-up's screen, `syncups delete`): the meetings' audio files go, then each sync-up's
+  /// words are learned again from what is left (a deleted sync-up's model is removed). Nil, or
+  /// one line saying what was not learned (derived data: the next change rebuilds it).
+  public func finish(
+    _ syncUpIDs: [SyncUp.ID], audioFiles: [String], learning: TeamLearning
+  ) async -> String? {
+    await deleteAudio(audioFiles)
+    var problem: String?
+    for id in syncUpIDs {
+      if let line = await learning.relearnWords(id) { problem = line }
+    }
+    return problem
+  }
+}
+
 extension DependencyValues {
   public var syncUpDeletion: SyncUpDeletion {
     get { self[SyncUpDeletion.self] }

@@ -102,15 +102,16 @@ public struct SyncUpDetail: Reducer {
           meetings[$0].audioFile
         }
         state.$syncUp.withLock { $0.meetings.remove(atOffsets: indices) }
-        guard !audioFiles.isEmpty else { return .none }
-        // Their audio goes once their rows are gone.
-        return .run { [syncUp = state.$syncUp, syncUpDeletion] send in
+        // Their audio goes once their rows are gone, and the sync-up's words are learned again
+        // without them.
+        return .run { [syncUp = state.$syncUp, syncUpDeletion, teamLearning] send in
           do {
             try await WorkerThread.run(name: "syncups-save") { try syncUp.save() }
           } catch {
             return await send(.deletionFailed("\(error)"))
           }
-          await syncUpDeletion.deleteAudio(audioFiles)
+          let id = syncUp.wrappedValue.id
+          _ = await syncUpDeletion.finish([id], audioFiles: audioFiles, learning: teamLearning)
         }
 
       case .deletionFailed(let message):
@@ -127,10 +128,8 @@ public struct SyncUpDetail: Reducer {
           } catch {
             return await send(.deletionFailed("\(error)"))
           }
-          await syncUpDeletion.deleteAudio(audioFiles)
-          // Its words go with it (nothing is left to learn them from); one that cannot be
-          // removed now goes at the next refresh of every sync-up's words (a sync).
-          _ = await teamLearning.relearnWords(id)
+          // Its audio and its words go with it.
+          _ = await syncUpDeletion.finish([id], audioFiles: audioFiles, learning: teamLearning)
           await dismiss()
         }
 

@@ -90,10 +90,8 @@ public struct SyncUpsList: Reducer {
           } catch {
             return await send(.deletionFailed("\(error)"))
           }
-          await syncUpDeletion.deleteAudio(audioFiles)
-          // Their words go with them (nothing is left to learn them from); one that cannot be
-          // removed now goes at the next refresh of every sync-up's words (a sync).
-          for id in ids { _ = await teamLearning.relearnWords(id) }
+          // Their audio and their words go with them.
+          _ = await syncUpDeletion.finish(ids, audioFiles: audioFiles, learning: teamLearning)
         }
 
       case .destination(.presented(.alert(.confirmDeletion(let ids)))):

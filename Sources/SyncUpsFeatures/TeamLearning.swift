@@ -13,17 +13,18 @@ public struct TeamLearning: Sendable {
   /// from did not change; its model goes when nothing is left to learn from.
   public var learnWords: @Sendable (_ syncUpID: SyncUp.ID) async throws -> Void = unimplemented(
     "TeamLearning.learnWords")
-  /// Learns every sync-up's words again (a sync or the sentence passes changed any of them),
-  /// and removes the models of sync-ups that are gone.
-  public var learnAllWords: @Sendable () async throws -> Void = unimplemented(
-    "TeamLearning.learnAllWords")
+  /// Learns again the words of these sync-ups only (those a sync's pull or a sentence pass
+  /// changed: the cost is what changed, not the history), and removes the models of sync-ups
+  /// that are gone.
+  public var learnWordsOf: @Sendable (_ changed: Set<SyncUp.ID>) async throws -> Void =
+    unimplemented("TeamLearning.learnWordsOf")
 
   public init(
     learnWords: @escaping @Sendable (_ syncUpID: SyncUp.ID) async throws -> Void,
-    learnAllWords: @escaping @Sendable () async throws -> Void
+    learnWordsOf: @escaping @Sendable (_ changed: Set<SyncUp.ID>) async throws -> Void
   ) {
     self.learnWords = learnWords
-    self.learnAllWords = learnAllWords
+    self.learnWordsOf = learnWordsOf
   }
 
   /// Every endpoint unimplemented: calling one reports an issue (and throws). The test value.
@@ -63,17 +64,17 @@ public enum BackgroundLearning {
   ) async -> (lines: [String], replacedTranscripts: Bool) {
     @Dependency(\.teamLearning) var teamLearning
     var lines: [String] = []
-    // A pass left to do must not hear its own meeting's live transcript: the sync-ups' words
+    // A pass left to do must not hear its own meeting's live transcript: its sync-up's words
     // leave out meetings whose sentences are still to come.
-    if (try? database.pendingSentencePasses().isEmpty) == false {
-      try? await teamLearning.learnAllWords()
-    }
+    let pending = (try? database.pendingSentencePasses()) ?? []
+    let syncUps = (try? database.syncUpIDs(ofMeetings: pending)) ?? []
+    if !syncUps.isEmpty { try? await teamLearning.learnWordsOf(syncUps) }
     let done = await SentencePass.runPending(in: database)
     lines += done
     // The finished meetings' sentences teach their sync-ups' words.
     if !done.isEmpty {
       do {
-        try await teamLearning.learnAllWords()
+        try await teamLearning.learnWordsOf(syncUps)
       } catch {
         lines.append("the team's words were not learned again: \(error)")
       }

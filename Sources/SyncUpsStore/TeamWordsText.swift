@@ -42,8 +42,21 @@ extension SyncUpsDatabase {
     return texts
   }
 
-  /// The ids of every sync-up (whose words a sync may have changed).
+  /// The ids of every sync-up (to find models left of sync-ups that are gone).
   public func syncUpIDs() throws -> [SyncUp.ID] {
     try read { db in try SyncUp.ID.fetchAll(db, sql: "SELECT id FROM syncUp") }
+  }
+
+  /// The sync-ups these meetings belong to (whose words their sentences change).
+  public func syncUpIDs(ofMeetings meetingIDs: [Meeting.ID]) throws -> Set<SyncUp.ID> {
+    try read { db in
+      var ids: Set<SyncUp.ID> = []
+      for meetingID in meetingIDs {
+        let id = try SyncUp.ID.fetchOne(
+          db, sql: "SELECT syncUpId FROM meeting WHERE id = ?", arguments: [meetingID])
+        if let id { ids.insert(id) }
+      }
+      return ids
+    }
   }
 }

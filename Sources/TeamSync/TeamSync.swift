@@ -17,11 +17,18 @@ public struct TeamSync: Sendable {
   public let database: SyncUpsDatabase
   public let team: Team
   public let client: SyncClient
+  /// What follows a pull that changed sync-ups (their documents or meetings): what they teach
+  /// is learned again, whichever front end synced (`TeamLearning.learnAfterSync`).
+  public let learn: @Sendable (_ changed: Set<SyncUp.ID>) async -> Void
 
-  public init(database: SyncUpsDatabase, team: Team, client: SyncClient) {
+  public init(
+    database: SyncUpsDatabase, team: Team, client: SyncClient,
+    learn: @escaping @Sendable (_ changed: Set<SyncUp.ID>) async -> Void = { _ in }
+  ) {
     self.database = database
     self.team = team
     self.client = client
+    self.learn = learn
   }
 
   /// What a sync moved.
@@ -47,6 +54,9 @@ public struct TeamSync: Sendable {
     /// meetings that were here before (a correction made elsewhere): what was learned from
     /// them is to learn again.
     public var changedSegments: [UUID: [Int]] = [:]
+    /// The sync-ups a pull brought a document of, or a meeting of: what they teach is to learn
+    /// again.
+    public var changedSyncUps: Set<SyncUp.ID> = []
     public init() {}
 
     /// `pushed 1 sync-up and 2 meetings (1 audio file, 3.1 MB); pulled 1 meeting`.
@@ -139,6 +149,7 @@ public struct TeamSync: Sendable {
     }
     try await pull(&report, wait: wait)
     try await database.recordSyncEnded(at: Date(), lastSkipped: report.skipped.last)
+    if !report.changedSyncUps.isEmpty { await learn(report.changedSyncUps) }
     return report
   }
 
@@ -233,6 +244,8 @@ public struct TeamSync: Sendable {
       report.pulledMeetings += applied.meetings
       report.changedSegments.merge(applied.changedSegments) { Array(Set($0 + $1)).sorted() }
       report.pulledPeople += applied.people
+      report.changedSyncUps.formUnion(page.page.syncUps.map { SyncUp.ID($0.id) })
+      report.changedSyncUps.formUnion(page.page.meetings.map { SyncUp.ID($0.syncUpID) })
       since = received.version
       if !received.more { return }
     }

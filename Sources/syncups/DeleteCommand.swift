@@ -15,11 +15,9 @@ struct DeleteCommand: AsyncParsableCommand {
   var yes = false
 
   @MainActor func run() async throws {
-    @Dependency(\.teamLearning) var teamLearning
     let data = try await EditableSyncUps.open()
     let syncUp = try data.resolve(ref)
     let label = syncUp.wrappedValue.label
-    let id = syncUp.wrappedValue.id
     let meetings = syncUp.wrappedValue.meetings.count
     if !yes {
       guard isatty(STDIN_FILENO) == 1 else {
@@ -36,8 +34,5 @@ struct DeleteCommand: AsyncParsableCommand {
     }
     try await Editing.delete(syncUp, in: data)
     try Console.out("Deleted \(label).\n", saved: "the deletion of \(label)")
-    // What its meetings taught (its words) goes with it: with nothing left to learn from, its
-    // model is removed (one sync-up's, not every sync-up's words learned again).
-    try? await teamLearning.learnWords(id)
   }
 }

@@ -31,13 +31,14 @@ struct SyncCommand: AsyncParsableCommand {
     let data = try await CommandDatabase.open()
     try data.checkWritable()
     @Dependency(\.syncClient) var client
-    let sync = TeamSync(database: data.database, team: team.team, client: client)
+    // What was pulled (others' meetings and corrections) teaches the sync-ups it changed.
+    let sync = TeamSync(database: data.database, team: team.team, client: client) {
+      try? await teamLearning.learnWordsOf($0)
+    }
     do {
       // `record`'s own sync leaves when another runs; one asked for waits for it.
       let report = try await sync.run(wait: wait, waitForOthers: !quiet)
       TeamSyncStatus.recordProblem(nil, data.database)
-      // What was pulled (others' meetings and corrections) teaches the sync-ups' words.
-      try? await teamLearning.learnAllWords()
       // The line may hold the server's words (why it refused a push): shown, never obeyed.
       if !quiet {
         try Console.out(report.line.visible + "\n")

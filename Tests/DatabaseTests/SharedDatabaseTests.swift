@@ -319,10 +319,12 @@ struct SharedDatabaseTests {
       SyncUpDetail()
     } withDependencies: {
       $0.syncUpsDatabase = database
+      $0.teamLearning.learnWords = { _ in }
     }
     await store.send(.deleteMeetings(atOffsets: [0])) {
       $0.$syncUp.withLock { _ = $0.meetings.remove(at: 0) }
     }
+    await store.finish()
     try store.state.$syncUp.save()
     #expect(try count("meeting", in: database) == 1)
     #expect(try count("segment", in: database) == older.segments.count)

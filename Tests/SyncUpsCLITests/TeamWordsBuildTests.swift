@@ -46,7 +46,7 @@ struct TeamWordsBuildTests {
     try await withDependencies {
       $0.dataDirectory = DataDirectory(url: folder.url)
     } operation: {
-      try await TeamWordsBuild.refreshAll(database: database)
+      try await TeamWordsBuild.refresh(changed: [syncUp.id, empty.id], database: database)
     }
     #expect(model(syncUp.id)?.contains(" nimbus") == true)
     #expect(model(empty.id) == nil)
@@ -71,7 +71,8 @@ struct TeamWordsBuildTests {
     #expect(try await refresh(syncUp.id) == nil)
     #expect(model(syncUp.id) == nil)
 
-    // Deleted elsewhere (a teammate's deletion arrives by a sync): the next sync removes it.
+    // Deleted elsewhere (a teammate's deletion arrives by a sync): the next sync removes it,
+    // even one that did not pull it (a removal that failed before).
     let other = SyncUp(id: SyncUp.ID(UUID()), meetings: [meeting], title: "Other")
     try database.add(other)
     #expect(try await refresh(other.id)?.rebuilt == true)
@@ -79,7 +80,7 @@ struct TeamWordsBuildTests {
     try await withDependencies {
       $0.dataDirectory = DataDirectory(url: folder.url)
     } operation: {
-      try await TeamWordsBuild.refreshAll(database: database)
+      try await TeamWordsBuild.refresh(changed: [], database: database)
     }
     #expect(model(other.id) == nil)
   }

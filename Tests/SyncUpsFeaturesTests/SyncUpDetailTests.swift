@@ -84,6 +84,8 @@ struct SyncUpDetailTests {
     #expect(syncUps.ids == [SyncUp.mock.id])
   }
 
+  /// The meetings go, and the sync-up's words are learned again without them (whatever front
+  /// end deleted them).
   @Test func deletingMeetingsRemovesThemFromTheSyncUp() async {
     var syncUp = SyncUp.mock
     let meetings = (0..<3).map {
@@ -91,12 +93,17 @@ struct SyncUpDetailTests {
         id: Meeting.ID(UUID($0 + 100)), date: Date(timeIntervalSince1970: 0), transcript: "\($0)")
     }
     syncUp.meetings = IdentifiedArray(uniqueElements: meetings)
+    let learned = LockIsolated<[SyncUp.ID]>([])
     let store = TestStore(initialState: SyncUpDetail.State(syncUp: Shared(value: syncUp))) {
       SyncUpDetail()
+    } withDependencies: {
+      $0.teamLearning.learnWords = { id in learned.withValue { $0.append(id) } }
     }
     await store.send(.deleteMeetings(atOffsets: [1])) {
       $0.$syncUp.withLock { _ = $0.meetings.remove(id: Meeting.ID(UUID(101))) }
     }
+    await store.finish()
+    #expect(learned.value == [syncUp.id])
   }
 
   @Test func deletingAMeetingDeletesItsAudioAfterItsRow() async throws {
@@ -122,6 +129,7 @@ struct SyncUpDetailTests {
         // Only once the row is gone.
         if rows == [meetings[0].audioFile!] { deleted.withValue { $0 += files } }
       }
+      $0.teamLearning.learnWords = { _ in }
     }
     await store.send(.deleteMeetings(atOffsets: [0])) {
       $0.$syncUp.withLock { _ = $0.meetings.remove(id: meetings[1].id) }
