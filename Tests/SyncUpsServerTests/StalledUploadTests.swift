@@ -39,6 +39,20 @@ struct StalledUploadTests {
     await waitUntil(timeout: .seconds(120)) { spooling(in: folder) == count }
   }
 
+  /// The median time of three readers' requests in turn (each must be answered 200).
+  static func medianReader(_ http: some TestClientProtocol, token: String) async throws
+    -> Duration
+  {
+    var times: [Duration] = []
+    for _ in 0..<3 {
+      let sent = ContinuousClock.now
+      let read = try await http.send(.get, "/api/v1/sync-ups", token: token)
+      times.append(ContinuousClock.now - sent)
+      #expect(read.status == .ok)
+    }
+    return times.sorted()[1]
+  }
+
   /// Break 9: 60 uploads of 1 MB that send 1 KB each and stop: a reader is answered within 1 s.
   @Test func sixtyStalledUploadsLeaveAReaderAnsweredWithinOneSecond() async throws {
     let spool = try TemporaryDirectory()
@@ -49,16 +63,13 @@ struct StalledUploadTests {
       let port = try #require(http.port)
       // The reader once before: its pool has a connection open (opening one is PostgreSQL's
       // time, slow when many tests connect at once, not what the uploads cost).
-      let warming = ContinuousClock.now
       #expect(
         try await http.send(.get, "/api/v1/sync-ups", token: server.readerToken).status == .ok)
-      let again = ContinuousClock.now
-      #expect(
-        try await http.send(.get, "/api/v1/sync-ups", token: server.readerToken).status == .ok)
-      // What any request costs on this machine just now (seconds when many suites run at once
-      // on two cores): the uploads may add less than a second to it.
-      let usual = ContinuousClock.now - again
-      print("before the stalled uploads: a reader answered in \(again - warming), then in \(usual)")
+      // What a reader costs on this machine just now (seconds when many suites run at once on
+      // two cores): the median of three, as is the reader's with the uploads stalled, which
+      // may add less than a second to it.
+      let usual = try await Self.medianReader(http, token: server.readerToken)
+      print("before the stalled uploads: a reader answered in \(usual) (median of 3)")
       var stalled: [RawConnection] = []
       defer {
         for connection in stalled { connection.close() }
@@ -73,11 +84,8 @@ struct StalledUploadTests {
       // Every upload has begun streaming (its spool file is there), none is finished.
       let began = await Self.waitForSpooling(60, in: spool.url)
       try #require(began, "\(Self.spooling(in: spool.url)) of the 60 stalled uploads are spooling")
-      let sent = ContinuousClock.now
-      let read = try await http.send(.get, "/api/v1/sync-ups", token: server.readerToken)
-      let took = ContinuousClock.now - sent
-      print("60 stalled uploads: a reader answered \(read.status) in \(took)")
-      #expect(read.status == .ok)
+      let took = try await Self.medianReader(http, token: server.readerToken)
+      print("60 stalled uploads: a reader answered in \(took) (median of 3)")
       #expect(took < .seconds(1) + usual, "usually \(usual)")
       #expect(Self.spooling(in: spool.url) == 60, "a stalled upload ended before its client did")
       let holding = await server.sessions("state = 'idle in transaction'")

@@ -104,7 +104,8 @@ public struct AudioStore: Sendable {
   ) async throws -> Int {
     var hasher = SHA256()
     var size = 0
-    for try await buffer in body {
+    var parts = body.makeAsyncIterator()
+    while let buffer = try await Self.next(of: &parts, after: size) {
       size += buffer.readableBytes
       guard size <= limit else {
         throw APIError(
@@ -116,6 +117,21 @@ public struct AudioStore: Sendable {
     let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
     guard actual == sha256 else { throw Mismatch(actual: actual) }
     return size
+  }
+
+  /// The body's next part; a body that ended before its last byte (the client went away, or
+  /// was closed for stalling) is the client's doing, refused in words rather than logged as
+  /// the server's failure.
+  private static func next<Parts: AsyncIteratorProtocol>(
+    of parts: inout Parts, after size: Int
+  ) async throws -> ByteBuffer? where Parts.Element == ByteBuffer {
+    do {
+      return try await parts.next()
+    } catch {
+      throw APIError(
+        .badRequest,
+        "the upload ended after \(size) bytes, before its last byte arrived; send it again")
+    }
   }
 
   /// Writes the spooled `file` under `sha256` in one transaction, a chunk at a time (unless
