@@ -20,12 +20,17 @@ struct Serve: AsyncParsableCommand {
   var idleTimeout = 30
   @Option(help: "Seconds a request's line and headers may take to arrive whole.")
   var headerTimeout = 10
+  @Option(help: "Seconds a request's body may send nothing, once begun, before it is closed.")
+  var bodyTimeout = 30
   @Option(
     help: ArgumentHelp(
       "The most connections open at once; past it new ones are closed at once.",
       discussion: "Default: the open-file limit (ulimit -n) less 128 kept for the database "
         + "and other files, now \(Transport.defaultMaxConnections)."))
   var maxConnections: Int?
+  @Option(
+    help: "The most connections open at once from one address (a trusted proxy's are not counted).")
+  var maxConnectionsPerAddress = 100
 
   @Option(
     name: .customLong("trusted-proxy"),
@@ -84,12 +89,16 @@ struct Serve: AsyncParsableCommand {
   /// How connections are held, from the options; every mistake one line (before the database
   /// is looked at).
   func makeTransport(_ settings: Settings) throws -> Transport {
-    guard idleTimeout > 0, headerTimeout > 0 else {
+    guard idleTimeout > 0, headerTimeout > 0, bodyTimeout > 0 else {
       throw ServerError.usage(
-        "--idle-timeout and --header-timeout take a number of seconds above 0")
+        "--idle-timeout, --header-timeout and --body-timeout take a number of seconds above 0")
+    }
+    guard maxConnectionsPerAddress > 0 else {
+      throw ServerError.usage("--max-connections-per-address takes a number above 0")
     }
     var transport = Transport(
-      idleTimeout: .seconds(idleTimeout), headerTimeout: .seconds(headerTimeout))
+      idleTimeout: .seconds(idleTimeout), headerTimeout: .seconds(headerTimeout),
+      bodyTimeout: .seconds(bodyTimeout), maxConnectionsPerAddress: maxConnectionsPerAddress)
     if let maxConnections {
       guard maxConnections > 0 else {
         throw ServerError.usage("--max-connections takes a number above 0")
@@ -114,7 +123,7 @@ struct Serve: AsyncParsableCommand {
           + "`syncups-server migrate --data \(data)` once to import it, then serve without --data")
     }
     let settings = try settings()
-    let transport = try makeTransport(settings)
+    var transport = try makeTransport(settings)
     let url = try options.url(settings.file)
     // The log on stderr (stdout says only where it listens).
     switch settings.logFormat {
@@ -134,6 +143,7 @@ struct Serve: AsyncParsableCommand {
     }
     var proxies = try TrustedProxies(settings.trustedProxies)
     proxies.servesHTTPS = transport.tls != nil
+    transport.unboundedAddresses = proxies.addresses
     let client = PostgresClientFactory.make(url, logger: logger)
     let server = TeamServer(
       client: client, proxies: proxies, metricsFrom: settings.metricsFrom, logger: logger)

@@ -1,4 +1,7 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
 import SyncUpsServer
 import TestSupport
 import Testing
@@ -61,13 +64,16 @@ extension RawConnection {
   /// (the connection stays open: HTTP/1.1 keeps it alive).
   func listSyncUps(token: String) async -> Received {
     _ = await write(RawConnection.listHead(token: token))
-    return await receive { bytes in
-      guard let end = bytes.range(of: Data("\r\n\r\n".utf8)) else { return false }
-      let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).lowercased()
-      let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
-        .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
-      return bytes.count - end.upperBound >= (length ?? 0)
-    }
+    return await receive(until: RawConnection.isWholeAnswer)
+  }
+
+  /// Whether `bytes` hold an answer's head and as much body as its `Content-Length` says.
+  @Sendable static func isWholeAnswer(_ bytes: Data) -> Bool {
+    guard let end = bytes.range(of: Data("\r\n\r\n".utf8)) else { return false }
+    let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).lowercased()
+    let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+      .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+    return bytes.count - end.upperBound >= (length ?? 0)
   }
 
   static func listHead(token: String) -> Data {
@@ -179,5 +185,42 @@ struct ConnectionLimitTests {
       return status == 200
     }
     #expect(served)
+  }
+
+  /// One address may hold `maxConnectionsPerAddress` connections; past that its new ones are
+  /// closed without an answer until one of its others closes.
+  @Test func oneAddressHasOnlySoManyConnectionsOpen() async throws {
+    let server = try await TestServer.make()
+    let token = server.readerToken
+    try await server.test(.live, transport: Transport(maxConnectionsPerAddress: 3)) { http, _ in
+      let port = try #require(http.port)
+      // The test's own client holds one (answered, so it is open).
+      #expect(try await http.send(.get, "/api/v1/sync-ups", token: token).status == .ok)
+      var held: [RawConnection] = []
+      defer {
+        for connection in held { connection.close() }
+      }
+      for _ in 0..<2 {
+        let connection = try await RawConnection.open(port: port, sending: Data())
+        held.append(connection)
+        let answer = await connection.listSyncUps(token: token)
+        #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text)")
+      }
+      let extra = try await RawConnection.open(
+        port: port, sending: RawConnection.listHead(token: token))
+      defer { extra.close() }
+      let refused = await extra.receive()
+      #expect(refused.closed && refused.bytes.isEmpty, "a fourth was answered: \(refused.text)")
+      // Once one of the three closes, the address may open another.
+      held.removeFirst().close()
+      let served = await waitUntil(timeout: .seconds(60)) {
+        guard let again = try? await RawConnection.open(port: port, sending: Data()) else {
+          return false
+        }
+        defer { again.close() }
+        return await again.listSyncUps(token: token).text.hasPrefix("HTTP/1.1 200")
+      }
+      #expect(served, "no connection was answered after one of the three closed")
+    }
   }
 }

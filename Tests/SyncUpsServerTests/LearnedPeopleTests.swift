@@ -121,7 +121,7 @@ struct LearnedPeopleTests {
   }
 
   @Test(
-    "what is learned of another team's attendee cannot be pushed (404) and never reaches another team's pull"
+    "what is learned of another team's attendee cannot be pushed (409) and never reaches another team's pull"
   )
   func teamsAreApart() async throws {
     let teams = try await TeamIsolationTests.TwoTeams.make()
@@ -141,7 +141,8 @@ struct LearnedPeopleTests {
       ] {
         let answer = try await http.push(
           Push(device: UUID(), pushID: UUID(), people: [document]), token: teams.cy)
-        #expect(answer.status == .notFound, "\(answer.text)")
+        #expect(answer.status == .conflict, "\(answer.text)")
+        #expect(answer.errorMessage?.contains("another team's") == true, "\(answer.text)")
       }
       let blue = try await http.send(.get, "/api/v1/sync/changes?since=0", token: teams.dee)
       #expect(try blue.decode(ChangesPage.self).people.isEmpty)

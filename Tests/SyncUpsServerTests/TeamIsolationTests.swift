@@ -95,7 +95,7 @@ struct TeamIsolationTests {
     }
   }
 
-  @Test("a push into another team's sync-up or meeting is refused with a 404 and writes nothing")
+  @Test("a push into another team's sync-up or meeting is refused with a 409 and writes nothing")
   func aPushIntoAnotherTeamIsRefused() async throws {
     let teams = try await TwoTeams.make()
     let ours = teams.ours
@@ -116,8 +116,8 @@ struct TeamIsolationTests {
       ]
       for push in pushes {
         let answer = try await http.push(push, token: teams.cy)
-        #expect(answer.status == .notFound, "\(answer.text)")
-        #expect(answer.errorMessage?.contains("there is no") == true)
+        #expect(answer.status == .conflict, "\(answer.text)")
+        #expect(answer.errorMessage?.contains("another team's") == true, "\(answer.text)")
       }
       #expect(try await store.currentVersion() == version)
       let title = try await store.client.query(

@@ -84,7 +84,7 @@ struct TestServer: Sendable {
   /// Runs `body` against the router (or a real socket with `.live`).
   func test<T: Sendable>(
     _ framework: TestingSetup = .router, throttle: SignInThrottle = SignInThrottle(),
-    proxies: TrustedProxies = TrustedProxies(),
+    proxies: TrustedProxies = TrustedProxies(), transport: Transport = Transport(),
     _ body: @Sendable @escaping (any TestClientProtocol, TeamStore) async throws -> T
   ) async throws -> T {
     var logger = Logger(label: "syncups-server-test")
@@ -92,7 +92,7 @@ struct TestServer: Sendable {
     let client = PostgresClientFactory.make(url, logger: logger)
     let server = TeamServer(
       client: client, limits: limits, throttle: throttle, proxies: proxies, logger: logger)
-    let app = server.application(logger: logger)
+    let app = server.application(transport: transport, logger: logger)
     return try await app.test(framework) { http in
       try await body(http, server.store)
     }

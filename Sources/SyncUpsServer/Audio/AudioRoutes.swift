@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import SyncUpsWire
+import Synchronization
 
 /// A meeting's recording: a writer's laptop uploads it under its SHA-256 before pushing the
 /// meeting, and a listener plays it (whole or by ranges, as `<audio>` asks). The upload sits
@@ -12,6 +13,9 @@ struct AudioRoutes {
   let store: TeamStore
   let audio: AudioStore
   let limits: Limits
+  let proxies: TrustedProxies
+  /// The uploads in progress, by client address.
+  let uploading = UploadSlots()
 
   /// `PUT audio/:sha256`, for the API's group.
   var uploads: RouteCollection<TeamContext> {
@@ -37,6 +41,14 @@ struct AudioRoutes {
     if try await audio.recording(sha) != nil {
       return Response.json(["sha256": sha], status: .ok)
     }
+    let address = proxies.client(of: request, context) ?? "unknown"
+    guard uploading.enter(address, limit: limits.uploadsPerAddress) else {
+      throw APIError(
+        .tooManyRequests,
+        "\(limits.uploadsPerAddress) audio uploads from your address are in progress already; "
+          + "send this one when one of them has finished")
+    }
+    defer { uploading.leave(address) }
     do {
       switch try await audio.store(request.body, sha256: sha, limit: limits.audio) {
       case .created: return Response.json(["sha256": sha], status: .created)
@@ -121,6 +133,27 @@ struct AudioRoutes {
       return Response(
         status: .rangeNotSatisfiable, headers: headers,
         body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+  }
+}
+
+/// How many uploads each client address has in progress.
+final class UploadSlots: Sendable {
+  private let open = Mutex([String: Int]())
+
+  /// Counts one more upload of `address` in, or false when it has `limit` already.
+  func enter(_ address: String, limit: Int) -> Bool {
+    open.withLock { open in
+      guard open[address, default: 0] < limit else { return false }
+      open[address, default: 0] += 1
+      return true
+    }
+  }
+
+  func leave(_ address: String) {
+    open.withLock { open in
+      let left = open[address, default: 1] - 1
+      open[address] = left > 0 ? left : nil
     }
   }
 }

@@ -3,15 +3,17 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import PostgresNIO
 
 /// The team's audio, in PostgreSQL, named by the SHA-256 of its bytes: a row of `audio` (its
 /// size, and the size of its chunks) and its bytes in `audio_chunk` rows of `chunkSize` bytes,
 /// numbered from 0. Every server on the database sees the same audio.
 ///
-/// An upload writes its chunks as they arrive, in one transaction that commits only once the
-/// bytes are known to have the hash: a row under a hash always has that hash, and an upload cut
-/// short leaves nothing. Two uploads of one hash take turns on the `audio` row: the second finds
+/// An upload is spooled to a file of its own as it arrives, hashed on the way, holding no
+/// database connection (a slow or stalled client holds none, so it starves no reader); once
+/// whole and known to have its hash, its chunks are written in one short transaction: a row
+/// under a hash always has that hash, and an upload cut short leaves nothing. Two uploads of one hash take turns on the `audio` row: the second finds
 /// the first's. A read fetches one chunk (or the part of one a range needs) at a time.
 public struct AudioStore: Sendable {
   /// 256 KiB: what an upload or a download holds of a recording at once (beside the buffers in
@@ -20,10 +22,16 @@ public struct AudioStore: Sendable {
 
   let client: PostgresClient
   let logger: Logger
+  /// Where uploads are spooled while they arrive (the system's temporary folder unless told).
+  let spoolFolder: URL
 
-  public init(client: PostgresClient, logger: Logger) {
+  public init(
+    client: PostgresClient, logger: Logger,
+    spoolFolder: URL = FileManager.default.temporaryDirectory
+  ) {
     self.client = client
     self.logger = logger
+    self.spoolFolder = spoolFolder
   }
 
   /// 64 lowercase hex digits: the only names audio can have.
@@ -64,11 +72,72 @@ public struct AudioStore: Sendable {
     }
   }
 
-  /// Stores `body` under `sha256`, a chunk at a time, if its bytes have that hash (`Mismatch`
-  /// when not; 413 past `limit` bytes); when the audio is here already, the body is not read.
-  /// The body is read once: the database lost mid-upload is a 503, never a second reading.
+  /// Stores `body` under `sha256` if its bytes have that hash (`Mismatch` when not; 413 past
+  /// `limit` bytes): spooled to a file first, then written a chunk at a time in one
+  /// transaction. The body is read once: the database lost meanwhile is a 503, never a second
+  /// reading.
   public func store(
     _ body: some AsyncSequence<ByteBuffer, any Error> & Sendable, sha256: String, limit: Int
+  ) async throws -> Stored {
+    let spool = spoolFolder.appendingPathComponent("syncups-upload-\(UUID().uuidString)").path
+    let files = NonBlockingFileIO(threadPool: .singleton)
+    do {
+      let stored = try await files.withFileHandle(
+        _deprecatedPath: spool, mode: [.read, .write],
+        flags: .allowFileCreation(posixMode: 0o600)
+      ) { file in
+        let size = try await Self.spool(body, to: file, sha256: sha256, limit: limit, files: files)
+        return try await write(file, size: size, sha256: sha256, files: files)
+      }
+      try? await files.remove(path: spool)
+      return stored
+    } catch {
+      try? await files.remove(path: spool)
+      throw error
+    }
+  }
+
+  /// Writes `body` to `file`, hashing as it goes; returns its size once the hash is `sha256`.
+  private static func spool(
+    _ body: some AsyncSequence<ByteBuffer, any Error>, to file: NIOFileHandle, sha256: String,
+    limit: Int, files: NonBlockingFileIO
+  ) async throws -> Int {
+    var hasher = SHA256()
+    var size = 0
+    var parts = body.makeAsyncIterator()
+    while let buffer = try await Self.next(of: &parts, after: size) {
+      size += buffer.readableBytes
+      guard size <= limit else {
+        throw APIError(
+          .contentTooLarge, "the audio is larger than this server takes (\(limit) bytes)")
+      }
+      buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+      try await files.write(fileHandle: file, buffer: buffer)
+    }
+    let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    guard actual == sha256 else { throw Mismatch(actual: actual) }
+    return size
+  }
+
+  /// The body's next part; a body that ended before its last byte (the client went away, or
+  /// was closed for stalling) is the client's doing, refused in words rather than logged as
+  /// the server's failure.
+  private static func next<Parts: AsyncIteratorProtocol>(
+    of parts: inout Parts, after size: Int
+  ) async throws -> ByteBuffer? where Parts.Element == ByteBuffer {
+    do {
+      return try await parts.next()
+    } catch {
+      throw APIError(
+        .badRequest,
+        "the upload ended after \(size) bytes, before its last byte arrived; send it again")
+    }
+  }
+
+  /// Writes the spooled `file` under `sha256` in one transaction, a chunk at a time (unless
+  /// another upload stored it meanwhile).
+  private func write(
+    _ file: NIOFileHandle, size: Int, sha256: String, files: NonBlockingFileIO
   ) async throws -> Stored {
     try await client.withOpenConnection { connection in
       try await connection.run("BEGIN", logger: logger)
@@ -85,7 +154,19 @@ public struct AudioStore: Sendable {
           try await connection.run("ROLLBACK", logger: logger)
           return .alreadyHere(Int(size))
         }
-        let size = try await writeChunks(of: body, sha256: sha256, limit: limit, on: connection)
+        var number: Int32 = 0
+        var offset = 0
+        while offset < size {
+          let chunk = try await files.read(
+            fileHandle: file, fromOffset: Int64(offset),
+            byteCount: min(Self.chunkSize, size - offset), allocator: ByteBufferAllocator())
+          guard chunk.readableBytes > 0 else { throw Mismatch(actual: "a shorter file") }
+          try await connection.run(
+            "INSERT INTO audio_chunk (sha256, number, bytes) VALUES (\(sha256), \(number), \(chunk))",
+            logger: logger)
+          number += 1
+          offset += chunk.readableBytes
+        }
         try await connection.run(
           """
           UPDATE audio SET size = \(Int64(size)), chunk_size = \(Int32(Self.chunkSize))
@@ -102,45 +183,6 @@ public struct AudioStore: Sendable {
         throw error
       }
     }
-  }
-
-  /// Writes `body` as chunk rows on `connection` (in its transaction), hashing as it goes;
-  /// returns the size once the hash is `sha256`.
-  private func writeChunks(
-    of body: some AsyncSequence<ByteBuffer, any Error>, sha256: String, limit: Int,
-    on connection: PostgresConnection
-  ) async throws -> Int {
-    var hasher = SHA256()
-    var pending = ByteBuffer()
-    pending.reserveCapacity(Self.chunkSize)
-    var size = 0
-    var number: Int32 = 0
-    func insert() async throws {
-      try await connection.run(
-        "INSERT INTO audio_chunk (sha256, number, bytes) VALUES (\(sha256), \(number), \(pending))",
-        logger: logger)
-      number += 1
-      pending.clear()
-    }
-    for try await var buffer in body {
-      size += buffer.readableBytes
-      guard size <= limit else {
-        throw APIError(
-          .contentTooLarge, "the audio is larger than this server takes (\(limit) bytes)")
-      }
-      buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-      while var piece = buffer.readSlice(
-        length: min(buffer.readableBytes, Self.chunkSize - pending.readableBytes)),
-        piece.readableBytes > 0
-      {
-        pending.writeBuffer(&piece)
-        if pending.readableBytes == Self.chunkSize { try await insert() }
-      }
-    }
-    if pending.readableBytes > 0 { try await insert() }
-    let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-    guard actual == sha256 else { throw Mismatch(actual: actual) }
-    return size
   }
 
   /// Writes bytes `range` of `recording` to `writer`, one chunk's part at a time, each read by

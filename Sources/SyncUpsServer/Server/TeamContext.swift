@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import SyncUpsWire
@@ -89,12 +90,19 @@ public struct Limits: Sendable {
   /// The JSON a page of changes holds before it stops (and says `more`): each document is in
   /// the server's memory while the page is, and a laptop waits for all of it.
   public var pageBytes: Int
+  /// Audio uploads in progress from one client address at most; one more is 429.
+  public var uploadsPerAddress: Int
+  /// Where uploads are spooled while their bodies arrive.
+  public var uploadSpool: URL
 
   public init(
     json: Int = 32 * 1024 * 1024, audio: Int = 1024 * 1024 * 1024,
     longestWait: Duration = .seconds(60), largePush: Int = 4 * 1024 * 1024,
-    pageBytes: Int = 8 * 1024 * 1024
+    pageBytes: Int = 8 * 1024 * 1024, uploadsPerAddress: Int = 8,
+    uploadSpool: URL = FileManager.default.temporaryDirectory
   ) {
+    self.uploadsPerAddress = uploadsPerAddress
+    self.uploadSpool = uploadSpool
     self.json = json
     self.audio = audio
     self.longestWait = longestWait

@@ -33,7 +33,7 @@ public struct TeamServer: Sendable {
     metrics: Metrics = Metrics(), metricsFrom: AddressRanges = .loopback, logger: Logger
   ) {
     store = TeamStore(client: client, logger: logger)
-    audio = AudioStore(client: client, logger: logger)
+    audio = AudioStore(client: client, logger: logger, spoolFolder: limits.uploadSpool)
     self.limits = limits
     self.throttle = throttle
     self.proxies = proxies
@@ -68,7 +68,7 @@ public struct TeamServer: Sendable {
     router.middlewares.add(ErrorMiddleware(logger: logger))
     router.middlewares.add(SameOriginForms(proxies: proxies, logger: logger))
     let auth = AuthRoutes(store: store, throttle: throttle, proxies: proxies)
-    let audio = AudioRoutes(store: store, audio: self.audio, limits: limits)
+    let audio = AudioRoutes(store: store, audio: self.audio, limits: limits, proxies: proxies)
     let sync = SyncRoutes(
       store: store, limits: limits, watcher: watcher, largePushes: largePushes, metrics: metrics)
     let pages = PageRoutes(server: self)

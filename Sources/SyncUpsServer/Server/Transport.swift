@@ -19,18 +19,30 @@ public struct Transport: Sendable {
   /// first bytes is closed: a client sending its headers a byte at a time (slowloris) holds a
   /// connection no longer than this.
   public var headerTimeout: Duration
+  /// A request whose body has begun and then sends nothing for this long is closed.
+  public var bodyTimeout: Duration
   /// Past this many open connections a new one is closed as soon as it is accepted.
   public var maxConnections: Int
+  /// Past this many open connections from one address a new one from it is closed as soon as
+  /// it is accepted, so that one client cannot take the others' share.
+  public var maxConnectionsPerAddress: Int
+  /// Addresses not bounded one by one: the trusted reverse proxies, whose connections carry
+  /// every client behind them.
+  public var unboundedAddresses: Set<String> = []
   /// HTTPS with this certificate and key; plain HTTP when nil.
   public var tls: TLSConfiguration?
 
   public init(
     idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(10),
-    maxConnections: Int = Transport.defaultMaxConnections, tls: TLSConfiguration? = nil
+    bodyTimeout: Duration = .seconds(30),
+    maxConnections: Int = Transport.defaultMaxConnections, maxConnectionsPerAddress: Int = 100,
+    tls: TLSConfiguration? = nil
   ) {
     self.idleTimeout = idleTimeout
+    self.bodyTimeout = bodyTimeout
     self.headerTimeout = headerTimeout
     self.maxConnections = maxConnections
+    self.maxConnectionsPerAddress = maxConnectionsPerAddress
     self.tls = tls
   }
 
@@ -49,9 +61,14 @@ public struct Transport: Sendable {
   func server(logger: Logger) -> HTTPServerBuilder {
     let headerTimeout = TimeAmount(headerTimeout)
     let http = HTTP1Channel.Configuration(
-      additionalChannelHandlers: [HeaderTimeoutHandler(timeout: headerTimeout)],
+      additionalChannelHandlers: [
+        HeaderTimeoutHandler(timeout: headerTimeout),
+        BodyTimeoutHandler(timeout: TimeAmount(bodyTimeout)),
+      ],
       idleTimeout: TimeAmount(idleTimeout))
-    let gate = ConnectionGate(limit: maxConnections, logger: logger)
+    let gate = ConnectionGate(
+      limit: maxConnections, perAddress: maxConnectionsPerAddress, unbounded: unboundedAddresses,
+      logger: logger)
     let tls = tls
     return HTTPServerBuilder { responder in
       let plain = HTTP1Channel(responder: responder, configuration: http)
@@ -120,38 +137,80 @@ extension TimeAmount {
   }
 }
 
-/// Counts the open connections, and says when one more is one too many.
+/// Counts the open connections, in all and by address, and says when one more is one too many.
 final class ConnectionGate: Sendable {
   let limit: Int
+  let perAddress: Int
+  let unbounded: Set<String>
   let logger: Logger
-  /// Open connections, and whether the last one was refused (to log once per run of refusals).
-  private let state = Mutex((open: 0, refusing: false))
 
-  init(limit: Int, logger: Logger) {
+  private struct State {
+    var open = 0
+    var byAddress: [String: Int] = [:]
+    /// Whether the last one was refused, for all or for its address (to log once per run of
+    /// refusals).
+    var refusing = false
+    var refusingAddress = false
+  }
+  private let state = Mutex(State())
+
+  init(limit: Int, perAddress: Int, unbounded: Set<String>, logger: Logger) {
     self.limit = limit
+    self.perAddress = perAddress
+    self.unbounded = unbounded
     self.logger = logger
   }
 
-  /// Counts a new connection in, or returns false when `limit` are already open.
-  func enter() -> Bool {
-    let (entered, startsRefusing) = state.withLock { state in
+  /// The address a connection's peer is counted under (nil: not counted by address).
+  func key(_ peer: SocketAddress?) -> String? {
+    guard let text = peer?.ipAddress else { return nil }
+    let address = TrustedProxies.canonical(text) ?? text
+    return unbounded.contains(address) ? nil : address
+  }
+
+  /// Counts a new connection from `address` in, or returns false when `limit` are already
+  /// open, or `perAddress` from that address.
+  func enter(_ address: String?) -> Bool {
+    let (entered, warning): (Bool, String?) = state.withLock { state in
       guard state.open < limit else {
         defer { state.refusing = true }
-        return (false, !state.refusing)
+        return (
+          false,
+          state.refusing
+            ? nil
+            : "\(limit) connections are open (--max-connections): closing new ones until some close"
+        )
+      }
+      if let address {
+        guard state.byAddress[address, default: 0] < perAddress else {
+          defer { state.refusingAddress = true }
+          return (
+            false,
+            state.refusingAddress
+              ? nil
+              : "\(perAddress) connections are open from \(address) "
+                + "(--max-connections-per-address): closing its new ones until some close"
+          )
+        }
+        state.byAddress[address, default: 0] += 1
       }
       state.open += 1
       state.refusing = false
-      return (true, false)
+      state.refusingAddress = false
+      return (true, nil)
     }
-    if startsRefusing {
-      logger.warning(
-        "\(limit) connections are open (--max-connections): closing new ones until some close")
-    }
+    if let warning { logger.warning("\(warning)") }
     return entered
   }
 
-  func leave() {
-    state.withLock { $0.open -= 1 }
+  func leave(_ address: String?) {
+    state.withLock { state in
+      state.open -= 1
+      if let address {
+        let left = state.byAddress[address, default: 1] - 1
+        state.byAddress[address] = left > 0 ? left : nil
+      }
+    }
   }
 }
 
@@ -165,13 +224,14 @@ struct BoundedChannel<Base: ServerChildChannel>: ServerChildChannel {
   struct TooManyConnections: Error {}
 
   func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-    guard gate.enter() else {
+    let address = gate.key(channel.remoteAddress)
+    guard gate.enter(address) else {
       channel.close(promise: nil)
       // NIO drops a connection whose setup failed; the close above is what ends it.
       return channel.eventLoop.makeFailedFuture(TooManyConnections())
     }
     let gate = gate
-    channel.closeFuture.whenComplete { _ in gate.leave() }
+    channel.closeFuture.whenComplete { _ in gate.leave(address) }
     return base.setup(channel: channel, logger: logger)
   }
 

@@ -1,19 +1,20 @@
 import Foundation
 import PostgresNIO
 
-/// PostgreSQL lent no connection within `PostgresClient.leaseWait` while none was in use: it
-/// is gone (stopped, unreachable), and the request is answered 503 at once rather than wait for
-/// the pool's own minute.
+/// PostgreSQL cannot be reached (stopped, unreachable): the request is answered 503 at once
+/// rather than wait for the pool's own minute.
 struct DatabaseUnavailable: Error {}
 
 extension PostgresClient {
-  /// How long a borrowing waits for a connection while no connection of the pool is in use.
-  /// A busy pool (every connection working) is waited for, as before.
+  /// How long a borrowing waits for the pool before it looks around it
+  /// (`DirectConnections.stepIn`): PostgreSQL gone is then a 503, and PostgreSQL back (while the
+  /// pool still waits out its reconnect backoff) serves the request at once.
   static let leaseWait: Duration = .seconds(2)
 
   /// `body` on a connection of the pool, borrowed by a task of its own that gives it back when
-  /// `body` ends; `DatabaseUnavailable` when none comes within `leaseWait` while none is in use
-  /// (the borrowing is cancelled, so the pool forgets it).
+  /// `body` ends; when the pool lends none within `leaseWait` (or refuses at once, its circuit
+  /// breaker open), on a connection of its own, or `DatabaseUnavailable` when PostgreSQL cannot
+  /// be reached (the borrowing is cancelled, so the pool forgets it).
   func withLentConnection<Result: Sendable>(
     _ body: (PostgresConnection) async throws -> Result
   ) async throws -> Result {
@@ -22,23 +23,17 @@ extension PostgresClient {
       group.addTask {
         do {
           try await self.withConnection { connection in
-            guard handoff.lend(connection) else { return }
+            DirectConnections.shared.poolLent(self)
+            guard handoff.lend(.pool(connection)) else { return }
             await handoff.givenBack()
           }
         } catch {
-          handoff.fail(error)
+          await DirectConnections.shared.stepIn(for: self, handoff)
         }
       }
       group.addTask {
-        var waited = Duration.zero
-        while true {
-          try await Task.sleep(for: .milliseconds(100))
-          waited += .milliseconds(100)
-          if waited >= Self.leaseWait, PoolUsage.shared.reading.inUse == 0 {
-            handoff.fail(DatabaseUnavailable())
-            return
-          }
-        }
+        try await Task.sleep(for: DirectConnections.shared.patience(for: self))
+        await DirectConnections.shared.stepIn(for: self, handoff)
       }
       let connection: PostgresConnection
       do {
@@ -48,54 +43,67 @@ extension PostgresClient {
         throw error
       }
       defer { handoff.giveBack() }
-      // Stops the timer; the borrowing task waits for `giveBack`, which cancelling does not end.
+      // Stops the other task; the borrowing task waits for `giveBack`, which cancelling does
+      // not end.
       group.cancelAll()
       return try await body(connection)
     }
   }
 }
 
-/// A connection passed from the task that borrowed it to the one that uses it, and the word
-/// that it is done with.
-private final class Handoff: @unchecked Sendable {
+/// A connection passed from the task that got it (from the pool, or opened around it) to the
+/// one that uses it, and the word that it is done with.
+final class Handoff: @unchecked Sendable {
+  /// Where a connection came from: the pool takes its own back; one opened around it is closed.
+  enum Lent {
+    case pool(PostgresConnection)
+    case direct(PostgresConnection)
+
+    var connection: PostgresConnection {
+      switch self {
+      case .pool(let connection), .direct(let connection): connection
+      }
+    }
+  }
+
   private let lock = NSLock()
-  private var result: Result<PostgresConnection, any Error>?
+  private var result: Result<Lent, any Error>?
   private var waiter: CheckedContinuation<PostgresConnection, any Error>?
   private var done = false
   private var returner: CheckedContinuation<Void, Never>?
 
-  /// Offers the borrowed connection; false when the user gave up already (give it back).
-  func lend(_ connection: PostgresConnection) -> Bool {
-    settle(.success(connection))
+  /// Whether a connection (or why there is none) was given already.
+  var isSettled: Bool { lock.withLock { result != nil } }
+
+  /// Offers a connection; false when another was given first or the user gave up (then it is
+  /// the offerer's to give back).
+  func lend(_ lent: Lent) -> Bool {
+    settle(.success(lent))
   }
 
   func fail(_ error: any Error) { _ = settle(.failure(error)) }
 
-  private func settle(_ value: Result<PostgresConnection, any Error>) -> Bool {
-    let waiter: CheckedContinuation<PostgresConnection, any Error>? = lock.withLock {
-      guard result == nil else { return nil }
+  private func settle(_ value: Result<Lent, any Error>) -> Bool {
+    let waiter: CheckedContinuation<PostgresConnection, any Error>?? = lock.withLock {
+      guard result == nil else { return .none }
       result = value
       defer { self.waiter = nil }
-      return self.waiter
+      return .some(self.waiter)
     }
-    waiter?.resume(with: value)
-    return lock.withLock {
-      if case .success(let lent) = result, case .success(let offered) = value {
-        return lent === offered
-      }
-      return false
-    }
+    guard let waiter else { return false }
+    waiter?.resume(with: value.map(\.connection))
+    return true
   }
 
   /// The connection, or why there is none.
   func connection() async throws -> PostgresConnection {
     try await withCheckedThrowingContinuation { continuation in
-      let ready: Result<PostgresConnection, any Error>? = lock.withLock {
+      let ready: Result<Lent, any Error>? = lock.withLock {
         if let result { return result }
         waiter = continuation
         return nil
       }
-      if let ready { continuation.resume(with: ready) }
+      if let ready { continuation.resume(with: ready.map(\.connection)) }
     }
   }
 
@@ -111,12 +119,17 @@ private final class Handoff: @unchecked Sendable {
     }
   }
 
+  /// The user is done: the pool's connection goes back, one opened around it is closed.
   func giveBack() {
-    let returner: CheckedContinuation<Void, Never>? = lock.withLock {
-      done = true
-      defer { self.returner = nil }
-      return self.returner
-    }
+    let (returner, lent): (CheckedContinuation<Void, Never>?, Result<Lent, any Error>?) =
+      lock.withLock {
+        done = true
+        defer { self.returner = nil }
+        return (self.returner, result)
+      }
     returner?.resume()
+    if case .success(.direct(let connection)) = lent {
+      DirectConnections.shared.close(connection)
+    }
   }
 }

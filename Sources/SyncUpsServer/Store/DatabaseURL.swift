@@ -87,6 +87,8 @@ extension ServerError: LocalizedError {
 /// A PostgreSQL client for a URL (run it before use: `client.run()`, or as a service).
 public enum PostgresClientFactory {
   public static func make(_ url: DatabaseURL, logger: Logger) -> PostgresClient {
-    PostgresClient(configuration: url.configuration, backgroundLogger: logger)
+    let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
+    DirectConnections.shared.register(client, url.connection, logger: logger)
+    return client
   }
 }

@@ -7,9 +7,9 @@ import SyncUpsWire
 /// served in the changes feed as it was pushed.
 extension TeamStore {
   /// Writes a pushed document when it is later than the server's copy of what is learned of
-  /// that attendee in that sync-up. Its sync-up must be in the push's team (404 otherwise, as
-  /// if it were not here) and on the server (422); its attendee one of that sync-up's: an id
-  /// that is another sync-up's attendee is 404 too. An attendee no longer anywhere (removed on
+  /// that attendee in that sync-up. Its sync-up must be in the push's team (409 otherwise: an
+  /// id belongs to one team) and on the server (422); its attendee one of that sync-up's: an id
+  /// that is another team's or another sync-up's attendee is 409 too. An attendee no longer anywhere (removed on
   /// another laptop meanwhile) is passed over: nothing of them is kept. What one sync-up's
   /// laptops learned never stands in the way of another's (a row each).
   func save(
@@ -18,12 +18,7 @@ extension TeamStore {
     try await requireInTeam(syncUp: document.syncUpID, team: saved.team, on: connection)
     let syncUp = try await syncUp(of: document, known: &saved.known, on: connection)
     guard syncUp.attendees.value.contains(where: { $0.id == document.attendeeID }) else {
-      let elsewhere = try await connection.run(
-        "SELECT 1 FROM attendee WHERE id = \(document.attendeeID) LIMIT 1", logger: logger
-      ).all(Int.self)
-      if !elsewhere.isEmpty {
-        throw APIError(.notFound, "there is no attendee \(document.attendeeID) here")
-      }
+      try await refuseAttendeeElsewhere(document, team: saved.team, on: connection)
       return
     }
     let current = try await connection.run(
@@ -48,6 +43,35 @@ extension TeamStore {
       saved.version = version
     }
     saved.people += 1
+  }
+
+  /// A document about an attendee its sync-up does not have: refused (409, in words) when the
+  /// id is an attendee elsewhere (another team's, or another sync-up's), so it can never be
+  /// saved; passed over when it is nowhere (removed on another laptop meanwhile).
+  private func refuseAttendeeElsewhere(
+    _ document: PersonDocument, team: Int64, on connection: PostgresConnection
+  ) async throws {
+    let teams = try await connection.run(
+      """
+      SELECT s.team_id FROM attendee a JOIN sync_up s ON s.id = a.sync_up_id
+      WHERE a.id = \(document.attendeeID)
+      UNION ALL SELECT s.team_id FROM learned_person l JOIN sync_up s ON s.id = l.sync_up_id
+      WHERE l.attendee_id = \(document.attendeeID) AND s.team_id <> \(team)
+      """, logger: logger
+    ).all(Int64.self)
+    guard !teams.isEmpty else { return }
+    let attendee = document.attendeeID.uuidString.lowercased()
+    let syncUp = document.syncUpID.uuidString.lowercased()
+    if teams.contains(where: { $0 != team }) {
+      throw APIError(
+        .conflict,
+        "attendee \(attendee) is another team's on this server, and an id belongs to one team: "
+          + "what is learned of them cannot be kept in sync-up \(syncUp)")
+    }
+    throw APIError(
+      .conflict,
+      "attendee \(attendee) is not in sync-up \(syncUp) but in another one: what is learned of "
+        + "an attendee is kept only with their own sync-up")
   }
 
   /// The sync-up a pushed document is about, or 422 when this server does not have it.

@@ -9,7 +9,7 @@ extension TeamStore {
   /// nothing. Sync-ups merge field by field (last writer wins by clock); a meeting replaces the
   /// server's copy when its clock is later; a meeting pushed into a deleted sync-up brings the
   /// sync-up back. Pushes take turns (an advisory lock), so versions commit in order. Every
-  /// document is in `team`: one of another team is 404, as if it were not here.
+  /// document is in `team`: one of another team is refused (409), as an id belongs to one team.
   public func save(_ push: Push, by person: Person, in team: Int64) async throws -> PushReceipt {
     try check(push)
     return try await client.inTransaction(logger: logger) { connection in

@@ -38,7 +38,7 @@ public struct TeamStore: Sendable {
     _ url: DatabaseURL, logger: Logger = quietLogger,
     _ body: @Sendable (TeamStore) async throws -> T
   ) async throws -> T {
-    let client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
+    let client = PostgresClientFactory.make(url, logger: logger)
     return try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { await client.run() }
       defer { group.cancelAll() }

@@ -141,7 +141,8 @@ extension TeamStore {
   }
 
   /// A pushed document may only be in the push's team: a sync-up (or a meeting's sync-up, or a
-  /// meeting) that is in another team is 404, as if it were not here.
+  /// meeting) that is another team's is refused (409, in words): an id belongs to one team, so
+  /// such a document can never be saved in this one, however often it is pushed.
   func requireInTeam(
     syncUp id: UUID, meeting: UUID? = nil, team: Int64, on connection: PostgresConnection
   ) async throws {
@@ -152,9 +153,17 @@ extension TeamStore {
       WHERE m.id = \(meeting) AND s.team_id <> \(team)
       """, logger: logger
     ).all(String.self)
-    if rows.contains("syncUp") { throw APIError(.notFound, "there is no sync-up \(id) here") }
-    if let meeting, !rows.isEmpty {
-      throw APIError(.notFound, "there is no meeting \(meeting) here")
+    if rows.contains("syncUp") {
+      throw APIError(
+        .conflict,
+        "sync-up \(id.uuidString.lowercased()) is another team's on this server, and an id "
+          + "belongs to one team: it cannot be saved in this one")
+    }
+    if let meeting, rows.contains("meeting") {
+      throw APIError(
+        .conflict,
+        "meeting \(meeting.uuidString.lowercased()) is in another team's sync-up on this "
+          + "server, and an id belongs to one team: it cannot be saved in this one")
     }
   }
 
