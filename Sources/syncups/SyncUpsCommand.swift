@@ -36,6 +36,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
       SentencesCommand.self,
       TeamCommand.self,
       SyncCommand.self,
+      DigestCommand.self,
     ]
   )
 
