@@ -399,7 +399,7 @@ let package = Package(
     .target(
       name: "SyncUpsServer",
       dependencies: [
-        "SyncUpsWire", "AudioCore", "ChildProcesses",
+        "SyncUpsWire", "AudioCore", "ChildProcesses", "StandupDigest",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
