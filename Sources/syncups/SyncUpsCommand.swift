@@ -37,6 +37,7 @@ struct SyncUpsCommand: AsyncParsableCommand {
       TeamCommand.self,
       SyncCommand.self,
       DigestCommand.self,
+      BlockersCommand.self,
     ]
   )
 
