@@ -21,7 +21,8 @@ extension Reading {
         return word + " " + next
       }
       if word == "held", next == "up" { return "held up" }
-      if ["need", "needs"].contains(word), let cue = need(at: index) { return cue }
+      // "needed": the recogniser often hears "need a" so.
+      if ["need", "needs", "needed"].contains(word), let cue = need(at: index) { return cue }
       if word == "until" || word == "till", names.contains(next) { return word + " " + next }
       if word == "not", index > 0, ["can", "could"].contains(tokens[index - 1]),
         tokens[index...].contains("until")
@@ -37,7 +38,10 @@ extension Reading {
   private func need(at index: Int) -> String? {
     guard index + 1 < tokens.count else { return nil }
     let next = tokens[index + 1]
-    if next == "to" { return nil }
+    // "need to finish" is a plan; "need to eli to confirm" is "need Eli to" misheard.
+    if next == "to", index + 2 >= tokens.count || !names.contains(tokens[index + 2]) {
+      return nil
+    }
     let window = tokens[(index + 1)..<min(tokens.count, index + 4)]
     if let thing = window.first(where: { Words.neededThings.contains($0) || names.contains($0) }) {
       return "need \(thing)"
@@ -59,6 +63,8 @@ extension Reading {
       let before = index > 0 ? tokens[index - 1] : ""
       if Words.isPast(word), index == verbIndex, word != "got" { return nil }
       if ["will", "shall", "should"].contains(word) { return "future '\(word)'" }
+      // "i can give you access after this": an offer for today.
+      if word == "can", Words.commonVerbs.contains(next) { return "offer 'can \(next)'" }
       if Words.futureWithTo.contains(word), next == "to",
         !["was", "were", "had", "did"].contains(before)
       {
@@ -131,7 +137,7 @@ extension Reading {
     while index < end {
       let word = tokens[index]
       let next = index + 1 < tokens.count ? tokens[index + 1] : ""
-      if ["will", "shall", "should"].contains(word) {
+      if ["will", "shall", "should", "can"].contains(word) {
         return next == "be" ? index + 2 : index + 1
       }
       if Words.futureWithTo.contains(word), next == "to" { return index + 2 }

@@ -172,7 +172,7 @@ enum Words {
     "monitor", "file", "translate", "publish", "sign", "approve", "cut", "rotate", "upload",
     "share", "record", "schedule", "organize", "hire", "interview", "delete", "evaluate",
     "compare", "prototype", "estimate", "measure", "announce", "respond", "join", "attend",
-    "land", "push", "pull", "patch", "verify", "validate", "rebase", "restart", "fill",
+    "land", "push", "pull", "patch", "verify", "validate", "rebase", "restart", "fill", "give",
   ]
 
   static func isVerb(_ word: String) -> Bool {
