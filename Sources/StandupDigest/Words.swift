@@ -211,6 +211,6 @@ enum Words {
   static let trailing: Set<String> = [
     "today", "yesterday", "tomorrow", "too", "um", "uh", "yeah", "so", "and", "then", "now",
     "also", "again", "anyway", "though", "i", "we", "but", "or", "this", "morning",
-    "afternoon", "as", "well", "the", "a", "to", "for", "of", "on", "with", "that", "my",
+    "afternoon", "as", "well", "the", "a", "to", "for", "of", "on", "with", "that", "my", "after",
   ]
 }

@@ -55,3 +55,30 @@ struct BlockerLogTests {
     #expect(BlockerLog.entries([first, second, third]).first?.resolved?.meeting == "m3")
   }
 }
+
+/// Rules taken from the development recordings: what the recogniser hears for stand-up words.
+struct RecognisedWordingTests {
+  static func digest(_ text: String) -> DigestPerson? {
+    Digest(
+      segments: [DigestSegment(number: 1, speaker: "Dara", start: 0, text: text)],
+      attendees: ["Dara", "Eli"]
+    ).people.first
+  }
+
+  @Test func aNeedOfSomeoneElseAsTheRecogniserHearsIt() {
+    #expect(Self.digest("i need to eli to confirm his dates")?.blockers.first?.person == "Eli")
+    #expect(
+      Self.digest("i needed design review from eli before i can ship")?.blockers.map(\.text)
+        == ["needed design review from eli before i can ship"])
+    #expect(Self.digest("i need to finish the report")?.blockers == [])
+    #expect(Self.digest("i need to finish the report")?.today.map(\.text) == ["finish the report"])
+  }
+
+  @Test func noOtherBlockersAndAnOfferForToday() {
+    let dara = Self.digest("i will fix the keys this morning no other blockers")
+    #expect(dara?.blockers == [])
+    #expect(dara?.today.map(\.text) == ["fix the keys"])
+    #expect(
+      Self.digest("i can give you access after this")?.today.map(\.text) == ["give you access"])
+  }
+}
