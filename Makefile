@@ -21,7 +21,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-learning bench-voices bench-voices-tools bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-digest bench-learning bench-voices bench-voices-tools bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -178,6 +178,14 @@ bench-batch: release
 # whose turns ignore the slots, on development and held-out teams (see .ci/bench-speakers).
 bench-speakers: release
 	.ci/bench-speakers $(RELEASE_BINARY)
+
+# The stand-up digest against hand labels (Samples/digest/standups.txt): precision and recall from
+# the reference text and from recordings of it by flite voices, development and held-out
+# stand-ups apart (see .ci/bench-digest). Debug builds: the recogniser is C either way.
+bench-digest: setup
+	$(SWIFT) build --product syncups
+	$(SWIFT) build --product DigestProbe
+	.ci/bench-digest .build/debug/syncups .build/debug/DigestProbe
 
 # Transcripts that learn the team: teams' meetings recorded and corrected one after another, the
 # next ones against a fresh sync-up, by what is used (none, words, all); and the rebuild time of

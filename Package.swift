@@ -338,6 +338,7 @@ let package = Package(
         "SyncUpsFeatures",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         "SyncClient", "SyncClientLive", "TeamSync", "SyncUpsWire", "SyncUpsVersion",
+        "StandupDigest",
       ]
     ),
     // The interactive app's screens, and the app driven through tmux.
@@ -358,6 +359,14 @@ let package = Package(
         "SyncUpsTestSupport", "TestSupport",
       ]
     ),
+
+    // The stand-up digest: yesterday, today and blockers per person from a meeting's segments,
+    // by written rules (pure Swift: no C library, no model, no network).
+    .target(name: "StandupDigest"),
+    .testTarget(name: "StandupDigestTests", dependencies: ["StandupDigest"]),
+    // `make bench-digest`: the digest of meetings given as JSON (a command, not a test).
+    .executableTarget(
+      name: "DigestProbe", dependencies: ["StandupDigest"], path: "Sources/Tools/DigestProbe"),
 
     // MARK: Team server
     // The JSON documents laptops and the server send each other, and the search query parser
@@ -393,7 +402,7 @@ let package = Package(
     .target(
       name: "SyncUpsServer",
       dependencies: [
-        "SyncUpsWire", "AudioCore", "ChildProcesses",
+        "SyncUpsWire", "AudioCore", "ChildProcesses", "StandupDigest",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

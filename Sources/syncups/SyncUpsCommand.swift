@@ -36,6 +36,8 @@ struct SyncUpsCommand: AsyncParsableCommand {
       SentencesCommand.self,
       TeamCommand.self,
       SyncCommand.self,
+      DigestCommand.self,
+      BlockersCommand.self,
     ]
   )
 

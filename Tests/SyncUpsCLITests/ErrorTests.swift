@@ -59,7 +59,8 @@ struct ErrorTests {
     ["list"], ["list", "--json"], ["show", "Morning Sync"],
     ["add", "--title", "New", "--attendee", "Ana"],
     ["edit", "Morning Sync", "--title", "X"], ["delete", "Morning Sync", "--yes"],
-    ["meetings", "Morning Sync"], ["transcript", "Morning Sync"],
+    ["meetings", "Morning Sync"], ["transcript", "Morning Sync"], ["digest", "Morning Sync"],
+    ["blockers"],
   ]
 
   /// A `sync-ups.json` that cannot be imported on the first run is never moved, renamed or

@@ -19,6 +19,7 @@ struct FaultMessageTests {
     ["add", "--title", "Weekly", "--attendee", "Ana"],
     ["edit", "daily", "--add-attendee", "Ben"], ["delete", "daily", "--yes"],
     ["meetings", "daily"], ["transcript", "daily"], ["search", "hello"], ["export"],
+    ["digest", "daily"], ["blockers"],
     ["import", "PLACEHOLDER"],
     ["record", "daily", "--input", samples.appendingPathComponent("hello.wav").path, "--fast"],
   ]

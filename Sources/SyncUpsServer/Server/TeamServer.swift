@@ -77,6 +77,7 @@ public struct TeamServer: Sendable {
     router.group("api/v1").add(middleware: TokenMiddleware(store: store))
       .addRoutes(auth.whoAmI)
       .addRoutes(ReadingRoutes(store: store).routes)
+      .addRoutes(DigestRoutes(store: store).routes)
       .addRoutes(sync.routes)
       .addRoutes(audio.uploads)
       .addRoutes(corrections.routes)

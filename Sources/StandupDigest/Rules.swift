@@ -1,0 +1,162 @@
+/// The rules that name a clause's question (blocker cues, tense) and cut its phrase.
+extension Reading {
+  /// The first verb: after the subject and its adverbs ("i also finally fixed").
+  var verbIndex: Int {
+    var index = contentStart
+    while index + 1 < tokens.count, Words.adverbs.contains(tokens[index]) { index += 1 }
+    return min(index, tokens.count - 1)
+  }
+
+  /// A blocker cue ("blocked", "waiting for", "stuck", "i need Ben to", "need access", "can't
+  /// ... until"), as said.
+  var blockerCue: String? {
+    for (index, word) in tokens.enumerated() {
+      let next = index + 1 < tokens.count ? tokens[index + 1] : ""
+      if Words.blockerWords.contains(word) {
+        // "was blocked", "were waiting": what was, said among what was done.
+        if index > 0, ["was", "were"].contains(tokens[index - 1]) { return nil }
+        return ["on", "by", "for"].contains(next) ? word + " " + next : word
+      }
+      if ["block", "wait"].contains(word), ["on", "by", "for"].contains(next) {
+        return word + " " + next
+      }
+      if word == "held", next == "up" { return "held up" }
+      // "needed": the recogniser often hears "need a" so.
+      if ["need", "needs", "needed"].contains(word), let cue = need(at: index) { return cue }
+      if word == "until" || word == "till", names.contains(next) { return word + " " + next }
+      if word == "not", index > 0, ["can", "could"].contains(tokens[index - 1]),
+        tokens[index...].contains("until")
+      {
+        return "can't ... until"
+      }
+    }
+    return nil
+  }
+
+  /// "need Ben to", "need someone to", "need a review from", "need access": a need of someone
+  /// else, not "need to".
+  private func need(at index: Int) -> String? {
+    guard index + 1 < tokens.count else { return nil }
+    let next = tokens[index + 1]
+    // "need to finish" is a plan; "need to eli to confirm" is "need Eli to" misheard.
+    if next == "to", index + 2 >= tokens.count || !names.contains(tokens[index + 2]) {
+      return nil
+    }
+    let window = tokens[(index + 1)..<min(tokens.count, index + 4)]
+    if let thing = window.first(where: { Words.neededThings.contains($0) || names.contains($0) }) {
+      return "need \(thing)"
+    }
+    let people: Set<String> = ["someone", "somebody", "anyone", "you", "them", "the", "him", "her"]
+    if people.contains(next), tokens[(index + 2)..<min(tokens.count, index + 5)].contains("to") {
+      return "need \(next) ... to"
+    }
+    return nil
+  }
+
+  /// "will", "going to", "want to", "am working": what the clause says will be done.
+  var futureMarker: String? {
+    let end = min(tokens.count, contentStart + 6)
+    guard contentStart < end else { return nil }
+    for index in contentStart..<end {
+      let word = tokens[index]
+      let next = index + 1 < tokens.count ? tokens[index + 1] : ""
+      let before = index > 0 ? tokens[index - 1] : ""
+      if Words.isPast(word), index == verbIndex, word != "got" { return nil }
+      if ["will", "shall", "should"].contains(word) { return "future '\(word)'" }
+      // "i can give you access after this": an offer for today.
+      if word == "can", Words.commonVerbs.contains(next) { return "offer 'can \(next)'" }
+      if Words.futureWithTo.contains(word), next == "to",
+        !["was", "were", "had", "did"].contains(before)
+      {
+        return "future '\(word) to'"
+      }
+      if ["am", "are"].contains(word), next != "going", next.count > 4, next.hasSuffix("ing") {
+        return "present '\(word) \(next)'"
+      }
+      if ["next", "tomorrow", "later"].contains(word) { return "future '\(word)'" }
+    }
+    return nil
+  }
+
+  /// "finished", "was working", "have merged": what the clause says was done.
+  func pastMarker(subject: Bool) -> String? {
+    let index = verbIndex
+    let word = tokens[index]
+    let next = index + 1 < tokens.count ? tokens[index + 1] : ""
+    let participles: Set<String> = ["been", "done", "gone", "seen", "taken", "written", "begun"]
+    if ["have", "has", "had"].contains(word), Words.isPast(next) || participles.contains(next) {
+      return "present perfect '\(word) \(next)'"
+    }
+    if ["am", "are"].contains(word), ["done", "finished"].contains(next) {
+      return "done '\(word) \(next)'"
+    }
+    guard Words.isPast(word), subject || index == contentStart else { return nil }
+    return "past tense '\(word)'"
+  }
+
+  /// The words of the clause that make its item: its own words after the cue, the subject and
+  /// the words that only say the tense ("will", "going to"); at most `maximumWords`, without
+  /// the fillers at its end. Nil when nothing of substance is left.
+  func phrase(for question: DigestQuestion) -> ClosedRange<Int>? {
+    var start = contentStart
+    switch question {
+    case .blockers: start = blockerStart(from: start)
+    case .today: start = todayStart(from: start)
+    case .yesterday: start = yesterdayStart(from: start)
+    }
+    while start < tokens.count, Words.adverbs.contains(tokens[start]) { start += 1 }
+    var end = min(tokens.count - 1, start + Self.maximumWords - 1)
+    while end >= start, Words.trailing.contains(tokens[end]) { end -= 1 }
+    guard start <= end, tokens[start...end].contains(where: { !Words.empty.contains($0) }),
+      !tokens[start...end].allSatisfy(Words.turnTaking.contains)
+    else { return nil }
+    return start...end
+  }
+
+  static let maximumWords = 14
+
+  private func blockerStart(from start: Int) -> Int {
+    var index = start
+    let skipped: Set<String> = [
+      "am", "are", "is", "still", "currently", "also", "just", "really", "my", "our", "only",
+      "main", "biggest", "one", "the", "a",
+    ]
+    while index < tokens.count, skipped.contains(tokens[index]) { index += 1 }
+    // "my only blocker is the staging database": what blocks, without the cue.
+    if index + 1 < tokens.count, ["blocker", "blockers"].contains(tokens[index]),
+      ["is", "are", "was"].contains(tokens[index + 1])
+    {
+      return index + 2
+    }
+    return index < tokens.count ? index : start
+  }
+
+  private func todayStart(from start: Int) -> Int {
+    let end = min(tokens.count, start + 6)
+    var index = start
+    while index < end {
+      let word = tokens[index]
+      let next = index + 1 < tokens.count ? tokens[index + 1] : ""
+      if ["will", "shall", "should", "can"].contains(word) {
+        return next == "be" ? index + 2 : index + 1
+      }
+      if Words.futureWithTo.contains(word), next == "to" { return index + 2 }
+      if ["am", "are"].contains(word), next != "going", next.hasSuffix("ing") { return index + 1 }
+      index += 1
+    }
+    return start
+  }
+
+  private func yesterdayStart(from start: Int) -> Int {
+    var index = start
+    while index + 1 < tokens.count, Words.adverbs.contains(tokens[index]) { index += 1 }
+    guard index + 1 < tokens.count else { return index }
+    let word = tokens[index]
+    let next = tokens[index + 1]
+    if ["have", "has", "had"].contains(word), Words.isPast(next) || next == "been" {
+      return next == "been" && index + 2 < tokens.count ? index + 2 : index + 1
+    }
+    if ["was", "were"].contains(word), next.hasSuffix("ing") { return index + 1 }
+    return index
+  }
+}

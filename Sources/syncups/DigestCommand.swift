@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import StandupDigest
+import SyncUpsCLI
+import SyncUpsFeatures
+
+struct DigestCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "digest",
+    abstract: "What a stand-up said: yesterday, today and blockers for each person.",
+    discussion: """
+      Each item is a phrase of the meeting's transcript as corrected (read again on every \
+      call, so a correction shows at once), with its segment's number (as 'syncups transcript \
+      REF --numbers' prints it) and time. Found by written rules: cue words ('yesterday', \
+      'today', 'blocked on', 'waiting for', 'no blockers'), tense ('I finished', 'I will'), \
+      and the attendees a blocker names. See docs/digest.md for the rules and their limits.
+      """
+  )
+
+  @Argument(help: "The sync-up: the start of its id, or its title (any case).")
+  var ref: String
+
+  @Option(
+    help:
+      "The meeting: its number in 'syncups meetings' (1 = newest) or the start of its id (default: the newest)."
+  )
+  var meeting: String?
+
+  @Option(
+    help:
+      "text, markdown, or json ({meeting, people: [{name, yesterday, today, blockers, sources}]})."
+  )
+  var format = "text"
+
+  @MainActor func run() async throws {
+    let format = try DigestFormat.named(format)
+    let data = try await CommandDatabase.open()
+    let syncUp = try data.syncUp(ref)
+    if meeting == nil, (try? data.database.isRecording(syncUp.id)) == true {
+      throw CLIError(
+        "a meeting of \(syncUp.label) is being recorded: its digest can be read once it is "
+          + "saved; give --meeting 1 for the last one saved")
+    }
+    let summary = try syncUp.meeting(meeting)
+    let transcript = try data.read(
+      MeetingTranscriptRequest(meetingID: summary.id), "the transcript")
+    guard let transcript else {
+      throw CLIError("meeting \(summary.id.short) of \(syncUp.label) was deleted meanwhile")
+    }
+    let digest = Digest(
+      segments: transcript.segments.enumerated().map { index, segment in
+        DigestSegment(
+          number: index + 1, speaker: segment.speaker, start: segment.start, text: segment.text)
+      },
+      attendees: syncUp.attendees.map(\.name))
+    try Console.out(format.render(digest, of: transcript, in: syncUp))
+  }
+}
+
+/// How `syncups digest` writes a digest.
+enum DigestFormat: String, CaseIterable {
+  case text, markdown, json
+
+  static func named(_ text: String) throws(CLIError) -> DigestFormat {
+    let lowered = text.lowercased()
+    if let format = DigestFormat(rawValue: lowered) { return format }
+    if ["txt", "md"].contains(lowered) { return lowered == "md" ? .markdown : .text }
+    throw CLIError(
+      "unknown format '\(text.visible)'; choose one of: "
+        + allCases.map(\.rawValue).joined(separator: ", "))
+  }
+
+  func render(_ digest: Digest, of meeting: Meeting, in syncUp: SyncUp) -> String {
+    if self == .json { return digest.json(meeting: meeting.id.full) + "\n" }
+    let markdown = self == .markdown
+    let spoke = Set(meeting.segments.map { $0.speaker.lowercased() })
+    let silent = syncUp.attendees.map(\.name).filter { !spoke.contains($0.lowercased()) }
+    let title = "\(syncUp.title.visible): \(Format.date(meeting.date))"
+    var out = markdown ? "# \(title)\n\n" : "Digest of \(title) (meeting \(meeting.id.short))\n\n"
+    if meeting.segments.isEmpty {
+      out += "No speech was recognised in this meeting.\n"
+    } else if digest.people.isEmpty {
+      out += "No segment of this meeting names its speaker.\n"
+    }
+    for person in digest.people {
+      out += markdown ? "## \(person.name.visible)\n\n" : "\(person.name.visible)\n"
+      for question in DigestQuestion.allCases {
+        out += Self.lines(person[question], question, markdown: markdown)
+      }
+      out += markdown ? "" : "\n"
+    }
+    if !silent.isEmpty {
+      out += "Nothing heard from: " + silent.map(\.visible).joined(separator: ", ") + "\n"
+    }
+    return out.hasSuffix("\n\n") ? String(out.dropLast()) : out
+  }
+
+  private static func lines(_ items: [DigestItem], _ question: DigestQuestion, markdown: Bool)
+    -> String
+  {
+    let title = question.rawValue.capitalized
+    if items.isEmpty {
+      return markdown ? "**\(title)**: nothing found\n\n" : "  \(title): nothing found\n"
+    }
+    var out = markdown ? "**\(title)**\n\n" : "  \(title):\n"
+    for item in items {
+      let named = item.person.map { " (\($0.visible))" } ?? ""
+      let place = "[\(Format.clock(item.time)), segment \(item.segment)]"
+      out += (markdown ? "- " : "    - ") + "\(item.text.visible)\(named) \(place)\n"
+    }
+    return markdown ? out + "\n" : out
+  }
+}
