@@ -96,8 +96,8 @@ struct SetAsideEndToEndTests {
     #expect(blue.value("SELECT count(*) FROM syncOutbox") == 0)
   }
 
-  /// A meeting whose id is another team's meeting (404, "there is no meeting ... here") is set
-  /// aside alone: its sync-up goes, and the sync after it says nothing of it.
+  /// A meeting whose id is another team's meeting (409, "... is in another team's sync-up ...")
+  /// is set aside alone: its sync-up goes, and the sync after it says nothing of it.
   @Test("a meeting refused for good is set aside alone and its sync-up goes")
   func aMeetingRefusedForGoodIsSetAsideAlone() async throws {
     let team = try await TeamFixture.start()
@@ -123,7 +123,8 @@ struct SetAsideEndToEndTests {
     #expect(first.stdout.hasPrefix("pushed 1 sync-up; set aside 1 document"), "\(first)")
     #expect(
       first.stdout.contains(
-        "meeting f0000000-0000-4000-8000-0000000000b1 of 'Blue Standup' (404: there is no meeting"),
+        "meeting f0000000-0000-4000-8000-0000000000b1 of 'Blue Standup' (409: meeting "
+          + "f0000000-0000-4000-8000-0000000000b1 is in another team's sync-up on this server"),
       "\(first)")
     #expect(try await blue.expect("sync").stdout == "up to date: nothing to push or pull\n")
     #expect(
@@ -135,7 +136,7 @@ struct SetAsideEndToEndTests {
     #expect(status.stdout.contains("changes waiting: 0"), "\(status)")
     #expect(
       status.stdout.contains(
-        "  meeting f0000000-0000-4000-8000-0000000000b1 of 'Blue Standup': 404: "),
+        "  meeting f0000000-0000-4000-8000-0000000000b1 of 'Blue Standup': 409: "),
       "\(status)")
     // Kept here all the same.
     #expect(blue.value("SELECT count(*) FROM meeting") == 1)
