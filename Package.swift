@@ -362,7 +362,7 @@ let package = Package(
 
     // The stand-up digest: yesterday, today and blockers per person from a meeting's segments,
     // by written rules (pure Swift: no C library, no model, no network).
-    .target(name: "StandupDigest"),
+    .target(name: "StandupDigest", dependencies: ["AudioCore"]),
     .testTarget(name: "StandupDigestTests", dependencies: ["StandupDigest"]),
     // `make bench-digest`: the digest of meetings given as JSON (a command, not a test).
     .executableTarget(

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 
 /// The digest as JSON, as `syncups digest --format json` writes it.
@@ -9,24 +10,26 @@ extension Digest {
   public func json(meeting: String) -> String {
     let people = people.map { person in
       let lists = DigestQuestion.allCases.map { question in
-        "\(quoted(question.rawValue)):["
-          + person[question].map { quoted($0.text) }.joined(
+        "\(TranscriptText.jsonString(question.rawValue)):["
+          + person[question].map { TranscriptText.jsonString($0.text) }.joined(
             separator: ",") + "]"
       }
       let sources = DigestQuestion.allCases.map { question in
-        "\(quoted(question.rawValue)):[" + person[question].map(source).joined(separator: ",")
+        "\(TranscriptText.jsonString(question.rawValue)):["
+          + person[question].map(source).joined(separator: ",")
           + "]"
       }
-      return "{\"name\":\(quoted(person.name))," + lists.joined(separator: ",")
+      return "{\"name\":\(TranscriptText.jsonString(person.name))," + lists.joined(separator: ",")
         + ",\"sources\":{" + sources.joined(separator: ",") + "}}"
     }
-    return "{\"meeting\":\(quoted(meeting)),\"people\":[" + people.joined(separator: ",") + "]}"
+    return "{\"meeting\":\(TranscriptText.jsonString(meeting)),\"people\":["
+      + people.joined(separator: ",") + "]}"
   }
 
   private func source(_ item: DigestItem) -> String {
     var fields = ["\"segment\":\(item.segment)", "\"time\":\(Self.seconds(item.time))"]
-    if let person = item.person { fields.append("\"person\":\(quoted(person))") }
-    fields.append("\"reason\":\(quoted(item.reason))")
+    if let person = item.person { fields.append("\"person\":\(TranscriptText.jsonString(person))") }
+    fields.append("\"reason\":\(TranscriptText.jsonString(item.reason))")
     return "{" + fields.joined(separator: ",") + "}"
   }
 
@@ -36,22 +39,4 @@ extension Digest {
     let rounded = (min(max(value, -1e12), 1e12) * 1000).rounded() / 1000
     return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
   }
-}
-
-/// A JSON string: quotes, backslashes and control characters escaped.
-func quoted(_ text: String) -> String {
-  var out = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\r": out += "\\r"
-    case "\t": out += "\\t"
-    case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-      out += String(format: "\\u%04x", scalar.value)
-    default: out.unicodeScalars.append(scalar)
-    }
-  }
-  return out + "\""
 }
