@@ -39,16 +39,31 @@ struct SetAsideEndToEndTests {
       .write(to: url)
   }
 
+  /// A server with teams "team" and "blue", one writer in both, and a laptop joined to each:
+  /// red (team) and blue.
+  static func twoTeams() async throws -> (
+    TeamFixture, red: TeamFixture.Laptop, blue: TeamFixture.Laptop
+  ) {
+    let team = try await TeamFixture.start()
+    do {
+      try await team.serverCommand("team", "add", "blue")
+      try await team.serverCommand("user", "add", "ana", "--team", "blue", "--role", "writer")
+      let red = try team.laptop()
+      let blue = try team.laptop()
+      try await red.expect("team", "join", team.url, "--token", team.writerToken, "--team", "team")
+      try await blue.expect(
+        "team", "join", team.url, "--token", team.writerToken, "--team", "blue")
+      return (team, red, blue)
+    } catch {
+      team.stop()
+      throw error
+    }
+  }
+
   @Test("a sync-up refused for good is set aside once, the rest syncs, and a change tries it again")
   func aSyncUpRefusedForGoodNeverBlocksTheRest() async throws {
-    let team = try await TeamFixture.start()
+    let (team, red, blue) = try await Self.twoTeams()
     defer { team.stop() }
-    try await team.serverCommand("team", "add", "blue")
-    try await team.serverCommand("user", "add", "ana", "--team", "blue", "--role", "writer")
-    let red = try team.laptop()
-    let blue = try team.laptop()
-    try await red.expect("team", "join", team.url, "--token", team.writerToken, "--team", "team")
-    try await blue.expect("team", "join", team.url, "--token", team.writerToken, "--team", "blue")
     // The first team takes the attendee id first (an import keeps ids).
     let redFile = red.root.appendingPathComponent("red.json")
     try Self.file(
@@ -100,14 +115,8 @@ struct SetAsideEndToEndTests {
   /// is set aside alone: its sync-up goes, and the sync after it says nothing of it.
   @Test("a meeting refused for good is set aside alone and its sync-up goes")
   func aMeetingRefusedForGoodIsSetAsideAlone() async throws {
-    let team = try await TeamFixture.start()
+    let (team, red, blue) = try await Self.twoTeams()
     defer { team.stop() }
-    try await team.serverCommand("team", "add", "blue")
-    try await team.serverCommand("user", "add", "ana", "--team", "blue", "--role", "writer")
-    let red = try team.laptop()
-    let blue = try team.laptop()
-    try await red.expect("team", "join", team.url, "--token", team.writerToken, "--team", "team")
-    try await blue.expect("team", "join", team.url, "--token", team.writerToken, "--team", "blue")
     // The same last digit: the same meeting id in both files.
     let redFile = red.root.appendingPathComponent("red.json")
     try Self.file(
