@@ -57,10 +57,18 @@ public final class SyncUpsDatabase: Sendable {
     {
       throw SyncUpsDatabaseError.corrupt(url: url, reason: "it is a folder, not a database file")
     }
+    if FileManager.default.fileExists(atPath: url.path),
+      !FileManager.default.isWritableFile(atPath: directory.url.path)
+    {
+      return try openReadOnly(directory)
+    }
+    return try alone(in: directory) { try openWritable(directory) }
+  }
+
+  /// The rest of `open`, for a folder this process can write, while no other process opens it.
+  private static func openWritable(_ directory: DataDirectory) throws -> SyncUpsDatabase {
+    let url = directory.databaseFile
     if FileManager.default.fileExists(atPath: url.path) {
-      guard FileManager.default.isWritableFile(atPath: directory.url.path) else {
-        return try openReadOnly(directory)
-      }
       try check(url)
     } else if FileManager.default.fileExists(atPath: directory.syncUpsFile.path) {
       // A file this version cannot import (a newer format, damaged) creates no database.
@@ -80,7 +88,7 @@ public final class SyncUpsDatabase: Sendable {
         // leave a file every later connection reads again.
         try db.execute(sql: "PRAGMA journal_size_limit = \(journalSizeLimit)")
       }
-      try migrateAlone(pool, directory: directory)
+      try Schema.migrator(directory: directory).migrate(pool)
     } catch {
       throw SyncUpsDatabaseError(error, url: url)
     }
@@ -89,11 +97,14 @@ public final class SyncUpsDatabase: Sendable {
     return SyncUpsDatabase(writer: pool, directory: directory, firstRunImport: imported)
   }
 
-  /// Migrates while holding a `flock` on the data directory itself (no file of its own): GRDB
-  /// reads which migrations ran before it runs the others, so two first runs at once both ran
-  /// the first one and one failed ("table syncUp already exists"), as concurrent `syncups add`
-  /// showed.
-  private static func migrateAlone(_ pool: DatabasePool, directory: DataDirectory) throws {
+  /// Runs `body` while holding a `flock` on the data directory itself (no file of its own), so
+  /// one process at a time opens the database. A first open turns the new file into a WAL
+  /// database, and another process that reads it meanwhile and then tries to write is refused
+  /// at once (SQLite's deadlock rule, no busy wait): three first runs at once failed so, about
+  /// one in a hundred, with the machine loaded. And GRDB reads which migrations ran before it
+  /// runs the others: two first runs at once both ran the first one ("table syncUp already
+  /// exists").
+  private static func alone<T>(in directory: DataDirectory, _ body: () throws -> T) throws -> T {
     let fd = Glibc.open(directory.url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else {
       throw SyncUpsDatabaseError.cannotOpen(
@@ -101,7 +112,7 @@ public final class SyncUpsDatabase: Sendable {
     }
     defer { Glibc.close(fd) }
     while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
-    try Schema.migrator(directory: directory).migrate(pool)
+    return try body()
   }
 
   /// A database in a folder this process cannot write (a read-only mount, another user's
