@@ -10,12 +10,13 @@ POSTGRES = eval "$$(.ci/postgres)"
 # `make install` puts the optimized binary in $(PREFIX)/bin.
 PREFIX ?= $(HOME)/.local
 RELEASE_BINARY = .build-release/release/syncups
-# The team server's optimized build has a scratch path of its own, so the laptop's release
-# build (.build-release) never builds or links SwiftNIO.
-SERVER_BINARY = .build-server/release/syncups-server
+# The team server's optimized build shares .build-release with the laptop's (the modules both use
+# are compiled once; `syncups` still links only what it imports, never SwiftNIO), so the
+# end-to-end team tests find the optimized `syncups-server` beside `syncups` and run it.
+SERVER_BINARY = .build-release/release/syncups-server
 # Optimized builds link Swift's runtime and Foundation into the binary, so they (and the Debian
-# packages) need only Debian's own libraries. Every build into .build-release and .build-server
-# passes the same flags: with others, each would recompile the modules the other compiled.
+# packages) need only Debian's own libraries. Every build into .build-release passes the same
+# flags: with others, each would recompile the modules the other compiled.
 RELEASE_FLAGS = -c release --static-swift-stdlib
 # The suites that run the `syncups` binary itself (recording through PulseAudio, signals, SIGKILL
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
@@ -38,12 +39,12 @@ demo: release
 release: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-release --product syncups
 
-# The team server: its own product, so `syncups` never links SwiftNIO.
+# The team server (debug): its own product, so `syncups` never links SwiftNIO.
 server: setup
 	$(SWIFT) build --product syncups-server
 
 release-server: setup
-	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-server --product syncups-server
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-release --product syncups-server
 
 # The server on http://127.0.0.1:8080 against the private PostgreSQL (database `syncups`,
 # audio included). Add a person and a token first, with the same database:
@@ -229,8 +230,8 @@ bench-store: release
 # p50/p99 against the goal of 100 ms and against the API's JSON of the same meeting
 # (Sources/Tools/PageBenchmark; a command, not a test).
 bench-pages: setup
-	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-server --product PageBenchmark
-	.build-server/release/PageBenchmark
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-release --product PageBenchmark
+	.build-release/release/PageBenchmark
 
 # The sync-ups, meeting and search pages in headless Chromium at 360 and 1280 px wide, as PNGs
 # in .build-screenshots/pages (Tests/SyncUpsServerTests/WebScreenshots.swift).

@@ -132,12 +132,10 @@ struct TeamFixture: Sendable {
     return finished.stdout
   }
 
-  /// `syncups-server`, built beside `syncups` (or in the debug build, when the tests run an
-  /// optimized `syncups`).
+  /// `syncups-server`: the optimized one beside an optimized `syncups`, else the debug build's
+  /// (see `BuiltProgram`).
   static var serverBinary: URL {
-    let beside = syncupsBinary.deletingLastPathComponent().appendingPathComponent("syncups-server")
-    if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-    return BuiltProgram.url("syncups-server")
+    BuiltProgram.url("syncups-server")
       ?? repositoryRoot.appendingPathComponent(".build/debug/syncups-server")
   }
 

@@ -3,7 +3,9 @@ import Foundation
 /// A program of this package's build (`syncups`, `syncups-server`, the probes the tests spawn).
 /// SwiftPM puts executables in the same products folder as the test bundle, whatever the triple,
 /// configuration or `--build-path`: it is looked for beside the running test program first, then
-/// in `.build/debug`. An `override` path (from an environment variable) wins when given.
+/// in `.build/debug`. An `override` path (from an environment variable) wins when given. The
+/// server people install is the one built beside the optimized `syncups` (`SYNCUPS_BINARY`, as
+/// `make test` sets it), so every test that runs `syncups-server` runs that one when it is there.
 public enum BuiltProgram {
   public static func find(_ name: String, override: String? = nil) -> Result<URL, BinaryNotFound> {
     let fileManager = FileManager.default
@@ -11,6 +13,12 @@ public enum BuiltProgram {
       return fileManager.isExecutableFile(atPath: override)
         ? .success(URL(fileURLWithPath: override))
         : .failure(BinaryNotFound(name: name, searched: [override]))
+    }
+    var folders = folders
+    if name == "syncups-server",
+      let syncups = ProcessInfo.processInfo.environment["SYNCUPS_BINARY"], !syncups.isEmpty
+    {
+      folders.insert(URL(fileURLWithPath: syncups).deletingLastPathComponent(), at: 0)
     }
     let candidates = folders.map { $0.appendingPathComponent(name).standardizedFileURL }
     let found = candidates.first { url in
