@@ -85,6 +85,55 @@ struct DigestPageTests {
   }
 
   @Test(
+    "the digest follows the sync-up's attendees: a new attendee named in a blocker shows at once"
+  )
+  func theDigestFollowsTheAttendees() async throws {
+    let server = try await TestServer.make()
+    let syncUp = Fixture.syncUp()
+    let meeting = Fixture.meeting(
+      in: syncUp.id, said: [("Ben", "i am waiting for cy to review my pull request")])
+    var joined = syncUp
+    joined.attendees = Stamped(
+      syncUp.attendees.value + [.init(id: UUID(), name: "Cy")], at: Fixture.clock(5))
+    let cyJoined = joined
+    try await server.test { http, _ in
+      let push = Push(device: UUID(), pushID: UUID(), syncUps: [syncUp], meetings: [meeting])
+      #expect(try await http.push(push, token: server.writerToken).status == .ok)
+      let path = "/meetings/\(meeting.id)"
+      let before = try await http.send(.get, path, token: server.readerToken)
+      #expect(before.text.contains(">waiting for cy to review my pull request</a>"))
+      #expect(!before.text.contains("needs Cy"))
+      let tag = try #require(before.headers[.eTag])
+      let again = Push(device: UUID(), pushID: UUID(), syncUps: [cyJoined], meetings: [])
+      #expect(try await http.push(again, token: server.writerToken).status == .ok)
+      // The transcript kept for this version of the meeting, the digest made anew.
+      let after = try await http.send(
+        .get, path, token: server.readerToken, headers: [.ifNoneMatch: tag])
+      #expect(after.status == .ok)
+      #expect(after.text.contains("0:00 · needs Cy</span>"))
+    }
+  }
+
+  @Test func theCacheKeepsADigestOnlyForItsVersionAndAttendees() {
+    let cache = MeetingPageCache(limit: 4000)
+    let meeting = UUID()
+    let transcript: Markup = "<ol class=\"transcript\"></ol>"
+    let digest: Markup = "<section id=\"digest\">Ana</section>"
+    cache.keep(transcript, digest: digest, attendees: ["Ana"], of: meeting, at: 3)
+    #expect(cache.digest(of: meeting, at: 3, attendees: ["Ana"]) == digest)
+    #expect(cache.digest(of: meeting, at: 3, attendees: ["Ana", "Cy"]) == nil)
+    #expect(cache.digest(of: meeting, at: 4, attendees: ["Ana"]) == nil)
+    let other: Markup = "<section id=\"digest\">Ana, Cy</section>"
+    cache.keep(digest: other, attendees: ["Ana", "Cy"], of: meeting, at: 3)
+    #expect(cache.digest(of: meeting, at: 3, attendees: ["Ana", "Cy"]) == other)
+    #expect(cache.transcript(of: meeting, at: 3) == transcript)
+    #expect(cache.bytes == transcript.bytes.count + other.bytes.count)
+    // Only beside a transcript kept at that version.
+    cache.keep(digest: digest, attendees: ["Ana"], of: meeting, at: 4)
+    #expect(cache.digest(of: meeting, at: 4, attendees: ["Ana"]) == nil)
+  }
+
+  @Test(
     "a reader's blockers page lists their teams' open blockers newest first, a resolved one closed, never another team's"
   )
   func theBlockersPage() async throws {
