@@ -177,6 +177,26 @@ struct DigestPageTests {
     }
   }
 
+  @Test("the blockers page reads at most so many meetings, holding at most so many segments")
+  func theBlockersPageReadsABoundedWindow() async throws {
+    let teams = try await BlockerTeams.make()
+    let week = Date().addingTimeInterval(-7 * 86_400)
+    try await teams.server.store { store in
+      let every = try await store.everyTeam()
+      let all = try await store.blockerMeetings(in: every, since: week)
+      #expect(all.meetings.count == 3 && !all.more)
+      // Oldest first, as BlockerLog reads them.
+      #expect(all.meetings.first?.id == teams.first.id)
+      let one = try await store.blockerMeetings(in: every, since: week, limit: 1)
+      #expect(one.meetings.count == 1 && one.more)
+      // The newest meeting always counts, however many segments it holds.
+      let few = try await store.blockerMeetings(in: every, since: week, segments: 1)
+      #expect(few.meetings.count == 1 && few.more)
+      let three = try await store.blockerMeetings(in: every, since: week, segments: 3)
+      #expect(three.meetings.count == 2 && three.more)
+    }
+  }
+
   @Test("a blocker is closed by hand only by a writer of its team, from this server's page")
   func closingABlockerByHand() async throws {
     let teams = try await BlockerTeams.make()

@@ -49,8 +49,10 @@ enum BlockersPage {
     content += "<p class=\"hint\" id=\"since-hint\">Days or weeks back (<code>7d</code>, "
     content += "<code>2w</code>) or a day (<code>2026-11-20</code>).</p>\n"
     if more {
-      content += "<p class=\"hint\" role=\"status\">Only the newest \(TeamStore.blockerMeetings) "
-      content += "meetings since then are read: give a later day to see all of theirs.</p>\n"
+      content += "<p class=\"hint\" role=\"status\">Only the newest meetings since then are "
+      content += "read (at most \(TeamStore.blockerMeetings), holding at most "
+      content +=
+        "\(TeamStore.blockerSegments) segments): give a later day to see all of theirs.</p>\n"
     }
     content += "<p class=\"meta\" role=\"status\">"
     content +=

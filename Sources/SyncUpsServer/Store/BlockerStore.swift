@@ -39,6 +39,9 @@ struct BlockerKey: Hashable, Sendable {
 extension TeamStore {
   /// How many meetings the blockers page reads at most: the newest in its window.
   static let blockerMeetings = 200
+  /// How many segments those meetings hold at most (the newest meeting always counts): a
+  /// window of long meetings costs what a window of short ones does.
+  static let blockerSegments = 10_000
 
   /// A meeting the blockers page reads, with its sync-up.
   struct BlockerMeeting: Sendable {
@@ -50,30 +53,40 @@ extension TeamStore {
     var attendees: [String]
   }
 
-  /// The meetings of `teams` since `since`, oldest first: the newest `limit` of them, and
-  /// whether there were more.
-  func blockerMeetings(in teams: [Int64], since: Date, limit: Int = blockerMeetings)
-    async throws -> (meetings: [BlockerMeeting], more: Bool)
-  {
+  /// The meetings of `teams` since `since`, oldest first: the newest `limit` of them, fewer
+  /// when they hold more than `segments` segments, and whether there were more.
+  func blockerMeetings(
+    in teams: [Int64], since: Date, limit: Int = blockerMeetings, segments: Int = blockerSegments
+  ) async throws -> (meetings: [BlockerMeeting], more: Bool) {
     let rows = try await run(
       """
-      SELECT m.id, m.date, s.id, s.title, s.team_id,
+      SELECT w.id, w.date, s.id, s.title, s.team_id,
         coalesce((SELECT array_agg(a.name ORDER BY a.position) FROM attendee a
-          WHERE a.sync_up_id = s.id), '{}')
-      FROM sync_up s JOIN meeting m ON m.sync_up_id = s.id
-      WHERE NOT s.deleted AND s.team_id = ANY(\(teams)) AND NOT m.deleted AND m.date >= \(since)
-      ORDER BY m.date DESC, m.id DESC LIMIT \(limit + 1)
+          WHERE a.sync_up_id = s.id), '{}'), w.before
+      FROM (
+        SELECT m.id, m.date, m.sync_up_id,
+          sum(m.segment_count) OVER (ORDER BY m.date DESC, m.id DESC) - m.segment_count AS before
+        FROM sync_up s JOIN meeting m ON m.sync_up_id = s.id
+        WHERE NOT s.deleted AND s.team_id = ANY(\(teams)) AND NOT m.deleted
+          AND m.date >= \(since)
+        ORDER BY m.date DESC, m.id DESC LIMIT \(limit + 1)) w
+      JOIN sync_up s ON s.id = w.sync_up_id
+      ORDER BY w.date DESC, w.id DESC
       """, logger: logger)
     var meetings: [BlockerMeeting] = []
-    for (id, date, syncUp, title, team, attendees) in try rows.decode(
-      (UUID, Date, UUID, String, Int64, [String]).self)
+    var more = false
+    for (id, date, syncUp, title, team, attendees, before) in try rows.decode(
+      (UUID, Date, UUID, String, Int64, [String], Int64).self)
     {
+      guard meetings.count < limit, meetings.isEmpty || before < Int64(segments) else {
+        more = true
+        break
+      }
       meetings.append(
         BlockerMeeting(
           id: id, date: date, syncUp: syncUp, title: title, team: team, attendees: attendees))
     }
-    let more = meetings.count > limit
-    return (Array(meetings.prefix(limit).reversed()), more)
+    return (meetings.reversed(), more)
   }
 
   /// Every blocker of `meetings`, newest raised first (`BlockerLog.entries`, each sync-up's
