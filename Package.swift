@@ -451,6 +451,7 @@ let package = Package(
       name: "SyncUpsServerTests",
       dependencies: [
         "SyncUpsServer", "SyncUpsWire", "SyncUpsServerCommand", "TestSupport", "ChildProcesses",
+        "StandupDigest",
         // The laptops of the web page's correction test run the real `syncups`.
         "SyncUpsTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),

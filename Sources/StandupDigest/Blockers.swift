@@ -32,6 +32,14 @@ public enum BlockerLog {
     public var segment: Int
     public var time: Double
     public var text: String
+
+    public init(meeting: String, date: Date, segment: Int, time: Double, text: String) {
+      self.meeting = meeting
+      self.date = date
+      self.segment = segment
+      self.time = time
+      self.text = text
+    }
   }
 
   public struct Entry: Equatable, Sendable {
@@ -42,6 +50,16 @@ public enum BlockerLog {
     public var raised: Moment
     /// Where its owner said it was resolved; nil while it is open.
     public var resolved: Moment?
+
+    public init(
+      syncUp: String, person: String, named: String?, raised: Moment, resolved: Moment? = nil
+    ) {
+      self.syncUp = syncUp
+      self.person = person
+      self.named = named
+      self.raised = raised
+      self.resolved = resolved
+    }
   }
 
   /// Every blocker of `meetings` (given in any order; read oldest first), newest raised first.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import StandupDigest
 import SyncUpsWire
 import Testing
 
@@ -53,9 +54,46 @@ struct HostileTextPageTests {
         "search problem",
         SearchPage.render(query: text, hits: [], marked: [], problem: text, person: person)
       ),
+      ("meeting with its digest", digestPage(text, person: person)),
+      ("blockers", blockersPage(text, person: person)),
       ("sign-in", SignInPage.render(name: text, next: text, problem: text)),
       ("error", Pages.errorPage(.notFound, text, person: person)),
     ]
+  }
+
+  /// A meeting page whose digest has `text` as each person's name, phrase and named person.
+  static func digestPage(_ text: String, person: Person) -> String {
+    var who = DigestPerson(name: text)
+    for question in DigestQuestion.allCases {
+      who[question] = [
+        DigestItem(
+          question: question, text: text, segment: 2, time: 5, person: text, reason: text)
+      ]
+    }
+    let digest = DigestSection.render(
+      Digest(people: [who, DigestPerson(name: text)]), spoke: true)
+    return MeetingPage.render(
+      meeting(text), digest: digest, transcript: MeetingPage.transcript([], here: nil),
+      title: text, theme: text, person: person, at: nil, speakers: [text])
+  }
+
+  /// The blockers page with `text` in every field: one open, one resolved, one closed by hand.
+  static func blockersPage(_ text: String, person: Person) -> String {
+    let date = Date(timeIntervalSince1970: 1_764_144_000)
+    let moment = BlockerLog.Moment(meeting: text, date: date, segment: 2, time: 5, text: text)
+    let entry = BlockerLog.Entry(syncUp: text, person: text, named: text, raised: moment)
+    var resolved = entry
+    resolved.resolved = moment
+    let rows = [
+      BlockersPage.Row(entry: entry, meeting: UUID(), title: text, closable: true, closed: nil),
+      BlockersPage.Row(
+        entry: resolved, meeting: UUID(), title: text, closable: true, closed: nil),
+      BlockersPage.Row(
+        entry: entry, meeting: UUID(), title: text, closable: false, closed: (text, date)),
+    ]
+    return BlockersPage.render(
+      open: [rows[0]], closed: Array(rows.dropFirst()), since: text, from: date, more: true,
+      person: person)
   }
 
   /// A meeting whose speakers, words, segment text and corrected original are all `text`.

@@ -5,8 +5,8 @@ import HummingbirdTesting
 import SyncUpsWire
 import Testing
 
-/// `make screenshots`: the meeting page (a word lit, as while playing) and the search page at
-/// 360 and 1280 px wide, as PNGs in `$SYNCUPS_SCREENSHOTS`. Runs only when that is set.
+/// `make screenshots`: the sync-ups, the meeting page (its digest first, a word lit, as while
+/// playing), the search page and the blockers page at 360 and 1280 px wide, as PNGs in `$SYNCUPS_SCREENSHOTS`. Runs only when that is set.
 @Suite(
   .enabled(
     if: ProcessInfo.processInfo.environment["SYNCUPS_SCREENSHOTS"] != nil
@@ -46,6 +46,8 @@ struct WebScreenshots {
           try browser.save(try await browser.screenshot(), folder, "meeting-\(width).png")
           try await browser.go("\(base)/search?q=build+server")
           try browser.save(try await browser.screenshot(), folder, "search-\(width).png")
+          try await browser.go("\(base)/blockers?since=2025-01-01")
+          try browser.save(try await browser.screenshot(), folder, "blockers-\(width).png")
         }
       } catch {
         await browser.quit()

@@ -51,6 +51,8 @@ enum Pages {
       out += "<input id=\"q\" name=\"q\" type=\"search\" placeholder=\"Search meetings\" "
       out += "value=\"\(query)\" autocomplete=\"off\">"
       out += "<button type=\"submit\">Search</button></form>\n"
+      out += "<nav class=\"nav\" aria-label=\"Pages\"><a href=\"/\">Sync-ups</a> "
+      out += "<a href=\"/blockers\">Blockers</a></nav>\n"
       out += "<form class=\"account\" action=\"/sign-out\" method=\"post\"><span>\(person.name)"
       out += "</span> <button type=\"submit\" class=\"link\">Sign out</button></form>\n"
     }

@@ -2,26 +2,32 @@ import AudioCore
 import Foundation
 import Hummingbird
 import NIOCore
+import StandupDigest
 import SyncUpsWire
 
-/// A meeting: the audio player, downloads, and the transcript by speaker with times, every
+/// A meeting: its stand-up digest first (`DigestSection`), the audio player, downloads, and the
+/// transcript by speaker with times, every
 /// word an element with `data-start` and `data-end` (seconds) for the script that lights up
 /// the word being said. `?t=SECONDS` starts the audio there (a media fragment, so it works
 /// without JavaScript) and marks the segment being said then.
 public enum MeetingPage {
   public static func render(
-    _ meeting: MeetingDocument, title: String, theme: String, person: Person, at time: Double?
+    _ meeting: MeetingDocument, title: String, theme: String, person: Person, at time: Double?,
+    attendees: [String] = []
   ) -> String {
     let here = time.flatMap { time in meeting.segments.lastIndex { $0.start <= time + 0.005 } }
+    let digest = DigestSection.render(
+      Digest(meeting.segments, attendees: attendees), spoke: !meeting.segments.isEmpty)
     return render(
-      meeting, transcript: transcript(meeting.segments, here: here), title: title, theme: theme,
-      person: person, at: time)
+      meeting, digest: digest, transcript: transcript(meeting.segments, here: here), title: title,
+      theme: theme, person: person, at: time)
   }
 
-  /// The page of `meeting` (its segments not read) around its `transcript`; `speakers`, for
-  /// someone who may correct it, the sync-up's attendees (the correcting form's choices).
+  /// The page of `meeting` (its segments not read) with its `digest` first, around its
+  /// `transcript`; `speakers`, for someone who may correct it, the sync-up's attendees (the
+  /// correcting form's choices).
   static func render(
-    _ meeting: MeetingDocument, transcript: Markup, title: String, theme: String,
+    _ meeting: MeetingDocument, digest: Markup, transcript: Markup, title: String, theme: String,
     person: Person, at time: Double?, speakers: [String]? = nil
   ) -> String {
     let id = meeting.id.uuidString.lowercased()
@@ -30,6 +36,7 @@ public enum MeetingPage {
     content += " › <a href=\"/sync-ups/\(meeting.syncUpID.uuidString.lowercased())\">\(title)"
     content += "</a></nav>\n<h1 class=\"titled\">\(title)</h1>\n"
     content += "<p class=\"meta\">\(time: meeting.date) · \(length: meeting.length)</p>\n"
+    content += digest
     if meeting.audio != nil {
       let fragment: Markup = time.map { "#t=\(seconds: $0)" } ?? ""
       content += "<div class=\"player\"><audio id=\"player\" controls preload=\"metadata\" "
@@ -215,48 +222,6 @@ extension TeamServer {
       throw APIError(.notFound, "there is no meeting \(id) here")
     }
     return (meeting, version, heading.title, heading.theme)
-  }
-
-  /// The meeting's page: 304 when the asker has this very page (`MeetingPageCache.tag`), its
-  /// transcript from the cache when it is there for the version of the meeting's last write.
-  func meetingPage(_ request: Request, context: TeamContext) async throws -> Response {
-    var time: Double?
-    if let text = request.uri.queryParameters["t"] {
-      guard let seconds = Double(text), (0...Rules.longestMeeting).contains(seconds) else {
-        throw APIError(.badRequest, "?t= takes seconds from the meeting's start, as in ?t=75.5")
-      }
-      time = seconds
-    }
-    let person = try context.requirePerson()
-    let (meeting, version, title, theme) = try await meetingHeading(request, context: context)
-    let speakers = try await store.speakersToCorrect(meeting, by: person)
-    let tag = meetingPages.tag(
-      of: meeting, version: version, title: title, theme: theme, person: person, at: time,
-      speakers: speakers)
-    if ETag.matches(tag, ETag.named(in: request)) {
-      return Response(
-        status: .notModified,
-        headers: [.eTag: tag, .cacheControl: MeetingPageCache.cacheControl])
-    }
-    let transcript: Markup
-    if time == nil, let cached = meetingPages.transcript(of: meeting.id, at: version) {
-      transcript = cached
-    } else {
-      let segments = try await store.segments(of: meeting.id)
-      let here = time.flatMap { time in segments.lastIndex { $0.start <= time + 0.005 } }
-      transcript = MeetingPage.transcript(segments, here: here)
-      // Only the page without a time: the same for everyone.
-      if time == nil {
-        meetingPages.keep(transcript, of: meeting.id, at: version)
-      }
-    }
-    var response = Response.html(
-      MeetingPage.render(
-        meeting, transcript: transcript, title: title, theme: theme, person: person, at: time,
-        speakers: speakers))
-    response.headers[.eTag] = tag
-    response.headers[.cacheControl] = MeetingPageCache.cacheControl
-    return response
   }
 
   func transcriptDownload(_ request: Request, context: TeamContext) async throws -> Response {

@@ -15,7 +15,12 @@ final class MeetingPageCache: Sendable {
   struct Entry {
     var version: Int64
     var transcript: Markup
+    /// The digest at the page's top (`DigestSection`), made with `attendees` (nil: not kept).
+    var digest: Markup?
+    var attendees: [String] = []
     var used: UInt64
+
+    var bytes: Int { transcript.bytes.count + (digest?.bytes.count ?? 0) }
   }
 
   struct State {
@@ -46,25 +51,60 @@ final class MeetingPageCache: Sendable {
     }
   }
 
+  /// The digest of `meeting` at `version` made with `attendees`, when kept.
+  func digest(of meeting: UUID, at version: Int64, attendees: [String]) -> Markup? {
+    state.withLock { state in
+      guard let entry = state.entries[meeting], entry.version == version,
+        entry.attendees == attendees
+      else { return nil }
+      return entry.digest
+    }
+  }
+
   /// Keeps the transcript of `meeting` at `version` (not when it alone would take a quarter of
-  /// the cache), in place of any earlier one.
-  func keep(_ transcript: Markup, of meeting: UUID, at version: Int64) {
-    let size = transcript.bytes.count
-    guard size <= limit / 4 else { return }
+  /// the cache), in place of any earlier one, with its digest when given.
+  func keep(
+    _ transcript: Markup, digest: Markup? = nil, attendees: [String] = [], of meeting: UUID,
+    at version: Int64
+  ) {
+    guard transcript.bytes.count + (digest?.bytes.count ?? 0) <= limit / 4 else { return }
     state.withLock { state in
       if let old = state.entries[meeting] {
         guard old.version < version else { return }
-        state.bytes -= old.transcript.bytes.count
+        state.bytes -= old.bytes
       }
       state.reads += 1
-      state.entries[meeting] = Entry(version: version, transcript: transcript, used: state.reads)
-      state.bytes += size
-      while state.bytes > limit,
-        let oldest = state.entries.min(by: { $0.value.used < $1.value.used })
-      {
-        state.bytes -= oldest.value.transcript.bytes.count
-        state.entries[oldest.key] = nil
-      }
+      let entry = Entry(
+        version: version, transcript: transcript, digest: digest, attendees: attendees,
+        used: state.reads)
+      state.entries[meeting] = entry
+      state.bytes += entry.bytes
+      Self.trim(&state, to: limit)
+    }
+  }
+
+  /// Keeps the digest of `meeting` at `version`, made with `attendees`, beside its transcript
+  /// kept at that version (in place of one made with other attendees).
+  func keep(digest: Markup, attendees: [String], of meeting: UUID, at version: Int64) {
+    guard digest.bytes.count <= limit / 16 else { return }
+    state.withLock { state in
+      guard var entry = state.entries[meeting], entry.version == version else { return }
+      state.bytes -= entry.bytes
+      entry.digest = digest
+      entry.attendees = attendees
+      state.entries[meeting] = entry
+      state.bytes += entry.bytes
+      Self.trim(&state, to: limit)
+    }
+  }
+
+  /// The least recently read entries go until what is kept fits in `limit`.
+  private static func trim(_ state: inout State, to limit: Int) {
+    while state.bytes > limit,
+      let oldest = state.entries.min(by: { $0.value.used < $1.value.used })
+    {
+      state.bytes -= oldest.value.bytes
+      state.entries[oldest.key] = nil
     }
   }
 
@@ -72,13 +112,12 @@ final class MeetingPageCache: Sendable {
   var bytes: Int { state.withLock { $0.bytes } }
 
   /// The page's strong tag: a digest of all the page shows (the meeting's clock and the version
-  /// of its last write, its sync-up's
-  /// title and theme, who asks and their roles in their teams, the time asked for, the stylesheet and script,
-  /// the speakers a writer may choose),
-  /// so it changes whenever the page would.
+  /// of its last write, its sync-up's title, theme and attendees (whom the stand-up digest
+  /// knows), who asks and their roles in their teams, the time asked for, the stylesheet and
+  /// script, the speakers a writer may choose), so it changes whenever the page would.
   func tag(
     of meeting: MeetingDocument, version: Int64, title: String, theme: String, person: Person,
-    at time: Double?, speakers: [String]? = nil
+    at time: Double?, speakers: [String]? = nil, attendees: [String] = []
   ) -> String {
     let parts = [
       nonce, meeting.id.uuidString, meeting.clock.description, String(version), title, theme,
@@ -87,6 +126,7 @@ final class MeetingPageCache: Sendable {
       person.memberships.map { "\($0.team)=\($0.role.rawValue)" }.joined(separator: ","),
       time.map { String($0) } ?? "", Assets.stylesheetPath,
       Assets.scriptPath, speakers.map { $0.joined(separator: "\n") } ?? "",
+      attendees.joined(separator: "\n"),
     ]
     // Each part's length first, so no two lists of parts read the same.
     let text = parts.map { "\($0.utf8.count):\($0)" }.joined()

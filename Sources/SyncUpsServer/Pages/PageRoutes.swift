@@ -1,8 +1,8 @@
 import Hummingbird
 
-/// The web pages: the sync-ups, a sync-up's meetings, a meeting (with its transcript to
-/// download), and search, for the signed in (session cookie or bearer token); their stylesheet
-/// and script for everyone. Each page's handler sits with its page (`SyncUpsPage.swift`, ...).
+/// The web pages: the sync-ups, a sync-up's meetings, a meeting (with its digest, and its
+/// transcript to download), search, and the team's blockers (closing one by hand), for the
+/// signed in (session cookie or bearer token); their stylesheet and script for everyone. Each page's handler sits with its page (`SyncUpsPage.swift`, ...).
 struct PageRoutes {
   let server: TeamServer
 
@@ -19,6 +19,8 @@ struct PageRoutes {
       .get("meetings/:id", use: server.meetingPage)
       .get("meetings/:id/:file", use: server.transcriptDownload)
       .get("search", use: server.searchPage)
+      .get("blockers", use: server.blockersPage)
+      .post("blockers/close", use: server.closeBlocker)
   }
 
   @Sendable func asset(_ request: Request, context: TeamContext) throws -> Response {

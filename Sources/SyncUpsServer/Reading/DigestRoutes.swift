@@ -1,12 +1,12 @@
 import Foundation
 import Hummingbird
 import StandupDigest
-import SyncUpsWire
 
 /// `GET /api/v1/meetings/ID/digest`: the meeting's stand-up digest (yesterday, today and
 /// blockers per person who spoke), the JSON `syncups digest --format json` prints, computed from
-/// the meeting as stored now (a correction shows at once). Behind the API's token, for readers
-/// and writers; another team's meeting, or a deleted one, is 404.
+/// the meeting as stored now (a correction shows at once; `TeamStore.digest`, as the pages).
+/// Behind the API's token, for readers and writers; another team's meeting, or a deleted one,
+/// is 404.
 struct DigestRoutes {
   let store: TeamStore
 
@@ -18,18 +18,11 @@ struct DigestRoutes {
   @Sendable func digest(_ request: Request, context: TeamContext) async throws -> Response {
     let id = try request.uuid("id", in: context)
     guard try await store.sees(meeting: id, in: context.teamIDs),
-      let stored = try await store.storedMeeting(id), !stored.deleted, let json = stored.json,
-      let meeting = try? PushJSON.meeting(Data(buffer: json), with: WireJSON.decoder())
+      let (meeting, _) = try await store.meetingRow(id), !meeting.deleted
     else {
       throw APIError(.notFound, "there is no meeting \(id) here")
     }
-    let attendees = try await store.attendeeNames(of: meeting.syncUpID)
-    let digest = StandupDigest.Digest(
-      segments: meeting.segments.enumerated().map { index, segment in
-        DigestSegment(
-          number: index + 1, speaker: segment.speaker, start: segment.start, text: segment.text)
-      },
-      attendees: attendees)
+    let digest = try await store.digest(of: id, syncUp: meeting.syncUpID)
     var buffer = ByteBuffer()
     buffer.writeString(digest.json(meeting: id.uuidString.lowercased()))
     return Response(
@@ -38,15 +31,5 @@ struct DigestRoutes {
         .contentType: "application/json; charset=utf-8", .cacheControl: "private, no-cache",
       ],
       body: .init(byteBuffer: buffer))
-  }
-}
-
-extension TeamStore {
-  /// A sync-up's attendees' names, in its order.
-  func attendeeNames(of syncUpID: UUID) async throws -> [String] {
-    let rows = try await run(
-      "SELECT name FROM attendee WHERE sync_up_id = \(syncUpID) ORDER BY position",
-      logger: logger)
-    return try rows.all(String.self)
   }
 }

@@ -1,6 +1,7 @@
 // The meeting page's one script: lights up the word being said, keeps it in view, seeks on a
-// click on a word or a time, plays and pauses with the space bar; for a writer, corrects the
-// segment in focus (E, then Enter saves and Esc cancels) and puts back what was recognised.
+// click on a word, a time or an item of the digest, plays and pauses with the space bar; for a
+// writer, corrects the segment in focus (E, then Enter saves and Esc cancels) and puts back
+// what was recognised.
 // Everything else on the pages works without it.
 (function () {
   "use strict";
@@ -83,14 +84,18 @@
     update();
   });
 
-  transcript.addEventListener("click", function (event) {
+  // A click on a word or a time in the transcript, or on an item of the digest, plays from there.
+  function playFrom(event) {
     var target = event.target.closest("[data-start]");
     if (!target) return;
     event.preventDefault();
     var time = parseFloat(target.getAttribute("data-start"));
     window.history.replaceState(null, "", "?t=" + time.toFixed(2));
     seek(time, true);
-  });
+  }
+  transcript.addEventListener("click", playFrom);
+  var digest = document.getElementById("digest");
+  if (digest) digest.addEventListener("click", playFrom);
 
   document.addEventListener("keydown", function (event) {
     if (event.key !== " " || event.ctrlKey || event.metaKey || event.altKey) return;

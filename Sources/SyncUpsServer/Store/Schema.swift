@@ -284,6 +284,19 @@ enum Schema {
     );
     CREATE INDEX sign_in_turn_last ON sign_in_turn (last);
     """,
+    // 16: the blockers closed by hand on the blockers page (`TeamStore.closeBlocker`): a
+    // blocker is its meeting, the number of the segment it was said in and a hash of its phrase
+    // (`BlockerKey`), gone with its meeting; who closed it and when.
+    """
+    CREATE TABLE blocker_closed (
+      meeting_id uuid NOT NULL REFERENCES meeting ON DELETE CASCADE,
+      segment integer NOT NULL,
+      key text NOT NULL CHECK (key ~ '^[0-9a-f]{16}$'),
+      closed_by bigint REFERENCES person ON DELETE SET NULL,
+      closed_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (meeting_id, segment, key)
+    );
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body
