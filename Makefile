@@ -69,8 +69,10 @@ team-demo-stop:
 	@.ci/team-demo stop
 
 # The server under load (a command, not a test; see .ci/bench-server): p50/p99 of search,
-# meeting and list requests from wrk at 10 and 1,000 synced meetings and their ratios, pushes
-# per second from ten laptops, seconds from a save on laptop A to laptop B's interactive app.
+# meeting and list requests from wrk at 10 and 1,000 synced meetings and their ratios, the
+# seconds pushing the 1,000 takes (BASELINE_SERVER=PATH: against another build, in turn), pushes
+# per second from ten laptops, seconds from a save on laptop A to laptop B's interactive app,
+# a recording's download in MB/s against cat reading the same bytes.
 bench-server: release release-server bench-pages
 	@.ci/bench-server $(RELEASE_BINARY) $(SERVER_BINARY)
 

@@ -14,8 +14,13 @@
   bench-server.py pushes URL TOKEN LAPTOPS EACH  LAPTOPS pushers at once (a device id each),
                                                  EACH pushes of one meeting apiece: prints
                                                  pushes per second
+  bench-server.py audio URL TOKEN MB FILE        writes MB megabytes of random bytes to FILE,
+                                                 uploads them as a meeting's audio and pushes
+                                                 the meeting: prints its id and the SHA-256
 """
+import hashlib
 import json
+import os
 import random
 import sys
 import threading
@@ -175,6 +180,24 @@ def pushes(url, token, laptops, each):
     print(f"{laptops * each / elapsed:.1f}")
 
 
+def audio(url, token, megabytes, path):
+    data = os.urandom(megabytes * 1024 * 1024)
+    Path(path).write_bytes(data)
+    sha = hashlib.sha256(data).hexdigest()
+    request = urllib.request.Request(
+        url + "/api/v1/audio/" + sha, data=data, method="PUT",
+        headers={"Authorization": "Bearer " + token, "Content-Type": "application/octet-stream"})
+    with urllib.request.urlopen(request, timeout=600) as response:
+        response.read()
+    ms = int(time.time() * 1000)
+    up = sync_up(ms)
+    document = meeting(up["id"], 0, ms + 1, segments=3)
+    document["audio"] = {"sha256": sha, "size": len(data), "type": "audio/wav"}
+    post(url, token, {"device": str(uuid.uuid4()), "pushID": str(uuid.uuid4()), "syncUps": [up],
+                      "meetings": [document]})
+    print(document["id"], sha)
+
+
 if __name__ == "__main__":
     command, url, token = sys.argv[1], sys.argv[2], sys.argv[3]
     if command == "seed":
@@ -183,5 +206,7 @@ if __name__ == "__main__":
         long(url, token, sys.argv[4])
     elif command == "pushes":
         pushes(url, token, int(sys.argv[4]), int(sys.argv[5]))
+    elif command == "audio":
+        audio(url, token, int(sys.argv[4]), sys.argv[5])
     else:
         raise SystemExit(__doc__)

@@ -49,6 +49,31 @@ struct AudioStoreTests {
     }
   }
 
+  @Test("a download longer than a piece reads piece by piece: whole and by ranges across pieces")
+  func rangesAcrossPieces() async throws {
+    // No copies as files: every download reads the database.
+    let server = try await TestServer.make(limits: Limits(audioCache: 0))
+    let piece = AudioStore.pieceSize
+    let audio = Data.pattern(count: 2 * piece + 3 * Self.chunk + 1000)
+    let size = audio.count
+    try await server.test { http, _ in
+      let meeting = try await http.uploadAndPush(audio, server: server)
+      let whole = try await http.send(.get, "/audio/\(meeting.id)", token: server.readerToken)
+      #expect(whole.status == .ok)
+      #expect(Data(whole.body.readableBytesView) == audio)
+      for (first, last) in [
+        (piece - 1, piece), (piece - 10, 2 * piece + 9), (1, size - 2), (piece, 2 * piece - 1),
+        (2 * piece + 1, size - 1), (Self.chunk + 7, piece + Self.chunk - 7),
+      ] {
+        let part = try await http.send(
+          .get, "/audio/\(meeting.id)", token: server.readerToken,
+          headers: [.range: "bytes=\(first)-\(last)"])
+        #expect(part.status == .partialContent, "\(first)-\(last)")
+        #expect(Data(part.body.readableBytesView) == audio[first...last], "\(first)-\(last)")
+      }
+    }
+  }
+
   @Test("bytes that do not have their hash leave nothing, and the right bytes are kept after")
   func mismatchLeavesNothing() async throws {
     let server = try await TestServer.make()

@@ -16,6 +16,8 @@ struct AudioRoutes {
   let proxies: TrustedProxies
   /// The uploads in progress, by client address.
   let uploading = UploadSlots()
+  /// What a download from a recording's copy in the cache reads of the file at once.
+  static let fileChunk = 1024 * 1024
 
   /// `PUT audio/:sha256`, for the API's group.
   var uploads: RouteCollection<TeamContext> {
@@ -73,7 +75,7 @@ struct AudioRoutes {
       return Response(status: .notModified, headers: headers)
     }
     let range = ByteRange(header: request.headers[.range], size: recording.size)
-    return try send(range, of: named.sha256, recording, headers: headers)
+    return try await send(range, of: named.sha256, recording, headers: headers, context: context)
   }
 
   /// The recording of meeting `id` that the person of `context` may hear: the one place that
@@ -99,32 +101,42 @@ struct AudioRoutes {
   }
 
   /// The part of the recording that `range` asks for: all of it, a range, or 416; its bytes
-  /// read from the database as the answer is written.
+  /// read from its copy in the cache when it is there (in large chunks), else from the database
+  /// as the answer is written.
   func send(
-    _ range: ByteRange, of sha256: String, _ recording: AudioStore.Recording, headers: HTTPFields
-  ) throws -> Response {
+    _ range: ByteRange, of sha256: String, _ recording: AudioStore.Recording,
+    headers: HTTPFields, context: TeamContext
+  ) async throws -> Response {
     var headers = headers
     let size = recording.size
     let audio = audio
+    let copy = await audio.cache?.copy(of: sha256, size: size)
+    func file(_ range: ClosedRange<Int>) async throws -> ResponseBody? {
+      guard let copy else { return nil }
+      return try? await FileIO().loadFile(
+        path: copy, range: range, context: context, chunkLength: Self.fileChunk)
+    }
     switch range {
     case .whole:
       headers[.contentLength] = String(size)
       if size == 0 { return Response(status: .ok, headers: headers) }
-      return Response(
-        status: .ok, headers: headers,
-        body: ResponseBody(contentLength: size) { writer in
-          try await audio.write(0...(size - 1), of: sha256, recording, to: &writer)
+      let body =
+        try await file(0...(size - 1))
+        ?? ResponseBody(contentLength: size) { writer in
+          try await audio.writeWhole(of: sha256, recording, to: &writer)
           try await writer.finish(nil)
-        })
+        }
+      return Response(status: .ok, headers: headers, body: body)
     case .part(let range):
       headers[.contentLength] = String(range.count)
       headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
-      return Response(
-        status: .partialContent, headers: headers,
-        body: ResponseBody(contentLength: range.count) { writer in
+      let body =
+        try await file(range)
+        ?? ResponseBody(contentLength: range.count) { writer in
           try await audio.write(range, of: sha256, recording, to: &writer)
           try await writer.finish(nil)
-        })
+        }
+      return Response(status: .partialContent, headers: headers, body: body)
     case .unsatisfiable:
       headers[.contentRange] = "bytes */\(size)"
       headers[.contentType] = "application/json; charset=utf-8"

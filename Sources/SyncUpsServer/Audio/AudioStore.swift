@@ -24,14 +24,21 @@ public struct AudioStore: Sendable {
   let logger: Logger
   /// Where uploads are spooled while they arrive (the system's temporary folder unless told).
   let spoolFolder: URL
+  /// Copies of recordings as files, which downloads read when they are there.
+  let cache: AudioCache?
 
+  /// `cacheBytes`: what the copies of recordings as files (in a folder of `spoolFolder`) may
+  /// hold at most; 0 for none.
   public init(
     client: PostgresClient, logger: Logger,
-    spoolFolder: URL = FileManager.default.temporaryDirectory
+    spoolFolder: URL = FileManager.default.temporaryDirectory, cacheBytes: Int = 0
   ) {
     self.client = client
     self.logger = logger
     self.spoolFolder = spoolFolder
+    cache = AudioCache.make(
+      folder: spoolFolder.appendingPathComponent("syncups-audio-cache-\(geteuid())"),
+      limit: cacheBytes, logger: logger)
   }
 
   /// 64 lowercase hex digits: the only names audio can have.
@@ -89,7 +96,12 @@ public struct AudioStore: Sendable {
         let size = try await Self.spool(body, to: file, sha256: sha256, limit: limit, files: files)
         return try await write(file, size: size, sha256: sha256, files: files)
       }
-      try? await files.remove(path: spool)
+      // The spooled bytes have their hash: the copy downloads read.
+      if let cache {
+        await cache.keep(spool, as: sha256)
+      } else {
+        try? await files.remove(path: spool)
+      }
       return stored
     } catch {
       try? await files.remove(path: spool)
@@ -185,31 +197,95 @@ public struct AudioStore: Sendable {
     }
   }
 
-  /// Writes bytes `range` of `recording` to `writer`, one chunk's part at a time, each read by
-  /// a query of its own (a slow listener holds no database connection).
+  /// What one query of a download reads at most: 1 MiB (four chunks). The next piece is read
+  /// while one is written, so a download holds two at most.
+  public static let pieceSize = 4 * chunkSize
+
+  /// Writes bytes `range` of `recording` to `writer` a piece at a time, each read by a query of
+  /// its own (a slow listener holds no database connection) while the one before it is being
+  /// written: the database and the listener's socket work at once, and a piece is a few chunks,
+  /// not one query and one round trip each.
   public func write(
     _ range: ClosedRange<Int>, of sha256: String, _ recording: Recording,
-    to writer: inout any ResponseBodyWriter
+    to writer: inout any ResponseBodyWriter,
+    copy: ((ByteBuffer) async throws -> Void)? = nil
   ) async throws {
-    var offset = range.lowerBound
-    while offset <= range.upperBound {
-      let number = offset / recording.chunkSize
-      let start = offset - number * recording.chunkSize
-      let count = min(recording.chunkSize - start, range.upperBound - offset + 1)
-      let rows = try await client.withOpenConnection { connection in
-        try await connection.run(
-          """
-          SELECT substring(bytes FROM \(Int32(start + 1)) FOR \(Int32(count))) FROM audio_chunk
-          WHERE sha256 = \(sha256) AND number = \(Int32(number))
-          """, logger: logger
-        ).collect()
-      }
-      guard let bytes = try rows.first?.decode(ByteBuffer.self), bytes.readableBytes == count
-      else {
-        throw APIError(.internalServerError, "a chunk of the audio \(sha256) is missing")
-      }
-      try await writer.write(bytes)
-      offset += count
+    let pieceSize = max(
+      recording.chunkSize, Self.pieceSize / recording.chunkSize * recording.chunkSize)
+    /// The piece that starts at `offset`: up to the next multiple of `pieceSize`.
+    func piece(at offset: Int) -> ClosedRange<Int> {
+      offset...min(range.upperBound, (offset / pieceSize + 1) * pieceSize - 1)
     }
+    var part = piece(at: range.lowerBound)
+    var bytes = try await read(part, of: sha256, recording)
+    while true {
+      guard part.upperBound < range.upperBound else {
+        for buffer in bytes {
+          try await writer.write(buffer)
+          try await copy?(buffer)
+        }
+        return
+      }
+      let next = piece(at: part.upperBound + 1)
+      async let following = read(next, of: sha256, recording)
+      for buffer in bytes {
+        try await writer.write(buffer)
+        try await copy?(buffer)
+      }
+      bytes = try await following
+      part = next
+    }
+  }
+
+  /// Writes the whole of `recording` to `writer` from the database, keeping what it read as
+  /// the recording's copy in the cache (once all of it is written).
+  public func writeWhole(
+    of sha256: String, _ recording: Recording, to writer: inout any ResponseBodyWriter
+  ) async throws {
+    let whole = 0...(recording.size - 1)
+    guard let cache else { return try await write(whole, of: sha256, recording, to: &writer) }
+    let partial = cache.newFile()
+    let files = NonBlockingFileIO(threadPool: .singleton)
+    do {
+      try await files.withFileHandle(
+        _deprecatedPath: partial, mode: .write, flags: .allowFileCreation(posixMode: 0o600)
+      ) { file in
+        try await write(whole, of: sha256, recording, to: &writer) {
+          try await files.write(fileHandle: file, buffer: $0)
+        }
+      }
+    } catch {
+      try? await files.remove(path: partial)
+      throw error
+    }
+    await cache.keep(partial, as: sha256)
+  }
+
+  /// Bytes `part` of a recording, by one query: the part of each chunk it needs, in order.
+  private func read(_ part: ClosedRange<Int>, of sha256: String, _ recording: Recording)
+    async throws -> [ByteBuffer]
+  {
+    let size = Int64(recording.chunkSize)
+    let (first, last) = (Int64(part.lowerBound), Int64(part.upperBound))
+    let rows = try await client.withOpenConnection { connection in
+      // Chunk n holds bytes n * size ..< (n + 1) * size: each row is its part within `part`.
+      try await connection.run(
+        """
+        SELECT substring(bytes FROM (greatest(\(first) - number * \(size), 0) + 1)::integer
+          FOR (least(\(last) + 1 - number * \(size), \(size))
+            - greatest(\(first) - number * \(size), 0))::integer)
+        FROM audio_chunk
+        WHERE sha256 = \(sha256) AND number BETWEEN \(Int32(first / size)) AND \(Int32(last / size))
+        ORDER BY number
+        """, logger: logger
+      ).collect()
+    }
+    let bytes = try rows.all(ByteBuffer.self)
+    guard bytes.reduce(0, { $0 + $1.readableBytes }) == part.count,
+      bytes.count == Int(last / size - first / size + 1)
+    else {
+      throw APIError(.internalServerError, "a chunk of the audio \(sha256) is missing")
+    }
+    return bytes
   }
 }

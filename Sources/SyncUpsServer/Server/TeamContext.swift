@@ -83,24 +83,30 @@ public struct Limits: Sendable {
   public var audio: Int
   /// The longest a pull may wait for changes.
   public var longestWait: Duration
-  /// A push larger than this waits for its turn: one is decoded and saved at a time (pushes are
-  /// saved one after another anyway), so pushes arriving together are not all in memory at
-  /// once as documents.
+  /// A push larger than this is spooled to a file as it arrives and waits there for its turn:
+  /// one is decoded and saved at a time (pushes are saved one after another anyway), so pushes
+  /// arriving together are not all in memory at once, as bodies or as documents.
   public var largePush: Int
   /// The JSON a page of changes holds before it stops (and says `more`): each document is in
   /// the server's memory while the page is, and a laptop waits for all of it.
   public var pageBytes: Int
   /// Audio uploads in progress from one client address at most; one more is 429.
   public var uploadsPerAddress: Int
-  /// Where uploads are spooled while their bodies arrive.
+  /// Where uploads and large pushes are spooled while their bodies arrive, and where the
+  /// copies of recordings downloads read are kept (a folder of its own).
   public var uploadSpool: URL
+  /// What those copies of recordings hold at most (0: none; every download reads the
+  /// database).
+  public var audioCache: Int
 
   public init(
     json: Int = 32 * 1024 * 1024, audio: Int = 1024 * 1024 * 1024,
     longestWait: Duration = .seconds(60), largePush: Int = 4 * 1024 * 1024,
     pageBytes: Int = 8 * 1024 * 1024, uploadsPerAddress: Int = 8,
-    uploadSpool: URL = FileManager.default.temporaryDirectory
+    uploadSpool: URL = FileManager.default.temporaryDirectory,
+    audioCache: Int = 2 * 1024 * 1024 * 1024
   ) {
+    self.audioCache = audioCache
     self.uploadsPerAddress = uploadsPerAddress
     self.uploadSpool = uploadSpool
     self.json = json

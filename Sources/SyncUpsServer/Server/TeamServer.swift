@@ -33,7 +33,9 @@ public struct TeamServer: Sendable {
     metrics: Metrics = Metrics(), metricsFrom: AddressRanges = .loopback, logger: Logger
   ) {
     store = TeamStore(client: client, logger: logger)
-    audio = AudioStore(client: client, logger: logger, spoolFolder: limits.uploadSpool)
+    audio = AudioStore(
+      client: client, logger: logger, spoolFolder: limits.uploadSpool,
+      cacheBytes: limits.audioCache)
     self.limits = limits
     self.throttle = throttle
     self.proxies = proxies

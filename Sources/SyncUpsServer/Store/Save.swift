@@ -16,6 +16,7 @@ extension TeamStore {
       try await waitForTurn(on: connection)
       if let receipt = try await earlierReceipt(of: push, on: connection) { return receipt }
       var saved = Saved(team: team)
+      try await look(at: push.meetings, into: &saved, on: connection)
       for document in push.syncUps {
         try await merge(document, into: &saved, on: connection)
       }
@@ -43,6 +44,40 @@ extension TeamStore {
     var people = 0
     /// The sync-ups read or written so far, so a push of many meetings reads each one once.
     var known: [UUID: SyncUpDocument] = [:]
+    /// Of the sync-ups the push's meetings are in, those that are another team's.
+    var foreignSyncUps: Set<UUID> = []
+    /// Of the push's meetings, those that are in another team's sync-up.
+    var foreignMeetings: Set<UUID> = []
+    /// The clock of the server's copy of each of the push's meetings it has (kept up to date
+    /// as the push writes them).
+    var clocks: [UUID: String] = [:]
+  }
+
+  /// What the server has of a push's meetings, read before any is saved by two statements, not
+  /// a few for each meeting: the sync-ups they are in that are another team's, and each meeting
+  /// here with its clock (its row locked until the transaction ends) and whether it is in
+  /// another team's sync-up.
+  private func look(
+    at meetings: [MeetingDocument], into saved: inout Saved, on connection: PostgresConnection
+  ) async throws {
+    guard !meetings.isEmpty else { return }
+    let syncUps = Array(Set(meetings.map(\.syncUpID)))
+    saved.foreignSyncUps = Set(
+      try await connection.run(
+        "SELECT id FROM sync_up WHERE id = ANY(\(syncUps)) AND team_id <> \(saved.team)",
+        logger: logger
+      ).collect().all(UUID.self))
+    let rows = try await connection.run(
+      """
+      SELECT m.id, m.clock, s.team_id <> \(saved.team)
+      FROM meeting m JOIN sync_up s ON s.id = m.sync_up_id
+      WHERE m.id = ANY(\(meetings.map(\.id))) FOR UPDATE OF m
+      """, logger: logger
+    ).collect()
+    for (id, clock, foreign) in try rows.decode((UUID, String, Bool).self) {
+      saved.clocks[id] = clock
+      if foreign { saved.foreignMeetings.insert(id) }
+    }
   }
 
   /// Holds the push lock until the transaction ends: one push is saved at a time.
@@ -83,10 +118,13 @@ extension TeamStore {
   private func save(
     _ document: MeetingDocument, into saved: inout Saved, on connection: PostgresConnection
   ) async throws {
-    try await requireInTeam(
-      syncUp: document.syncUpID, meeting: document.id, team: saved.team, on: connection)
+    // An id belongs to one team (see `requireInTeam`); what the server has, read by `look`.
+    if saved.foreignSyncUps.contains(document.syncUpID) {
+      throw Self.anotherTeams(syncUp: document.syncUpID)
+    }
+    if saved.foreignMeetings.contains(document.id) { throw Self.anotherTeams(meeting: document.id) }
     let syncUp = try await syncUp(of: document, known: &saved.known, on: connection)
-    let current = try await currentClock(of: document, on: connection)
+    let current = saved.clocks[document.id]
     var document = document
     if current != nil, let stored = try await storedDocument(document.id, on: connection) {
       // Segments merge one by one: a correction of another segment made meanwhile stays.
@@ -103,6 +141,7 @@ extension TeamStore {
       try await bringBack(syncUp, for: document, into: &saved, on: connection)
     }
     saved.version = try await write(document, replacing: current != nil, on: connection)
+    saved.clocks[document.id] = document.clock.description
     saved.meetings += 1
   }
 
@@ -134,16 +173,6 @@ extension TeamStore {
     }
     known[meeting.syncUpID] = syncUp
     return syncUp
-  }
-
-  /// The clock of the server's copy of a pushed meeting (locked until the transaction ends),
-  /// nil when there is none.
-  private func currentClock(of meeting: MeetingDocument, on connection: PostgresConnection)
-    async throws -> String?
-  {
-    try await connection.run(
-      "SELECT clock FROM meeting WHERE id = \(meeting.id) FOR UPDATE", logger: logger
-    ).all(String.self).first
   }
 
   /// The server's copy of a meeting, read on the push's connection (nil when it has none).

@@ -153,18 +153,22 @@ extension TeamStore {
       WHERE m.id = \(meeting) AND s.team_id <> \(team)
       """, logger: logger
     ).all(String.self)
-    if rows.contains("syncUp") {
-      throw APIError(
-        .conflict,
-        "sync-up \(id.uuidString.lowercased()) is another team's on this server, and an id "
-          + "belongs to one team: it cannot be saved in this one")
-    }
-    if let meeting, rows.contains("meeting") {
-      throw APIError(
-        .conflict,
-        "meeting \(meeting.uuidString.lowercased()) is in another team's sync-up on this "
-          + "server, and an id belongs to one team: it cannot be saved in this one")
-    }
+    if rows.contains("syncUp") { throw Self.anotherTeams(syncUp: id) }
+    if let meeting, rows.contains("meeting") { throw Self.anotherTeams(meeting: meeting) }
+  }
+
+  static func anotherTeams(syncUp id: UUID) -> APIError {
+    APIError(
+      .conflict,
+      "sync-up \(id.uuidString.lowercased()) is another team's on this server, and an id "
+        + "belongs to one team: it cannot be saved in this one")
+  }
+
+  static func anotherTeams(meeting id: UUID) -> APIError {
+    APIError(
+      .conflict,
+      "meeting \(id.uuidString.lowercased()) is in another team's sync-up on this "
+        + "server, and an id belongs to one team: it cannot be saved in this one")
   }
 
   /// Refuses (409, in words) a sync-up that takes on an attendee whose id is already another

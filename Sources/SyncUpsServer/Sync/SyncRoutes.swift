@@ -22,14 +22,16 @@ struct SyncRoutes {
   @Sendable func push(_ request: Request, context: TeamContext) async throws -> Response {
     let person = try context.requirePerson()
     let team = try context.syncTeam(writing: true)
-    let body = try await request.collectBody(limit: limits.json)
-    metrics.push(bytes: body.readableBytes)
-    // A large push waits for its turn once it has arrived (a body left unread would be
-    // closed by the idle timeout) and before it is decoded, which is what takes memory.
-    let large = body.readableBytes > limits.largePush
+    // A large push arrives into a spool file, then waits there for its turn (a body left
+    // unread would be closed by the idle timeout) before it is read back and decoded, which is
+    // what takes memory: pushes arriving together hold a few megabytes each, not their size.
+    let arrived = try await PushBody.receive(
+      request.body, limit: limits.json, inMemory: limits.largePush, folder: limits.uploadSpool)
+    metrics.push(bytes: arrived.size)
+    let large = arrived.isSpooled
     if large { await largePushes.begin() }
     defer { if large { largePushes.end() } }
-    let push = try Request.push(from: body)
+    let push = try Request.push(from: try await arrived.load())
     return Response.json(try await store.save(push, by: person, in: team.teamID))
   }
 
