@@ -91,7 +91,7 @@ struct LargePushTests {
       }
       func spooled() throws -> [String: Int] {
         var sizes: [String: Int] = [:]
-        for name in try spool.contents() {
+        for name in StalledUploadTests.spoolFiles(in: spool.url) {
           sizes[name] =
             try FileManager.default.attributesOfItem(atPath: spool.file(name).path)[
               .size] as? Int

@@ -30,7 +30,19 @@ struct StalledUploadTests {
 
   /// The uploads in progress: the files in `folder`.
   static func spooling(in folder: URL) -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.count ?? 0
+    spoolFiles(in: folder).count
+  }
+
+  /// The regular files in a spool folder (an upload's or a push's body); the audio cache's
+  /// folder beside them is not one.
+  static func spoolFiles(in folder: URL) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { name in
+      var isFolder: ObjCBool = false
+      let path = folder.appendingPathComponent(name).path
+      return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        && !isFolder.boolValue
+    }
   }
 
   /// Waits until `count` uploads are in progress (false past a safety net far above a normal
