@@ -18,20 +18,12 @@ struct DigestRoutes {
   @Sendable func digest(_ request: Request, context: TeamContext) async throws -> Response {
     let id = try request.uuid("id", in: context)
     guard try await store.sees(meeting: id, in: context.teamIDs),
-      let stored = try await store.storedMeeting(id), !stored.deleted, let json = stored.json,
-      let meeting = try? PushJSON.meeting(Data(buffer: json), with: WireJSON.decoder())
+      let found = try await store.digest(of: id)
     else {
       throw APIError(.notFound, "there is no meeting \(id) here")
     }
-    let attendees = try await store.attendeeNames(of: meeting.syncUpID)
-    let digest = StandupDigest.Digest(
-      segments: meeting.segments.enumerated().map { index, segment in
-        DigestSegment(
-          number: index + 1, speaker: segment.speaker, start: segment.start, text: segment.text)
-      },
-      attendees: attendees)
     var buffer = ByteBuffer()
-    buffer.writeString(digest.json(meeting: id.uuidString.lowercased()))
+    buffer.writeString(found.digest.json(meeting: id.uuidString.lowercased()))
     return Response(
       status: .ok,
       headers: [
@@ -41,7 +33,31 @@ struct DigestRoutes {
   }
 }
 
+/// A meeting with its digest, and its sync-up's attendees.
+struct MeetingDigest: Sendable {
+  var meeting: MeetingDocument
+  var attendees: [String]
+  var digest: StandupDigest.Digest
+}
+
 extension TeamStore {
+  /// The digest of meeting `id` as stored now (a correction shows at once): the one computation
+  /// the API's route and the team's chat post share. Nil when there is no such meeting, or it
+  /// is deleted.
+  func digest(of id: UUID) async throws -> MeetingDigest? {
+    guard let stored = try await storedMeeting(id), !stored.deleted, let json = stored.json,
+      let meeting = try? PushJSON.meeting(Data(buffer: json), with: WireJSON.decoder())
+    else { return nil }
+    let attendees = try await attendeeNames(of: meeting.syncUpID)
+    let digest = StandupDigest.Digest(
+      segments: meeting.segments.enumerated().map { index, segment in
+        DigestSegment(
+          number: index + 1, speaker: segment.speaker, start: segment.start, text: segment.text)
+      },
+      attendees: attendees)
+    return MeetingDigest(meeting: meeting, attendees: attendees, digest: digest)
+  }
+
   /// A sync-up's attendees' names, in its order.
   func attendeeNames(of syncUpID: UUID) async throws -> [String] {
     let rows = try await run(
