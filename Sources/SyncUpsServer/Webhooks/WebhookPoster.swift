@@ -71,6 +71,7 @@ public struct WebhookPoster: Service {
       let generation = await watcher.generation
       do {
         try await postDue(http)
+        if Task.isCancelled { break }
         let due = try await store.nextPostDue() ?? settings.idle
         // Never a busy loop: a post another server holds is looked at again after a while.
         let wait = max(min(due, settings.idle), .milliseconds(50))
@@ -113,6 +114,8 @@ public struct WebhookPoster: Service {
       }
       let body = try ChatPost(found, syncUp: heading.title, team: heading.team).json()
       let failure = await send(body, to: url, http)
+      // The server stops: the post stays claimed, and is tried again when its lease ends.
+      if Task.isCancelled { return }
       guard let failure else {
         try await store.postDelivered(post)
         logger.info(
@@ -139,37 +142,45 @@ public struct WebhookPoster: Service {
     var final = false
   }
 
-  /// Posts `body`; nil when the receiver answered 2xx.
+  /// Posts `body`; nil when the receiver answered 2xx. The request runs in a task of its own,
+  /// so neither the timeout nor the server's shutdown ever waits for a receiver that hangs.
   func send(_ body: Data, to url: WebhookURL, _ http: HTTPClient) async -> Failure? {
-    let limit = settings.answerBytes
-    let timeout = settings.timeout
-    let target = url.text
-    do {
-      return try await withThrowingTaskGroup(of: Failure?.self) { group in
-        group.addTask {
-          var request = HTTPClientRequest(url: target)
-          request.method = .POST
-          request.headers.add(name: "Content-Type", value: "application/json")
-          request.headers.add(name: "User-Agent", value: "syncups-server")
-          request.body = .bytes(ByteBuffer(bytes: body))
-          let response = try await http.execute(request, timeout: .init(timeout))
-          var read = 0
-          for try await part in response.body {
-            read += part.readableBytes
-            if read >= limit { break }
-          }
-          return Self.failure(status: Int(response.status.code))
-        }
-        group.addTask {
-          try await Task.sleep(for: timeout)
-          return Failure(reason: "no answer within \(timeout)")
-        }
-        defer { group.cancelAll() }
-        return try await group.next() ?? nil
+    let (limit, timeout, target) = (settings.answerBytes, settings.timeout, url.text)
+    let request = Task<Failure?, any Error> {
+      var request = HTTPClientRequest(url: target)
+      request.method = .POST
+      request.headers.add(name: "Content-Type", value: "application/json")
+      request.headers.add(name: "User-Agent", value: "syncups-server")
+      request.body = .bytes(ByteBuffer(bytes: body))
+      let response = try await http.execute(request, timeout: .init(timeout))
+      var read = 0
+      for try await part in response.body {
+        read += part.readableBytes
+        if read >= limit { break }
       }
-    } catch {
-      return Failure(reason: Self.words(error, hiding: url))
+      return Self.failure(status: Int(response.status.code))
     }
+    let answer = FirstAnswer()
+    let timer = Task {
+      try? await Task.sleep(for: timeout)
+      answer.give(Failure(reason: "no answer within \(timeout)"))
+    }
+    let waiter = Task {
+      do {
+        answer.give(try await request.value)
+      } catch {
+        answer.give(Failure(reason: Self.words(error, hiding: url)))
+      }
+    }
+    let first = await withTaskCancellationHandler {
+      await answer.value()
+    } onCancel: {
+      answer.give(Failure(reason: "the server stopped before the answer came"))
+    }
+    request.cancel()
+    timer.cancel()
+    _ = waiter
+    return first
   }
 
   /// What a status comes to: nil for 2xx; a redirect or a 4xx other than 408 and 429 is final
@@ -198,5 +209,33 @@ public struct WebhookPoster: Service {
       text = text.replacingOccurrences(of: secret, with: "…")
     }
     return String(text.prefix(300))
+  }
+}
+
+/// The first of several answers (a response, a timeout, a shutdown); the others are dropped.
+final class FirstAnswer: @unchecked Sendable {
+  private let lock = NSLock()
+  private var answer: WebhookPoster.Failure??
+  private var waiting: CheckedContinuation<WebhookPoster.Failure?, Never>?
+
+  func give(_ value: WebhookPoster.Failure?) {
+    let waiter: CheckedContinuation<WebhookPoster.Failure?, Never>? = lock.withLock {
+      guard answer == nil else { return nil }
+      answer = .some(value)
+      defer { waiting = nil }
+      return waiting
+    }
+    waiter?.resume(returning: value)
+  }
+
+  func value() async -> WebhookPoster.Failure? {
+    await withCheckedContinuation { continuation in
+      let now: WebhookPoster.Failure?? = lock.withLock {
+        if let answer { return .some(answer) }
+        waiting = continuation
+        return .none
+      }
+      if let now { continuation.resume(returning: now) }
+    }
   }
 }
