@@ -127,8 +127,8 @@ struct WebhookTests {
     }
   }
 
-  @Test("a 404 is given up at once, kept with its error; a deleted meeting is never posted")
-  func finalFailuresAndDeletedMeetings() async throws {
+  @Test("a 404 is given up at once and kept with its error, the key never said")
+  func finalFailures() async throws {
     let server = try await TestServer.make()
     let receiver = try await ChatReceiver.start()
     defer { receiver.stop() }
