@@ -65,7 +65,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-    // The browser tests' WebDriver client (chromedriver's headers are not ones URLSession reads).
+    // The server's posts to the teams' chats, and the browser tests' WebDriver client
+    // (chromedriver's headers are not ones URLSession reads).
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
@@ -416,6 +417,8 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        // The posts to the teams' chats (`WebhookPoster`).
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ],
       // The pages' stylesheet and script, compiled into the binary (`PackageResources`).
       resources: [.embedInCode("Resources/style.css"), .embedInCode("Resources/script.js")]

@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import SyncUpsServer
 
-/// `syncups-server team add NAME`, `team list`: the teams of this server. Each sync-up belongs to
-/// one; people belong to teams with a role in each (`user add NAME --team TEAM --role ROLE`).
+/// `syncups-server team add NAME`, `team list`, `team webhook TEAM URL`: the teams of this
+/// server. Each sync-up belongs to one; people belong to teams with a role in each (`user add
+/// NAME --team TEAM --role ROLE`); a team's new meetings' digests go to its chat's webhook.
 struct TeamCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "team",
     abstract: "The teams: each sees only its own sync-ups, meetings, search and audio.",
-    subcommands: [Add.self, List.self])
+    subcommands: [Add.self, List.self, Webhook.self])
 
   struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,12 +32,55 @@ struct TeamCommand: AsyncParsableCommand {
 
     func run() async throws {
       let teams = try await withStore(options) { try await $0.teams() }
-      print("TEAM".padding(toLength: 24, withPad: " ", startingAt: 0) + "PEOPLE  SYNC-UPS")
+      print(
+        "TEAM".padding(toLength: 24, withPad: " ", startingAt: 0) + "PEOPLE  SYNC-UPS  WEBHOOK")
       for team in teams {
         print(
           team.name.padding(toLength: 24, withPad: " ", startingAt: 0)
             + String(team.people).padding(toLength: 8, withPad: " ", startingAt: 0)
-            + String(team.syncUps))
+            + String(team.syncUps).padding(toLength: 10, withPad: " ", startingAt: 0)
+            + (team.webhook ?? "-"))
+      }
+    }
+  }
+
+  struct Webhook: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Post each new meeting's digest to the team's chat (a Slack or Mattermost "
+        + "incoming webhook).",
+      discussion: """
+        With a URL, sets it (http or https, no user or password in it); with --clear, stops \
+        posting (posts still waiting are dropped); with neither, says where it posts. The URL \
+        is a secret: nothing prints or logs more of it than its host. See docs/digest.md.
+        """)
+    @OptionGroup var options: DatabaseOptions
+    @Argument(help: "The team.") var team: String
+    @Argument(help: "The incoming webhook's URL, as the chat gave it (https://HOST/...).")
+    var url: String?
+    @Flag(help: "Stop posting the team's digests.") var clear = false
+
+    func run() async throws {
+      let team = team
+      switch (url, clear) {
+      case (let text?, false):
+        let webhook = try WebhookURL(text)
+        let info = try await withStore(options) { try await $0.setWebhook(webhook, team: team) }
+        print(
+          "Team \(info.name)'s new meetings are posted to \(webhook.redacted) from now on "
+            + "(meetings pushed before are not).")
+      case (nil, true):
+        let info = try await withStore(options) { try await $0.setWebhook(nil, team: team) }
+        print("Team \(info.name)'s meetings are no longer posted anywhere.")
+      case (nil, false):
+        let (info, current) = try await withStore(options) { store in
+          let info = try await store.requireTeamInfo(named: team)
+          return (info, try await store.webhook(team: team))
+        }
+        print(
+          current.map { "Team \(info.name) posts to \(WebhookURL.redacted($0))." }
+            ?? "Team \(info.name) posts nowhere; set: syncups-server team webhook \(info.name) URL")
+      case (_?, true):
+        throw ServerError.usage("give the webhook's URL or --clear, not both")
       }
     }
   }

@@ -70,44 +70,17 @@ enum DigestFormat: String, CaseIterable {
         + allCases.map(\.rawValue).joined(separator: ", "))
   }
 
+  /// JSON, or the layout `StandupDigest` gives the text and Markdown (and the team server's
+  /// chat post), with the terminal's control characters shown, not obeyed.
   func render(_ digest: Digest, of meeting: Meeting, in syncUp: SyncUp) -> String {
     if self == .json { return digest.json(meeting: meeting.id.full) + "\n" }
-    let markdown = self == .markdown
-    let spoke = Set(meeting.segments.map { $0.speaker.lowercased() })
-    let silent = syncUp.attendees.map(\.name).filter { !spoke.contains($0.lowercased()) }
     let title = "\(syncUp.title.visible): \(Format.date(meeting.date))"
-    var out = markdown ? "# \(title)\n\n" : "Digest of \(title) (meeting \(meeting.id.short))\n\n"
-    if meeting.segments.isEmpty {
-      out += "No speech was recognised in this meeting.\n"
-    } else if digest.people.isEmpty {
-      out += "No segment of this meeting names its speaker.\n"
-    }
-    for person in digest.people {
-      out += markdown ? "## \(person.name.visible)\n\n" : "\(person.name.visible)\n"
-      for question in DigestQuestion.allCases {
-        out += Self.lines(person[question], question, markdown: markdown)
-      }
-      out += markdown ? "" : "\n"
-    }
-    if !silent.isEmpty {
-      out += "Nothing heard from: " + silent.map(\.visible).joined(separator: ", ") + "\n"
-    }
-    return out.hasSuffix("\n\n") ? String(out.dropLast()) : out
-  }
-
-  private static func lines(_ items: [DigestItem], _ question: DigestQuestion, markdown: Bool)
-    -> String
-  {
-    let title = question.rawValue.capitalized
-    if items.isEmpty {
-      return markdown ? "**\(title)**: nothing found\n\n" : "  \(title): nothing found\n"
-    }
-    var out = markdown ? "**\(title)**\n\n" : "  \(title):\n"
-    for item in items {
-      let named = item.person.map { " (\($0.visible))" } ?? ""
-      let place = "[\(Format.clock(item.time)), segment \(item.segment)]"
-      out += (markdown ? "- " : "    - ") + "\(item.text.visible)\(named) \(place)\n"
-    }
-    return markdown ? out + "\n" : out
+    let page = DigestPage(
+      heading: self == .markdown ? title : "Digest of \(title) (meeting \(meeting.id.short))",
+      hasSpeech: !meeting.segments.isEmpty,
+      silent: DigestPage.silent(
+        syncUp.attendees.map(\.name), speakers: meeting.segments.map(\.speaker)))
+    return digest.rendered(
+      self == .markdown ? .markdown : .text, page: page, show: \.visible, clock: Format.clock)
   }
 }

@@ -109,7 +109,8 @@ struct TeamCommandTests {
     let teams = try await run("team", "list")
     #expect(
       teams.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) } == [
-        ["TEAM", "PEOPLE", "SYNC-UPS"], ["blue", "1", "0"], ["team", "3", "0"],
+        ["TEAM", "PEOPLE", "SYNC-UPS", "WEBHOOK"], ["blue", "1", "0", "-"],
+        ["team", "3", "0", "-"],
       ])
     let out = try await run("user", "remove", "Ana", "--team", "blue")
     #expect(out.status == 0 && out.stdout.contains("their teams now: team"))

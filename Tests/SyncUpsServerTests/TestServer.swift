@@ -85,13 +85,18 @@ struct TestServer: Sendable {
   func test<T: Sendable>(
     _ framework: TestingSetup = .router, throttle: SignInThrottle = SignInThrottle(),
     proxies: TrustedProxies = TrustedProxies(), transport: Transport = Transport(),
+    webhooks: WebhookSettings = WebhookSettings(),
     _ body: @Sendable @escaping (any TestClientProtocol, TeamStore) async throws -> T
   ) async throws -> T {
     var logger = Logger(label: "syncups-server-test")
-    logger.logLevel = .error
+    // SYNCUPS_TEST_SERVER_LOG=info (or debug) says what the server does, for a failing test.
+    logger.logLevel =
+      ProcessInfo.processInfo.environment["SYNCUPS_TEST_SERVER_LOG"].flatMap(
+        Logger.Level.init(rawValue:)) ?? .error
     let client = PostgresClientFactory.make(url, logger: logger)
     let server = TeamServer(
-      client: client, limits: limits, throttle: throttle, proxies: proxies, logger: logger)
+      client: client, limits: limits, throttle: throttle, proxies: proxies, webhooks: webhooks,
+      logger: logger)
     let app = server.application(transport: transport, logger: logger)
     return try await app.test(framework) { http in
       try await body(http, server.store)

@@ -28,9 +28,24 @@ extension TeamStore {
   /// A meeting's digest as stored now: its segments' speakers, times and text only (not their
   /// words), its sync-up's attendees.
   func digest(of meeting: UUID, syncUp: UUID) async throws -> StandupDigest.Digest {
-    let segments = try await digestSegments(of: [meeting])[meeting] ?? []
-    return StandupDigest.Digest(
-      segments: segments, attendees: try await attendeeNames(of: syncUp))
+    try await meetingDigest(meeting, syncUp: syncUp).digest
+  }
+
+  /// The digest of meeting `id` with what a chat post says beside it; nil when there is no
+  /// such meeting, or it is deleted.
+  func meetingDigest(_ id: UUID) async throws -> MeetingDigest? {
+    guard let (meeting, _) = try await meetingRow(id), !meeting.deleted else { return nil }
+    return try await meetingDigest(id, syncUp: meeting.syncUpID, date: meeting.date)
+  }
+
+  private func meetingDigest(_ id: UUID, syncUp: UUID, date: Date = .distantPast) async throws
+    -> MeetingDigest
+  {
+    let segments = try await digestSegments(of: [id])[id] ?? []
+    let attendees = try await attendeeNames(of: syncUp)
+    return MeetingDigest(
+      syncUpID: syncUp, date: date, speakers: segments.map(\.speaker), attendees: attendees,
+      digest: StandupDigest.Digest(segments: segments, attendees: attendees))
   }
 
   /// The segments of `meetings` as the digest reads them (speaker, start, text), numbered from
@@ -62,4 +77,14 @@ extension TeamStore {
       logger: logger)
     return try rows.all(String.self)
   }
+}
+
+/// A meeting's digest, with its sync-up, its date, who spoke (in order) and the sync-up's
+/// attendees: what the team's chat post shows.
+struct MeetingDigest: Sendable {
+  var syncUpID: UUID
+  var date: Date
+  var speakers: [String]
+  var attendees: [String]
+  var digest: StandupDigest.Digest
 }

@@ -26,11 +26,14 @@ public struct TeamServer: Sendable {
   public var healthTimeout: Duration = .seconds(2)
   /// The transcripts of meeting pages read lately.
   let meetingPages = MeetingPageCache()
+  /// Posts new meetings' digests to the teams' chats, in the background.
+  public let poster: WebhookPoster
 
   public init(
     client: PostgresClient, limits: Limits = Limits(),
     throttle: SignInThrottle = SignInThrottle(), proxies: TrustedProxies = TrustedProxies(),
-    metrics: Metrics = Metrics(), metricsFrom: AddressRanges = .loopback, logger: Logger
+    metrics: Metrics = Metrics(), metricsFrom: AddressRanges = .loopback,
+    webhooks: WebhookSettings = WebhookSettings(), logger: Logger
   ) {
     store = TeamStore(client: client, logger: logger)
     audio = AudioStore(
@@ -42,11 +45,12 @@ public struct TeamServer: Sendable {
     self.metrics = metrics
     self.metricsFrom = metricsFrom
     watcher = ChangesWatcher(client: client, logger: logger)
+    poster = WebhookPoster(store: store, watcher: watcher, settings: webhooks, logger: logger)
   }
 
-  /// The HTTP application: the routes, with the PostgreSQL client and the watcher as services,
-  /// its connections held as `transport` says. `onServerRunning` gets the port it listens on
-  /// once it does (port 0 picks a free one).
+  /// The HTTP application: the routes, with the PostgreSQL client, the watcher and the webhook
+  /// poster as services, its connections held as `transport` says. `onServerRunning` gets the
+  /// port it listens on once it does (port 0 picks a free one).
   public func application(
     configuration: ApplicationConfiguration = .init(), transport: Transport = Transport(),
     logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -54,7 +58,7 @@ public struct TeamServer: Sendable {
     Application(
       router: router(logger: logger), server: transport.server(logger: logger),
       configuration: configuration,
-      services: [ClientService(client: store.client), watcher],
+      services: [ClientService(client: store.client), watcher, poster],
       onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
       logger: logger)
   }

@@ -143,6 +143,10 @@ extension TeamStore {
     saved.version = try await write(document, replacing: current != nil, on: connection)
     saved.clocks[document.id] = document.clock.description
     saved.meetings += 1
+    if current == nil && !document.deleted {
+      // New to this server: its digest goes to the team's chat once this push commits.
+      try await schedulePost(of: document.id, team: saved.team, on: connection)
+    }
   }
 
   /// Undeletes the sync-up a meeting was recorded into offline, rather than lose the meeting:

@@ -297,6 +297,23 @@ enum Schema {
       PRIMARY KEY (meeting_id, segment, key)
     );
     """,
+    // 17: a team's chat (`team webhook`): the incoming webhook its new meetings' digests are
+    // posted to, and the posts still to make (`WebhookPoster`), written in the transaction of
+    // the push that first stores the meeting: one row per meeting, claimed by one server at a
+    // time (`leased_until`), deleted once the receiver said yes.
+    """
+    ALTER TABLE team ADD COLUMN webhook text;
+    CREATE TABLE webhook_post (
+      meeting_id uuid PRIMARY KEY REFERENCES meeting ON DELETE CASCADE,
+      team_id bigint NOT NULL REFERENCES team ON DELETE CASCADE,
+      attempts integer NOT NULL DEFAULT 0,
+      due_at timestamptz NOT NULL DEFAULT now(),
+      leased_until timestamptz,
+      last_error text,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX webhook_post_due ON webhook_post (due_at);
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body

@@ -9,6 +9,9 @@ public struct TeamInfo: Equatable, Sendable {
   public var name: String
   public var people: Int
   public var syncUps: Int
+  /// Where its new meetings' digests are posted, as may be said of it (`WebhookURL.redacted`:
+  /// the scheme and host, never the key); nil when nowhere.
+  public var webhook: String? = nil
 }
 
 /// A person's place in a team: the team and their role there.
@@ -53,18 +56,29 @@ extension TeamStore {
       SELECT t.id, t.name,
         (SELECT count(*) FROM membership m JOIN person p ON p.id = m.person_id
           WHERE m.team_id = t.id AND p.removed_at IS NULL)::int,
-        (SELECT count(*) FROM sync_up s WHERE s.team_id = t.id AND NOT s.deleted)::int
+        (SELECT count(*) FROM sync_up s WHERE s.team_id = t.id AND NOT s.deleted)::int,
+        t.webhook
       FROM team t ORDER BY lower(t.name)
       """, logger: logger)
     var teams: [TeamInfo] = []
-    for (id, name, people, syncUps) in try rows.decode((Int64, String, Int, Int).self) {
-      teams.append(TeamInfo(id: id, name: name, people: people, syncUps: syncUps))
+    for (id, name, people, syncUps, webhook) in try rows.decode(
+      (Int64, String, Int, Int, String?).self)
+    {
+      teams.append(
+        TeamInfo(
+          id: id, name: name, people: people, syncUps: syncUps,
+          webhook: webhook.map(WebhookURL.redacted)))
     }
     return teams
   }
 
   public func team(named name: String) async throws -> TeamInfo? {
     try await teams().first { $0.name.lowercased() == name.lowercased() }
+  }
+
+  /// The team `name` names, or one line listing the teams there are.
+  public func requireTeamInfo(named name: String) async throws -> TeamInfo {
+    try await requireTeam(named: name)
   }
 
   /// The team `name` names, or one line listing the teams there are.
