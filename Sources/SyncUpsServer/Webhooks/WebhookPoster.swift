@@ -61,8 +61,13 @@ public struct WebhookPoster: Service {
         connect: .init(settings.timeout), read: .init(settings.timeout)))
     configuration.httpVersion = .http1Only
     let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    // A graceful shutdown cancels it; a post cut short stays claimed until its lease ends.
-    await cancelWhenGracefulShutdown { await loop(http) }
+    // A graceful shutdown cancels it; a post cut short stays claimed until its lease ends. The
+    // shutdown does not wait for the loop: a query still waiting for its first connection does
+    // not end when cancelled (a server stopped right after it started hung so), and the
+    // database client's own shutdown, after this service's, ends it.
+    let posting = Task { await loop(http) }
+    try? await gracefulShutdown()
+    posting.cancel()
     try? await http.shutdown()
   }
 
