@@ -87,9 +87,7 @@ struct MeetingVoices {
   /// A meeting's sentences grouped by voice, bottom up (per sentence, its group): each heard sentence
   /// starts as a group of its own, and the two groups whose voices explain each other best
   /// (each group's frames scored under the other's model against the background, per frame)
-  /// merge, until there are as many groups as attendees; then on while the closest two are as
-  /// alike as the least alike two merged so far (within `sameVoice`): one voice heard as two
-  /// groups while an attendee said nothing. No slot decides a group, so a turn
+  /// merge, until there are as many groups as attendees. No slot decides a group, so a turn
   /// that ran into the next slot does not pull the next voice into its own. When the closest
   /// two stand out no more than `sameVoice` from a typical pair, the voices cannot be told
   /// apart this way (nil).
@@ -119,10 +117,7 @@ struct MeetingVoices {
       }
       return across(a, b) + across(b, a)
     }
-    // The least alike two groups merged so far: below a group per attendee, only groups as
-    // alike as that are one voice (heard as two, while someone said nothing).
-    var lowest = Double.infinity
-    while groups.count > 1 {
+    while groups.count > attendees {
       var pair = (0, 1)
       var best = -Double.infinity
       var all: [Double] = []
@@ -136,13 +131,7 @@ struct MeetingVoices {
       // No pair stands out from the rest (voices alike, or one voice): the sentences cannot be
       // grouped by voice alone, and they start from their slots.
       all.sort()
-      let standsOut = best - all[all.count / 2] > settings.sameVoice
-      if groups.count > attendees {
-        guard standsOut else { return nil }
-      } else if !standsOut || best < lowest - settings.sameVoice {
-        break
-      }
-      lowest = min(lowest, best)
+      guard best - all[all.count / 2] > settings.sameVoice else { return nil }
       groups[pair.0] += groups[pair.1]
       groups.remove(at: pair.1)
       ratios.remove(at: pair.1)

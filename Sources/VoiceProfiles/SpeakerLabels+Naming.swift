@@ -10,10 +10,9 @@ extension SpeakerLabels {
   /// (the name of the sentence before them; the voices then decide). Otherwise one voice heard as two groups, with an attendee who says
   /// nothing, would make as many groups as attendees and shift every name after it.
   ///
-  /// With a group for each attendee, a meeting whose turns follow the slots (most of each
-  /// group's speech in one attendee's slot) names each group after that attendee, whoever
-  /// spoke first; one whose turns ignore the slots names them in the order they first speak:
-  /// the first to speak is the first attendee, and so on. With fewer groups than attendees
+  /// Groups keep the order they first speak in, and so do the attendees: with a group for each
+  /// attendee, the first to speak is the first attendee, and so on, wherever the slots fall (a
+  /// meeting whose turns ignore the slots keeps its names). With fewer groups than attendees
   /// they are matched to the attendees' slots in that order, a group gaining the speech it
   /// holds in its attendee's slot and most of what it holds in the next (a turn that runs on,
   /// as it does into the slot of someone who says nothing). An attendee left without a group
@@ -46,9 +45,7 @@ extension SpeakerLabels {
       filled[group][min(max(slots[index], 0), attendees - 1)] += Double(frames[index])
     }
     let names =
-      groups.count < attendees
-      ? matched(filled, attendees: attendees)
-      : bySlots(filled, attendees: attendees) ?? Array(groups.indices)
+      groups.count < attendees ? matched(filled, attendees: attendees) : Array(groups.indices)
     // Attendees without a group whose slot stands for them: the group filling it is mostly in
     // its own attendee's slot.
     var standing = Set<Int>()
@@ -70,35 +67,6 @@ extension SpeakerLabels {
       named[index] = near.map { named[$0] } ?? slots[index]
     }
     return named
-  }
-
-  /// The share of a meeting's speech that must fall in its speakers' own slots for its turns
-  /// to be taken as following the slots.
-  static let followedShare = 0.75
-
-  /// A group for each attendee (`filled[g][a]`: frames of group g in attendee a's slot) named
-  /// after the attendee in whose slot most of its speech falls (the group and slot that share
-  /// the most first, then the most of the rest), when that puts at least `followedShare` of the
-  /// speech in its speaker's slot: the turns follow the slots, whoever spoke first. Otherwise
-  /// nil: the slots say too little, and the groups are named in the order they first speak.
-  static func bySlots(_ filled: [[Double]], attendees: Int) -> [Int]? {
-    let total = filled.joined().reduce(0, +)
-    var names = [Int?](repeating: nil, count: filled.count)
-    var free = Set(0..<attendees)
-    var inSlot = 0.0
-    while let group = names.indices.first(where: { names[$0] == nil }) {
-      var best = (group: group, attendee: free.min()!, frames: -1.0)
-      for group in names.indices where names[group] == nil {
-        for attendee in free where filled[group][attendee] > best.frames {
-          best = (group, attendee, filled[group][attendee])
-        }
-      }
-      names[best.group] = best.attendee
-      free.remove(best.attendee)
-      inSlot += best.frames
-    }
-    guard total > 0, inSlot >= followedShare * total else { return nil }
-    return names.map { $0! }
   }
 
   /// The share of a group's speech in the slot after its attendee's that counts as theirs.
