@@ -57,18 +57,23 @@ struct MeetingVoices {
   /// Groups (per sentence) named after the attendees in the order they first speak.
   func named(_ groups: [Int]) -> [Int] {
     SpeakerLabels.named(
-      groups: groups, slots: slots, frames: speech.map { $0?.count ?? 0 }, attendees: attendees)
+      groups: groups, slots: slots, frames: speech.map { $0?.count ?? 0 }, attendees: attendees,
+      fragment: settings.fragmentFrames)
   }
 
   /// `labels` refined until nothing moves: every sentence goes to the voice that explains it
   /// best, the slot's owner gaining `slotPrior`.
+  /// Only voices heard (given a sentence in `start`) or known compete: an attendee who said
+  /// nothing in a first meeting is no voice, and gets no sentence by their slot alone.
   func refined(_ start: [Int], slotPrior: Double) -> [Int] {
     var labels = start
+    let voices = self.voices(start)
     for _ in 0..<settings.iterations {
       let models = self.models(labels)
       var changed = false
       for index in speech.indices {
-        let best = self.best(index, labels: labels, models: models, slotPrior: slotPrior)
+        let best = self.best(
+          index, labels: labels, models: models, slotPrior: slotPrior, voices: voices)
         if best != labels[index] {
           labels[index] = best
           changed = true
@@ -168,12 +173,28 @@ struct MeetingVoices {
     return priors[attendee].adapted(to: total)
   }
 
-  /// The attendee whose voice (and slot) best explain sentence `index`.
-  func best(_ index: Int, labels: [Int], models: [GaussianMixture], slotPrior: Double) -> Int {
+  /// The attendees with a voice here: given a heard sentence in `labels`, or known.
+  func voices(_ labels: [Int]) -> Set<Int> {
+    var voices = Set(profiles.keys)
+    for index in speech.indices where (speech[index]?.count ?? 0) > 0 {
+      voices.insert(labels[index])
+    }
+    return voices
+  }
+
+  /// The attendee among `voices` whose voice (and slot) best explain sentence `index`.
+  func best(
+    _ index: Int, labels: [Int], models: [GaussianMixture], slotPrior: Double, voices: Set<Int>
+  ) -> Int {
     guard let frames = speech[index]?.frames, frames.count > 0 else { return slots[index] }
     var scores: [Double] = []
     var means: [Double] = []
     for attendee in 0..<attendees {
+      guard voices.contains(attendee) else {
+        scores.append(-.infinity)
+        means.append(-.infinity)
+        continue
+      }
       let model = self.model(attendee, without: index, labels: labels, models: models)
       let ratio = zip(model.logLikelihoods(frames), backgroundScores[index]).map { $0 - $1 }
       let mean = ratio.reduce(0, +) / Double(ratio.count)
@@ -198,7 +219,11 @@ struct MeetingVoices {
       last - first >= 2 * settings.minimumPart, sentence.count > 0
     else { return whole }
     let models = self.models(labels)
+    let voices = self.voices(labels).union([label])
     let scores: [[Double]] = (0..<attendees).map { attendee in
+      guard voices.contains(attendee) else {
+        return [Double](repeating: -.infinity, count: sentence.count)
+      }
       let model = self.model(attendee, without: index, labels: labels, models: models)
       return zip(model.logLikelihoods(sentence.frames), backgroundScores[index]).map {
         ($0 - $1) * settings.frameWeight

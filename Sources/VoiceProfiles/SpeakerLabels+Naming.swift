@@ -4,60 +4,103 @@ extension SpeakerLabels {
   /// A first meeting's groups of voices (`groups`, per sentence), named after the attendees
   /// whose slots they fill.
   ///
+  /// A group of less than `fragment` frames of speech (a short sentence or two, heard apart
+  /// from the rest of its speaker's) is too little to stand for a voice while every attendee
+  /// has a group: it is named after no one, and its sentences go on the turn they are heard in
+  /// (the name of the sentence before them; the voices then decide). Otherwise one voice heard as two groups, with an attendee who says
+  /// nothing, would make as many groups as attendees and shift every name after it.
+  ///
   /// Groups keep the order they first speak in, and so do the attendees: with a group for each
   /// attendee, the first to speak is the first attendee, and so on, wherever the slots fall (a
   /// meeting whose turns ignore the slots keeps its names). With fewer groups than attendees
-  /// they are matched to the attendees' slots in that order (a turn that drifted by a slot
-  /// keeps its name), and (two voices alike heard as one), the attendee
-  /// left without a group is the one whose slot the groups fill least, so the names after it
-  /// do not shift. That attendee's slot then stands for them, as for a voice never heard.
+  /// they are matched to the attendees' slots in that order, a group gaining the speech it
+  /// holds in its attendee's slot and most of what it holds in the next (a turn that runs on,
+  /// as it does into the slot of someone who says nothing). An attendee left without a group
+  /// either said nothing or was heard in a group with a voice alike: when the group whose
+  /// speech fills their slot holds more in its own attendee's slot, it is two voices heard as
+  /// one and the slot stands for the attendee left out, as for a voice never heard; when it
+  /// holds more in theirs, it is one turn that ran on, and it keeps its name.
   /// `frames` is each sentence's amount of speech (0: not heard, its group is its slot).
-  public static func named(groups labels: [Int], slots: [Int], frames: [Int], attendees: Int)
-    -> [Int]
-  {
+  public static func named(
+    groups labels: [Int], slots: [Int], frames: [Int], attendees: Int, fragment: Int = 150
+  ) -> [Int] {
     let heard = labels.indices.filter { frames[$0] > 0 }
-    var groups: [Int] = []
-    for index in heard where !groups.contains(labels[index]) { groups.append(labels[index]) }
-    guard !groups.isEmpty, groups.count <= attendees else { return labels }
-    if groups.count == attendees {
-      return labels.indices.map { frames[$0] > 0 ? groups.firstIndex(of: labels[$0])! : labels[$0] }
+    var order: [Int] = []
+    var size: [Int: Int] = [:]
+    for index in heard {
+      if !order.contains(labels[index]) { order.append(labels[index]) }
+      size[labels[index], default: 0] += frames[index]
+    }
+    guard !order.isEmpty, order.count <= attendees else { return labels }
+    var groups = order
+    if order.count == attendees {
+      let voices = order.filter { size[$0, default: 0] >= fragment }
+      if !voices.isEmpty { groups = voices }
     }
     // Frames of each group in each attendee's slot.
     var filled = [[Double]](
       repeating: [Double](repeating: 0, count: attendees + 1), count: groups.count)
     for index in heard {
-      filled[groups.firstIndex(of: labels[index])!][slots[index]] += Double(frames[index])
+      guard let group = groups.firstIndex(of: labels[index]) else { continue }
+      filled[group][min(max(slots[index], 0), attendees - 1)] += Double(frames[index])
     }
-    // A group named after `attendee` gains the frames it holds in their slot, and half those in
-    // the next slot (where a long turn runs on).
+    let names =
+      groups.count < attendees ? matched(filled, attendees: attendees) : Array(groups.indices)
+    // Attendees without a group whose slot stands for them: the group filling it is mostly in
+    // its own attendee's slot.
+    var standing = Set<Int>()
+    for attendee in Set(0..<attendees).subtracting(names) {
+      let filling = filled.indices.max { filled[$0][attendee] < filled[$1][attendee] }!
+      if filled[filling][names[filling]] >= filled[filling][attendee] { standing.insert(attendee) }
+    }
+    var named = labels.indices.map { index in
+      guard frames[index] > 0, let group = groups.firstIndex(of: labels[index]) else {
+        return labels[index]
+      }
+      return standing.contains(slots[index]) ? slots[index] : names[group]
+    }
+    // A fragment's sentences go on the turn they are heard in: the name before them (or after).
+    let fragments = heard.filter { !groups.contains(labels[$0]) }
+    let kept = heard.filter { groups.contains(labels[$0]) }
+    for index in fragments {
+      let near = kept.last { $0 < index } ?? kept.first { $0 > index }
+      named[index] = near.map { named[$0] } ?? slots[index]
+    }
+    return named
+  }
+
+  /// The share of a group's speech in the slot after its attendee's that counts as theirs.
+  static let runOn = 0.75
+
+  /// Groups (in the order they first speak; `filled[g][a]`: frames of group g in attendee a's
+  /// slot) matched to attendees in order, each group to one, the most speech in their slots
+  /// (and `runOn` of that in the next): per group, its attendee.
+  static func matched(_ filled: [[Double]], attendees: Int) -> [Int] {
+    let count = filled.count
     func gain(_ group: Int, _ attendee: Int) -> Double {
-      filled[group][attendee] + filled[group][attendee + 1] / 2
+      filled[group][attendee] + filled[group][attendee + 1] * runOn
     }
     // best[g][a]: the most frames the first g groups can gain named after the first a attendees.
     var best = [[Double]](
-      repeating: [Double](repeating: -.infinity, count: attendees + 1), count: groups.count + 1)
+      repeating: [Double](repeating: -.infinity, count: attendees + 1), count: count + 1)
     for attendee in 0...attendees { best[0][attendee] = 0 }
-    for group in stride(from: 1, through: groups.count, by: 1) {
+    for group in stride(from: 1, through: count, by: 1) {
       for attendee in stride(from: 1, through: attendees, by: 1) {
         best[group][attendee] = max(
           best[group][attendee - 1],
           best[group - 1][attendee - 1] + gain(group - 1, attendee - 1))
       }
     }
-    var names: [Int: Int] = [:]
-    var group = groups.count
+    var names = [Int](repeating: 0, count: count)
+    var group = count
     var attendee = attendees
     while group > 0 {
       if best[group][attendee] == best[group - 1][attendee - 1] + gain(group - 1, attendee - 1) {
-        names[groups[group - 1]] = attendee - 1
+        names[group - 1] = attendee - 1
         group -= 1
       }
       attendee -= 1
     }
-    let unmatched = Set(0..<attendees).subtracting(names.values)
-    return labels.indices.map { index in
-      guard frames[index] > 0 else { return labels[index] }
-      return unmatched.contains(slots[index]) ? slots[index] : names[labels[index]]!
-    }
+    return names
   }
 }

@@ -75,6 +75,9 @@ public enum SpeakerLabels {
     /// background, both ways added) the two groups of a first meeting's sentences that explain
     /// each other best must do than the median pair, to be taken for one voice.
     public var sameVoice = 0.5
+    /// Frames of speech below which a first meeting's group of sentences is too little to be
+    /// named as a voice of its own while every attendee has a group (a fragment of a voice).
+    public var fragmentFrames = 150
     /// Frames an attendee's other sentences must hold for a sentence to be scored without
     /// itself.
     public var leaveOneOutFrames = 300.0
