@@ -7,9 +7,7 @@ import Testing
 struct BlockersCommandTests {
   static func seeded() async throws -> Home {
     let home = try Home()
-    func segment(_ speaker: String, _ start: Double, _ text: String) -> [String: Any] {
-      ["speaker": speaker, "start": start, "end": start + 4, "text": text, "words": []]
-    }
+    let segment = SeedJSON.segment
     func meeting(_ id: String, _ date: String, _ segments: [[String: Any]]) -> [String: Any] {
       ["id": id, "date": date, "transcript": "", "length": 60, "segments": segments]
     }

@@ -9,14 +9,8 @@ struct DigestCommandTests {
   /// no meetings and one whose meeting has no speech.
   static func seeded() async throws -> Home {
     let home = try Home()
-    func segment(_ speaker: String, _ start: Double, _ text: String) -> [String: Any] {
-      ["speaker": speaker, "start": start, "end": start + 4, "text": text, "words": []]
-    }
-    func attendees(_ names: [String], _ base: Int) -> [[String: Any]] {
-      names.enumerated().map { index, name in
-        ["id": String(format: "00000000-0000-0000-0000-%012d", base + index), "name": name]
-      }
-    }
+    let segment = SeedJSON.segment
+    let attendees = SeedJSON.attendees
     let standup: [String: Any] = [
       "id": "33333333-0000-0000-0000-000000000003", "title": "Standup", "duration": 300,
       "attendees": attendees(["Ana", "Ben", "Dan"], 1),

@@ -10,14 +10,8 @@ struct SearchExportImportTests {
   /// with one meeting each.
   static func seeded() async throws -> Home {
     let home = try Home()
-    func segment(_ speaker: String, _ start: Double, _ text: String) -> [String: Any] {
-      ["speaker": speaker, "start": start, "end": start + 4, "text": text, "words": []]
-    }
-    func attendees(_ names: [String], _ base: Int) -> [[String: Any]] {
-      names.enumerated().map { index, name in
-        ["id": String(format: "00000000-0000-0000-0000-%012d", base + index), "name": name]
-      }
-    }
+    let segment = SeedJSON.segment
+    let attendees = SeedJSON.attendees
     let morning: [String: Any] = [
       "id": "11111111-0000-0000-0000-000000000001", "title": "Morning Sync", "duration": 300,
       "theme": "orange", "attendees": attendees(["Ana", "Ben"], 1),

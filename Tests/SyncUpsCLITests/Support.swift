@@ -76,3 +76,18 @@ func expectOneLineFailure(
   }
   #expect(!run.stderr.contains("Fatal error"), sourceLocation: sourceLocation)
 }
+
+/// Pieces of a `sync-ups.json` as the tests seed it (imported on a data directory's first run).
+enum SeedJSON {
+  /// A four-second segment with no timed words.
+  static func segment(_ speaker: String, _ start: Double, _ text: String) -> [String: Any] {
+    ["speaker": speaker, "start": start, "end": start + 4, "text": text, "words": []]
+  }
+
+  /// Attendees named `names`, their ids counting up from `base`.
+  static func attendees(_ names: [String], _ base: Int) -> [[String: Any]] {
+    names.enumerated().map { index, name in
+      ["id": String(format: "00000000-0000-0000-0000-%012d", base + index), "name": name]
+    }
+  }
+}
