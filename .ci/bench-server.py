@@ -17,6 +17,10 @@
   bench-server.py audio URL TOKEN MB FILE        writes MB megabytes of random bytes to FILE,
                                                  uploads them as a meeting's audio and pushes
                                                  the meeting: prints its id and the SHA-256
+  bench-server.py sendfile - - FILE              the least an HTTP download can cost here: a
+                                                 server on a free loopback port that answers
+                                                 every GET with FILE, handed to the kernel
+                                                 (sendfile); prints its URL, serves until killed
 """
 import hashlib
 import json
@@ -198,6 +202,20 @@ def audio(url, token, megabytes, path):
     print(document["id"], sha)
 
 
+def sendfile(path):
+    import socket
+    size = os.path.getsize(path)
+    listener = socket.create_server(("127.0.0.1", 0))
+    print("http://127.0.0.1:%d/" % listener.getsockname()[1], flush=True)
+    while True:
+        connection, _ = listener.accept()
+        with connection, open(path, "rb") as file:
+            connection.recv(65536)
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n"
+                               b"Connection: close\r\n\r\n" % size)
+            connection.sendfile(file)
+
+
 if __name__ == "__main__":
     command, url, token = sys.argv[1], sys.argv[2], sys.argv[3]
     if command == "seed":
@@ -208,5 +226,7 @@ if __name__ == "__main__":
         pushes(url, token, int(sys.argv[4]), int(sys.argv[5]))
     elif command == "audio":
         audio(url, token, int(sys.argv[4]), sys.argv[5])
+    elif command == "sendfile":
+        sendfile(sys.argv[4])
     else:
         raise SystemExit(__doc__)
