@@ -15,7 +15,8 @@ struct InteractiveLearningTests {
   let terminal = Tmux(prefix: "syncups-learn")
   static let syncUpID = SyncUp.ID(UUID(uuidString: "11111111-2222-3333-4444-555555555555")!)
 
-  /// What a data directory learned of its sync-up, once nothing is left in the background.
+  /// What a data directory learned of its sync-up, once nothing is left in the background (the
+  /// app or command that saved the meeting has ended).
   struct Learned: Equatable {
     var hasWords: Bool
     var wordsHoldTheMeeting: Bool
@@ -26,9 +27,10 @@ struct InteractiveLearningTests {
   }
 
   static func learned(_ home: URL) async throws -> Learned {
+    // The sentence pass, the words it changes and the voices' adaptation run in a process of
+    // their own, after the save.
+    #expect(await waitForBackgroundLearning(home))
     let database = try SyncUpsDatabase.open(DataDirectory(url: home))
-    // The sentence pass and the voices' adaptation run in a process of their own.
-    #expect(try await waitUntil { try database.pendingSentencePasses().isEmpty })
     let model = home.appendingPathComponent(DataDirectory.teamWordsFile(of: syncUpID))
     let words = (try? String(contentsOf: model, encoding: .utf8)) ?? ""
     let meeting = try #require(try database.exportedSyncUps().first?.meetings.first)

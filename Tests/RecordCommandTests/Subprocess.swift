@@ -69,6 +69,7 @@ func utteranceLines(_ output: String) -> [String] {
 /// Waits until no whole-sentence pass is left to do: a second pass that had not caught up when
 /// the recording ended finishes in the background (`syncups sentences`).
 func waitForSentencePasses(_ home: URL) async throws {
+  #expect(await waitForBackgroundLearning(home))
   let database = try SyncUpsDatabase.open(DataDirectory(url: home))
-  #expect(try await waitUntil { try database.pendingSentencePasses().isEmpty })
+  #expect(try database.pendingSentencePasses().isEmpty)
 }
