@@ -56,7 +56,8 @@ struct Extractor {
 
   /// The first attendee other than the speaker whose name (any of its words) the clause says.
   private func named(in words: [String]) -> String? {
-    let said = Set(words)
+    let names = self.names
+    let said = Set(words + words.compactMap { Misheard.name($0, in: names) })
     return attendees.first { name in
       name.caseInsensitiveCompare(turn.speaker) != .orderedSame
         && name.lowercased().split(separator: " ").contains { said.contains(String($0)) }
