@@ -57,7 +57,12 @@ struct Extractor {
   /// The first attendee other than the speaker whose name (any of its words) the clause says.
   private func named(in words: [String]) -> String? {
     let names = self.names
-    let said = Set(words + words.compactMap { Misheard.name($0, in: names) })
+    // A name heard as a word alike only where a need names someone ("need li to").
+    let alike = words.indices.dropFirst().compactMap { index in
+      ["need", "needs", "needed", "to"].contains(words[index - 1])
+        ? Misheard.name(words[index], in: names) : nil
+    }
+    let said = Set(words + alike)
     return attendees.first { name in
       name.caseInsensitiveCompare(turn.speaker) != .orderedSame
         && name.lowercased().split(separator: " ").contains { said.contains(String($0)) }

@@ -20,6 +20,17 @@ struct MisheardCueTests {
     #expect(blockers.first?.person == "Lea")
   }
 
+  @Test func aWordAlikeNamesNoOneOutsideANeed() {
+    // "team" sounds like Tim, but "waiting for the network team" waits for no attendee.
+    let digest = Self.digest(
+      """
+      Kai: i'm waiting for the network team to open the firewall
+      """, ["Kai", "Tim"])
+    let blockers = digest.people.first { $0.name == "Kai" }?.blockers ?? []
+    #expect(blockers.map(\.text) == ["waiting for the network team to open the firewall"])
+    #expect(blockers.first?.person == nil)
+  }
+
   @Test func aWordThatSoundsLikeNoNameIsNoBlocker() {
     // "time" sounds like no attendee: "need time to" is no one else's help.
     let digest = Self.digest(
