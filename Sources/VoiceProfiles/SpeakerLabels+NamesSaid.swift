@@ -19,7 +19,8 @@ extension SpeakerLabels {
   ///   sentence, at most twice a voice and name).
   /// The names change only among `movable` attendees (whose voices were not known before the
   /// meeting), to the renaming the evidence supports best, and only when it does better than
-  /// keeping the names by more than `margin`. More than `maximumMovable` movable attendees:
+  /// keeping the names by more than `margin`, and with at least one more hand-over, thanks or
+  /// introduction (`address`) for it than for the names as given. More than `maximumMovable` movable attendees:
   /// names kept (the renamings are tried one by one).
   public static func renamedBySpeech(
     speakers: [Int], texts: [String], names: [String], movable: Set<Int>
@@ -30,19 +31,24 @@ extension SpeakerLabels {
     guard movable.count >= 2, movable.count <= maximumMovable, speakers.count == texts.count,
       speakers.allSatisfy({ (0..<count).contains($0) })
     else { return identity }
-    let weights = NameEvidence(names: names).weights(speakers: speakers, texts: texts)
-    func score(_ mapping: [Int]) -> Double {
-      mapping.indices.reduce(0) {
-        $0 + weights[$1][mapping[$1]] + (mapping[$1] == $1 ? keepingBonus : 0)
-      }
+    let evidence = NameEvidence(names: names).weights(speakers: speakers, texts: texts)
+    func score(_ mapping: [Int], _ weights: [[Double]]) -> Double {
+      mapping.indices.reduce(0) { $0 + weights[$1][mapping[$1]] }
     }
+    func score(_ mapping: [Int]) -> Double {
+      score(mapping, evidence.said) + score(mapping, evidence.passing)
+        + Double(mapping.indices.filter { mapping[$0] == $0 }.count) * keepingBonus
+    }
+    // A name said in passing only speaks against a voice: on its own it renames none (a word
+    // heard as a name would).
+    let handedOver = score(identity, evidence.said) + address
     var best = identity
     var bestScore = score(identity) + margin
     for order in permutations(movable) {
       var mapping = identity
       for (from, to) in zip(movable, order) { mapping[from] = to }
       let value = score(mapping)
-      if value > bestScore {
+      if value > bestScore, score(mapping, evidence.said) >= handedOver {
         best = mapping
         bestScore = value
       }
@@ -102,9 +108,10 @@ struct NameEvidence {
   /// Words after a name at a turn's end that hand the turn over ("Kai, please").
   static let handing: Set<String> = ["please", "first", "next", "go"]
 
-  /// weights[v][a]: how much what was said supports voice v (as `speakers` names it) being
-  /// attendee a.
-  func weights(speakers: [Int], texts: [String]) -> [[Double]] {
+  /// said[v][a]: how much the names handed over, thanked and introduced support voice v (as
+  /// `speakers` names it) being attendee a; passing[v][a]: how much names said in passing speak
+  /// against it (zero or less).
+  func weights(speakers: [Int], texts: [String]) -> (said: [[Double]], passing: [[Double]]) {
     var weights = [[Double]](repeating: [Double](repeating: 0, count: attendees), count: attendees)
     var mentions = [[Double]](repeating: [Double](repeating: 0, count: attendees), count: attendees)
     var turns: [(speaker: Int, sentences: [[String]])] = []
@@ -138,10 +145,7 @@ struct NameEvidence {
         }
       }
     }
-    for voice in 0..<attendees {
-      for named in 0..<attendees { weights[voice][named] += mentions[voice][named] }
-    }
-    return weights
+    return (weights, mentions)
   }
 
   /// "i'm Cleo", "i am Cleo", "this is Cleo", "it's Cleo", "my name is Cleo", "Cleo here".

@@ -56,6 +56,16 @@ import VoiceProfiles
     #expect(Self.renamed(said) == [0, 1, 2])
   }
 
+  /// A voice rightly named Cleo whose words are twice heard as "cleo" (the team's names are
+  /// the recogniser's words): speaking against its name alone renames no one.
+  @Test func aNameHeardInPassingAloneRenamesNoOne() {
+    let said: [(Int, String)] = [
+      (0, "yesterday i finished the login page"), (1, "today i will add tests"),
+      (2, "the cleo do you want to start"), (2, "today i will pair with whom on the cleo problem"),
+    ]
+    #expect(Self.renamed(said) == [0, 1, 2])
+  }
+
   @Test func oneVoiceOrBadInputKeepsTheNames() {
     #expect(Self.renamed([(0, "okay ben")], movable: [0]) == [0, 1, 2])
     #expect(
