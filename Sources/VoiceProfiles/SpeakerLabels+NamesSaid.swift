@@ -19,8 +19,9 @@ extension SpeakerLabels {
   ///   sentence, at most twice a voice and name).
   /// The names change only among `movable` attendees (whose voices were not known before the
   /// meeting), to the renaming the evidence supports best, and only when it does better than
-  /// keeping the names by more than `margin`, and with at least one more hand-over, thanks or
-  /// introduction (`address`) for it than for the names as given. More than `maximumMovable` movable attendees:
+  /// keeping the names by more than `margin`, and with at least two more hand-overs or thanks
+  /// (or an introduction) for it than for the names as given: one name misheard at a turn's
+  /// end renames no one. More than `maximumMovable` movable attendees:
   /// names kept (the renamings are tried one by one).
   public static func renamedBySpeech(
     speakers: [Int], texts: [String], names: [String], movable: Set<Int>
@@ -41,7 +42,7 @@ extension SpeakerLabels {
     }
     // A name said in passing only speaks against a voice: on its own it renames none (a word
     // heard as a name would).
-    let handedOver = score(identity, evidence.said) + address
+    let handedOver = score(identity, evidence.said) + 2 * address
     var best = identity
     var bestScore = score(identity) + margin
     for order in permutations(movable) {
@@ -105,6 +106,11 @@ struct NameEvidence {
     "asked", "need", "needs", "tell", "told", "help", "like", "me", "in", "pair", "pairing",
     "thank", "thanks",
   ]
+  /// Words after a name that opens a sentence and hands the turn over ("Ana, do you ...").
+  static let asking: Set<String> = [
+    "you", "you're", "your", "do", "can", "could", "would", "will", "please", "go", "next",
+    "what", "how", "anything", "over", "want", "are", "first",
+  ]
   /// Words after a name at a turn's end that hand the turn over ("Kai, please").
   static let handing: Set<String> = ["please", "first", "next", "go"]
 
@@ -162,7 +168,10 @@ struct NameEvidence {
   /// please".
   func addresses(_ words: [String], at index: Int) -> Bool {
     let before = index > 0 ? words[index - 1] : ""
-    if index == 0 || (index == 1 && Self.openers.contains(before)) { return true }
+    if index == 0 || (index == 1 && Self.openers.contains(before)) {
+      // "Ben, you're next", "Gus?", not "pia ticket is ready" ("the ticket" misheard).
+      return index + 1 >= words.count || Self.asking.contains(words[index + 1])
+    }
     guard !Self.binding.contains(before) else { return false }
     if index == words.count - 1 { return true }
     return index == words.count - 2 && Self.handing.contains(words[index + 1])

@@ -66,6 +66,21 @@ import VoiceProfiles
     #expect(Self.renamed(said) == [0, 1, 2])
   }
 
+  /// One name heard at the start of a turn's last sentence ("pia ticket is ready" for "the
+  /// ticket"), or one hand-over alone, renames no one.
+  @Test func oneNameMisheardAtATurnsEndRenamesNoOne() {
+    let misheard: [(Int, String)] = [
+      (0, "yesterday i finished the login page"), (0, "ana ticket is ready for testing"),
+      (1, "today i will add tests"), (2, "no blockers"),
+    ]
+    #expect(Self.renamed(misheard) == [0, 1, 2])
+    let once: [(Int, String)] = [
+      (0, "yesterday i finished the login page"), (0, "ana do you want to go"),
+      (1, "today i will add tests"), (2, "no blockers"),
+    ]
+    #expect(Self.renamed(once) == [0, 1, 2])
+  }
+
   @Test func oneVoiceOrBadInputKeepsTheNames() {
     #expect(Self.renamed([(0, "okay ben")], movable: [0]) == [0, 1, 2])
     #expect(
