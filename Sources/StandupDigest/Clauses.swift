@@ -43,6 +43,7 @@ enum Clauses {
         current.tokens = moved
         current.joined = opening.joined
         if opening.isCue { ledByCue = index }
+        if opening.dropsWord { continue }
       } else if isLeadingCue(at: index, in: words),
         current.tokens.allSatisfy({
           Words.connectors.contains($0.word)
@@ -60,6 +61,8 @@ enum Clauses {
     var absorbsConnectors = true
     var joined = false
     var isCue = false
+    /// The word stands for "and" heard wrong: it is in neither clause.
+    var dropsWord = false
   }
 
   /// Whether a clause starts at `index` (the clause so far is not empty), and how.
@@ -76,11 +79,21 @@ enum Clauses {
     }
     if isLeadingCue(at: index, in: words) { return Start(isCue: true) }
     if word == "but" { return Start(absorbsConnectors: false) }
-    if ["and", "then", "plus"].contains(word), startsVerb(at: index + 1, in: words) {
+    // "today and pairing with ivo": "and" for "i'm" after a leading cue, no new clause.
+    let afterCue =
+      ledByCue == index - 1 || (ledByCue == index - 2 && isPairCue(at: ledByCue, in: words))
+    if ["and", "then", "plus"].contains(word), !afterCue, startsVerb(at: index + 1, in: words) {
       return Start(absorbsConnectors: false, joined: true)
     }
+    // "the incident report him shared it": "and" heard wrong before a second thing done.
+    if Misheard.and.contains(word), index + 1 < words.count, Words.isPast(words[index + 1]),
+      saidPastBefore(index, in: words)
+    {
+      return Start(absorbsConnectors: false, joined: true, dropsWord: true)
+    }
+    // "i finished this could change": the object of a verb, not a remark after it.
     if Words.remarkSubjects.contains(word), let next, Words.remarkVerbs.contains(next),
-      !Words.binders.contains(previous)
+      !Words.binders.contains(previous), !Words.isVerb(previous)
     {
       return Start()
     }
@@ -91,6 +104,14 @@ enum Clauses {
       return Start()
     }
     return nil
+  }
+
+  /// A past verb ("wrote") at least three words before `index`, after the clause's subject.
+  static func saidPastBefore(_ index: Int, in words: [String]) -> Bool {
+    guard index >= 4 else { return false }
+    let before = words[max(0, index - 8)..<(index - 3)]
+    guard let verb = before.lastIndex(where: Words.isPast) else { return false }
+    return verb > 0 && Words.subjects.contains(words[verb - 1])
   }
 
   /// A verb, or an adverb and a verb ("and also fixed").

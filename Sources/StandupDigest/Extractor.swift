@@ -56,7 +56,13 @@ struct Extractor {
 
   /// The first attendee other than the speaker whose name (any of its words) the clause says.
   private func named(in words: [String]) -> String? {
-    let said = Set(words)
+    let names = self.names
+    // A name heard as a word alike only where a need names someone ("need li to").
+    let alike = words.indices.dropFirst().compactMap { index in
+      ["need", "needs", "needed", "to"].contains(words[index - 1])
+        ? Misheard.name(words[index], in: names) : nil
+    }
+    let said = Set(words + alike)
     return attendees.first { name in
       name.caseInsensitiveCompare(turn.speaker) != .orderedSame
         && name.lowercased().split(separator: " ").contains { said.contains(String($0)) }

@@ -39,8 +39,15 @@ extension Reading {
     guard index + 1 < tokens.count else { return nil }
     let next = tokens[index + 1]
     // "need to finish" is a plan; "need to eli to confirm" is "need Eli to" misheard.
-    if next == "to", index + 2 >= tokens.count || !names.contains(tokens[index + 2]) {
+    if next == "to", index + 2 >= tokens.count || Misheard.name(tokens[index + 2], in: names) == nil
+    {
       return nil
+    }
+    // "i need li to fix": a name heard a little wrong, then "to".
+    if index + 2 < tokens.count, tokens[index + 2] == "to",
+      let name = Misheard.name(next, in: names)
+    {
+      return "need \(name) to"
     }
     let window = tokens[(index + 1)..<min(tokens.count, index + 4)]
     if let thing = window.first(where: { Words.neededThings.contains($0) || names.contains($0) }) {
@@ -107,7 +114,11 @@ extension Reading {
     while start < tokens.count, Words.adverbs.contains(tokens[start]) { start += 1 }
     var end = min(tokens.count - 1, start + Self.maximumWords - 1)
     while end >= start, Words.trailing.contains(tokens[end]) { end -= 1 }
-    guard start <= end, tokens[start...end].contains(where: { !Words.empty.contains($0) }),
+    // "november blockers" ("no other blockers" misheard): a cue alone says nothing.
+    guard start <= end,
+      tokens[start...end].contains(where: {
+        !Words.empty.contains($0) && !Words.blockerWords.contains($0)
+      }),
       !tokens[start...end].allSatisfy(Words.turnTaking.contains)
     else { return nil }
     return start...end

@@ -60,13 +60,46 @@ enum VoiceAttribution {
     let told = try await WorkerThread.run(name: "syncups-voices") {
       SpeakerLabels.label(sentences, attendees: attendees.count, profiles: profiles)
     }
-    var learned: [Attendee.ID: VoiceProfile] = [:]
-    for (index, profile) in told.learned { learned[attendees[index].id] = profile }
     let names = attendees.map(\.name)
-    let segments = zip(utterances, told.parts).flatMap { utterance, parts in
+    // Voices not known before are renamed when the names said in the meeting say so.
+    let renamed = renamedBySpeech(
+      utterances, told.parts, names: names,
+      movable: Set(attendees.indices.filter { profiles[$0] == nil }))
+    let parts = told.parts.map { parts in
+      parts.map {
+        SpeakerLabels.Part(speaker: renamed[safe: $0.speaker] ?? $0.speaker, words: $0.words)
+      }
+    }
+    var learned: [Attendee.ID: VoiceProfile] = [:]
+    for (index, profile) in told.learned {
+      learned[attendees[renamed[safe: index] ?? index].id] = profile
+    }
+    let segments = zip(utterances, parts).flatMap { utterance, parts in
       voicedSegments(utterance, parts, names: names)
     }
     return (segments, learned)
+  }
+
+  /// Per attendee index, the index their voice goes to (`SpeakerLabels.renamedBySpeech`), from
+  /// each part's speaker and words in the order said.
+  static func renamedBySpeech(
+    _ utterances: [Utterance], _ parts: [[SpeakerLabels.Part]], names: [String],
+    movable: Set<Int>
+  ) -> [Int] {
+    var speakers: [Int] = []
+    var texts: [String] = []
+    for (utterance, parts) in zip(utterances, parts) {
+      for part in parts {
+        speakers.append(part.speaker)
+        texts.append(
+          parts.count == 1
+            ? utterance.text
+            : utterance.words[part.words.clamped(to: utterance.words.indices)].map(\.word)
+              .joined(separator: " "))
+      }
+    }
+    return SpeakerLabels.renamedBySpeech(
+      speakers: speakers, texts: texts, names: names, movable: movable)
   }
 }
 

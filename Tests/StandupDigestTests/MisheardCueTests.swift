@@ -1,0 +1,94 @@
+import Foundation
+import StandupDigest
+import Testing
+
+/// Cues the recogniser hears a little wrong: a name that sounds alike, "and" for "i'm" after a
+/// leading cue, "him" for "and", a verb's object taken for a remark, a cue said alone.
+struct MisheardCueTests {
+  static func digest(_ lines: String, _ attendees: [String]) -> Digest {
+    Digest(segments: StandupDigestTests.segments(lines), attendees: attendees)
+  }
+
+  @Test func aNameHeardAlikeStillNamesTheBlocker() {
+    let digest = Self.digest(
+      """
+      Kai: yesterday i wrote the examples i need li to fix the signing keys
+      """, ["Kai", "Lea", "Maya"])
+    #expect(StandupDigestTests.texts(digest, "Kai", .yesterday) == ["wrote the examples"])
+    let blockers = digest.people.first { $0.name == "Kai" }?.blockers ?? []
+    #expect(blockers.map(\.text) == ["need li to fix the signing keys"])
+    #expect(blockers.first?.person == "Lea")
+  }
+
+  @Test func aWordAlikeNamesNoOneOutsideANeed() {
+    // "team" sounds like Tim, but "waiting for the network team" waits for no attendee.
+    let digest = Self.digest(
+      """
+      Kai: i'm waiting for the network team to open the firewall
+      """, ["Kai", "Tim"])
+    let blockers = digest.people.first { $0.name == "Kai" }?.blockers ?? []
+    #expect(blockers.map(\.text) == ["waiting for the network team to open the firewall"])
+    #expect(blockers.first?.person == nil)
+  }
+
+  @Test func aWordThatSoundsLikeNoNameIsNoBlocker() {
+    // "time" sounds like no attendee: "need time to" is no one else's help.
+    let digest = Self.digest(
+      """
+      Kai: yesterday i wrote the examples i need time to fix the signing keys
+      """, ["Kai", "Lea", "Maya"])
+    #expect(StandupDigestTests.texts(digest, "Kai", .blockers).isEmpty)
+  }
+
+  @Test func andForIAmAfterALeadingCue() {
+    let digest = Self.digest(
+      """
+      Jon: today and pairing with ivo on the reports
+      """, ["Hana", "Ivo", "Jon"])
+    #expect(StandupDigestTests.texts(digest, "Jon", .today) == ["pairing with ivo on the reports"])
+  }
+
+  @Test func andStillJoinsTwoThingsDoneAfterAnObject() {
+    let digest = Self.digest(
+      """
+      Ben: yesterday i finished the export and fixed the upload test
+      """, ["Ana", "Ben"])
+    #expect(
+      StandupDigestTests.texts(digest, "Ben", .yesterday) == [
+        "finished the export", "fixed the upload test",
+      ])
+  }
+
+  @Test func himForAndBeforeASecondThingDone() {
+    let digest = Self.digest(
+      """
+      Dara: yesterday i wrote the incident report him shared it with the team
+      Eli: yesterday i wrote an updated guide
+      """, ["Dara", "Eli"])
+    #expect(
+      StandupDigestTests.texts(digest, "Dara", .yesterday) == [
+        "wrote the incident report", "shared it with the team",
+      ])
+    #expect(StandupDigestTests.texts(digest, "Eli", .yesterday) == ["wrote an updated guide"])
+  }
+
+  @Test func theObjectOfAVerbIsNoRemark() {
+    let digest = Self.digest(
+      """
+      Jon: yesterday i finished this could change
+      Ivo: yesterday i fixed the login it was a null pointer
+      """, ["Ivo", "Jon"])
+    #expect(StandupDigestTests.texts(digest, "Jon", .yesterday) == ["finished this could change"])
+    #expect(StandupDigestTests.texts(digest, "Ivo", .yesterday) == ["fixed the login"])
+  }
+
+  @Test func aBlockerCueAloneIsNoItem() {
+    let digest = Self.digest(
+      """
+      Lea: yesterday i tested the refund flow
+      Lea: november blockers
+      """, ["Kai", "Lea"])
+    #expect(StandupDigestTests.texts(digest, "Lea", .yesterday) == ["tested the refund flow"])
+    #expect(StandupDigestTests.texts(digest, "Lea", .blockers).isEmpty)
+  }
+}
