@@ -20,13 +20,7 @@ struct DigestPageTests {
   func theMeetingPageOpensWithTheDigest() async throws {
     let server = try await TestServer.make()
     let syncUp = Fixture.syncUp()
-    let meeting = Fixture.meeting(
-      in: syncUp.id,
-      said: [
-        ("Ana", "good morning everyone"),
-        ("Ana", "yesterday i fixed the staging server today i will write the runbook"),
-        ("Ben", "i am waiting for ana to review my pull request"),
-      ])
+    let meeting = Fixture.meeting(in: syncUp.id, said: Fixture.standUp)
     let silent = Fixture.meeting(in: syncUp.id, said: [])
     let idle = Fixture.meeting(in: syncUp.id, said: [("Ben", "good morning everyone")])
     try await server.test { http, _ in

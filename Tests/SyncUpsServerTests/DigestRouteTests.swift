@@ -18,13 +18,7 @@ struct DigestRouteTests {
   func aReaderGetsTheDigest() async throws {
     let server = try await TestServer.make()
     let syncUp = Fixture.syncUp()
-    let meeting = Fixture.meeting(
-      in: syncUp.id,
-      said: [
-        ("Ana", "good morning everyone"),
-        ("Ana", "yesterday i fixed the staging server today i will write the runbook"),
-        ("Ben", "i am waiting for ana to review my pull request"),
-      ])
+    let meeting = Fixture.meeting(in: syncUp.id, said: Fixture.standUp)
     try await server.test { http, _ in
       let push = Push(device: UUID(), pushID: UUID(), syncUps: [syncUp], meetings: [meeting])
       #expect(try await http.push(push, token: server.writerToken).status == .ok)

@@ -161,6 +161,14 @@ enum Fixture {
       vocabulary: Stamped(["staging server"], at: now), deleted: Stamped(false, at: now))
   }
 
+  /// A short stand-up whose digest has an item of each kind: Ana did and will do something,
+  /// Ben waits for Ana (segments 2 and 3, at 5 s and 10 s).
+  static let standUp: [(String, String)] = [
+    ("Ana", "good morning everyone"),
+    ("Ana", "yesterday i fixed the staging server today i will write the runbook"),
+    ("Ben", "i am waiting for ana to review my pull request"),
+  ]
+
   static func meeting(
     _ id: UUID = UUID(), in syncUp: UUID, said: [(String, String)],
     audio: MeetingDocument.Audio? = nil,

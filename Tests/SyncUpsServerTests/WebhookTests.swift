@@ -14,12 +14,6 @@ import Testing
     if: TestPostgres.available,
     "skipped: no PostgreSQL for the server's tests (.ci/postgres could not start one)"))
 struct WebhookTests {
-  static let said = [
-    ("Ana", "good morning everyone"),
-    ("Ana", "yesterday i fixed the staging server today i will write the runbook"),
-    ("Ben", "i am waiting for ana to review my pull request"),
-  ]
-
   @Test("a new meeting's digest is posted once; the same meeting pushed again is not")
   func aNewMeetingIsPostedOnce() async throws {
     let server = try await TestServer.make()
@@ -27,7 +21,7 @@ struct WebhookTests {
     defer { receiver.stop() }
     try await server.setWebhook(receiver.url())
     let syncUp = Fixture.syncUp()
-    let meeting = Fixture.meeting(in: syncUp.id, said: Self.said)
+    let meeting = Fixture.meeting(in: syncUp.id, said: Fixture.standUp)
     try await server.test(webhooks: .quick) { http, _ in
       let push = Push(device: UUID(), pushID: UUID(), syncUps: [syncUp], meetings: [meeting])
       #expect(try await http.push(push, token: server.writerToken).status == .ok)
@@ -84,7 +78,7 @@ struct WebhookTests {
     // AsyncHTTPClient tries a refused connection again until the post's timeout: a short one.
     try await server.test(webhooks: .quick.timing(out: .seconds(1))) { http, _ in
       let syncUp = Fixture.syncUp()
-      let meeting = Fixture.meeting(in: syncUp.id, said: Self.said)
+      let meeting = Fixture.meeting(in: syncUp.id, said: Fixture.standUp)
       let push = Push(device: UUID(), pushID: UUID(), syncUps: [syncUp], meetings: [meeting])
       #expect(try await http.push(push, token: server.writerToken).status == .ok)
       // Tried twice against a port where nothing listens, each failure kept in words.
@@ -111,7 +105,7 @@ struct WebhookTests {
     let settings = WebhookSettings.quick.timing(out: .seconds(600))
     try await server.test(webhooks: settings) { http, _ async throws in
       let syncUp = Fixture.syncUp()
-      let first = Fixture.meeting(in: syncUp.id, said: Self.said)
+      let first = Fixture.meeting(in: syncUp.id, said: Fixture.standUp)
       let push = Push(device: UUID(), pushID: UUID(), syncUps: [syncUp], meetings: [first])
       #expect(try await http.push(push, token: server.writerToken).status == .ok)
       // The receiver holds the post and never answers.
@@ -136,7 +130,7 @@ struct WebhookTests {
     try await server.setWebhook("http://127.0.0.1:\(receiver.port)/gone/secret-key")
     try await server.test(webhooks: .quick) { http, _ in
       let syncUp = Fixture.syncUp()
-      let meeting = Fixture.meeting(in: syncUp.id, said: Self.said)
+      let meeting = Fixture.meeting(in: syncUp.id, said: Fixture.standUp)
       let push = Push(device: UUID(), pushID: UUID(), syncUps: [syncUp], meetings: [meeting])
       #expect(try await http.push(push, token: server.writerToken).status == .ok)
       #expect(await waitUntil { (try? await server.pendingPosts().first?.error) != nil })
