@@ -16,13 +16,20 @@ import Testing
 /// spool file.
 @Suite(.enabled(if: TestPostgres.available, "skipped: no PostgreSQL for the server's tests"))
 struct LargePushTests {
-  @Test func aLargePushWaitsForItsTurnWhileASmallOneGoesStraightThrough() async throws {
-    let server = try await TestServer.make(limits: Limits(largePush: 10_000))
+  /// The test server's team server with a database client of its own, and its logger, to
+  /// test on a real socket.
+  static func team(_ server: TestServer) -> (TeamServer, Logger) {
     var logger = Logger(label: "syncups-server-test")
     logger.logLevel = .error
     let team = TeamServer(
       client: PostgresClientFactory.make(server.url, logger: logger), limits: server.limits,
       logger: logger)
+    return (team, logger)
+  }
+
+  @Test func aLargePushWaitsForItsTurnWhileASmallOneGoesStraightThrough() async throws {
+    let server = try await TestServer.make(limits: Limits(largePush: 10_000))
+    let (team, logger) = Self.team(server)
     try await team.application(logger: logger).test(.live) { http in
       let port = try #require(http.port)
       let syncUp = Fixture.syncUp()
@@ -65,11 +72,7 @@ struct LargePushTests {
     defer { spool.remove() }
     let server = try await TestServer.make(
       limits: Limits(json: 200_000, largePush: 10_000, uploadSpool: spool.url))
-    var logger = Logger(label: "syncups-server-test")
-    logger.logLevel = .error
-    let team = TeamServer(
-      client: PostgresClientFactory.make(server.url, logger: logger), limits: server.limits,
-      logger: logger)
+    let (team, logger) = Self.team(server)
     try await team.application(logger: logger).test(.live) { http in
       let port = try #require(http.port)
       let said = (0..<100).map { ("Ana", "part \($0) of a long stand-up about the staging server") }
