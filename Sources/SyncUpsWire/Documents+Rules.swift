@@ -144,5 +144,6 @@ extension Push {
     for syncUp in syncUps { try syncUp.check(now: now) }
     for meeting in meetings { try meeting.check(now: now) }
     for person in people { try person.check(now: now) }
+    for blocker in blockers { try blocker.check() }
   }
 }

@@ -119,13 +119,29 @@ extension TeamStore {
     return closed
   }
 
-  /// Closes a blocker by hand (closing it again changes nothing).
+  /// Closes a blocker by hand (closing it again changes nothing). The closing gets a version,
+  /// in its turn with pushes, and waiting pulls hear of it: laptops pull it.
   func closeBlocker(_ blocker: BlockerKey, by person: Person) async throws {
-    try await run(
+    try await client.inTransaction(logger: logger) { connection in
+      try await waitForTurn(on: connection)
+      if let version = try await insertClosed(blocker, by: person.id, on: connection) {
+        try await connection.run(
+          "SELECT pg_notify(\(Schema.changesChannel), \(String(version)))", logger: logger)
+      }
+    }
+  }
+
+  /// Keeps a closing with a new version; nil when the blocker was closed already.
+  func insertClosed(_ blocker: BlockerKey, by person: Int64, on connection: PostgresConnection)
+    async throws -> Int64?
+  {
+    try await connection.run(
       """
-      INSERT INTO blocker_closed (meeting_id, segment, key, closed_by)
-      VALUES (\(blocker.meeting), \(blocker.segment), \(blocker.key), \(person.id))
-      ON CONFLICT DO NOTHING
-      """, logger: logger)
+      INSERT INTO blocker_closed (meeting_id, segment, key, closed_by, version)
+      VALUES (\(blocker.meeting), \(blocker.segment), \(blocker.key), \(person),
+        nextval('change_version'))
+      ON CONFLICT DO NOTHING RETURNING version
+      """, logger: logger
+    ).collect().all(Int64.self).first
   }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import SyncUpsWire
+
+/// Blockers closed by hand, synced with laptops: a push's closings are kept like the blockers
+/// page's (`closeBlocker`), each with a version, and the changes feed serves every closing of
+/// the team's meetings that are not deleted.
+extension TeamStore {
+  /// Keeps a pushed closing, by the person who pushed it. One of a meeting this server does
+  /// not have, has deleted, or keeps in another team's sync-up is passed over: a meeting's
+  /// deletion wins, as on the blockers page, and a laptop is never stuck on it. Closed already:
+  /// nothing changes.
+  func save(
+    _ closure: BlockerClosure, by person: Person, into saved: inout Saved,
+    on connection: PostgresConnection
+  ) async throws {
+    let rows = try await connection.run(
+      """
+      SELECT s.team_id = \(saved.team) AND NOT m.deleted AND NOT s.deleted
+      FROM meeting m JOIN sync_up s ON s.id = m.sync_up_id WHERE m.id = \(closure.meetingID)
+      """, logger: logger
+    ).all(Bool.self)
+    guard rows.first == true else { return }
+    let key = BlockerKey(meeting: closure.meetingID, segment: closure.segment, key: closure.key)
+    guard let version = try await insertClosed(key, by: person.id, on: connection) else { return }
+    saved.version = version
+    saved.blockers += 1
+  }
+
+  /// The closings with these versions, as JSON by version. Who closed it is named only when
+  /// the name keeps the attendees' rules, as every laptop checks them.
+  func blockerClosureJSON(versions: [Int64]) async throws -> [Int64: [UInt8]] {
+    guard !versions.isEmpty else { return [:] }
+    let rows = try await run(
+      """
+      SELECT c.version, c.meeting_id, c.segment, c.key, p.name, c.closed_at
+      FROM blocker_closed c LEFT JOIN person p ON p.id = c.closed_by
+      WHERE c.version = ANY(\(versions))
+      """, logger: logger)
+    var found: [Int64: [UInt8]] = [:]
+    for (version, meeting, segment, key, name, date) in try rows.decode(
+      (Int64, UUID, Int, String, String?, Date).self)
+    {
+      let named = name.flatMap { (try? Rules.name($0)) ?? nil }
+      let closure = BlockerClosure(
+        meetingID: meeting, segment: segment, key: key, closedBy: named, closedAt: date)
+      found[version] = try WireJSON.bytes(of: closure)
+    }
+    return found
+  }
+}
