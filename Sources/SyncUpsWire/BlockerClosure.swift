@@ -51,3 +51,8 @@ public struct BlockerClosure: Codable, Sendable, Equatable, Hashable {
     }
   }
 }
+
+extension Rules {
+  /// Most blockers one push closes (each is a row the server writes in the push's turn).
+  public static let mostClosingsInAPush = 1_000
+}

@@ -87,6 +87,23 @@ struct ClosedBlockerTests {
     #expect(try Self.closings(laptop, pushed: false) == 1)
   }
 
+  @Test func aPushCarriesABoundedNumberOfClosingsAndTheNextTheRest() throws {
+    let laptop = try Laptop()
+    let (_, meeting) = try Self.meetingWithBlockers(laptop)
+    for segment in 1...(Rules.mostClosingsInAPush + 1) {
+      _ = try laptop.database.closeBlocker(meeting, segment: segment, key: Self.key, at: Date())
+    }
+    let first = try #require(
+      try laptop.database.writer.write { try Outbox.prepare($0, audio: [:]) })
+    #expect(first.blockers == Rules.mostClosingsInAPush)
+    try laptop.database.writer.write { try Outbox.acknowledge(first, $0) }
+    let second = try #require(
+      try laptop.database.writer.write { try Outbox.prepare($0, audio: [:]) })
+    #expect(second.blockers == 1 && second.meetings == 0)
+    try laptop.database.writer.write { try Outbox.acknowledge(second, $0) }
+    #expect(try Self.closings(laptop, pushed: false) == 0)
+  }
+
   @Test func aPulledClosingIsKeptAsTheServerHasItAndNeverPushed() throws {
     let laptop = try Laptop()
     let (_, meeting) = try Self.meetingWithBlockers(laptop)

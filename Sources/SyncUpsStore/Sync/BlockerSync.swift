@@ -7,7 +7,8 @@ import SyncUpsWire
 /// (`pushed` false until acknowledged); one pulled is kept as the server has it.
 enum BlockerSync {
   /// The closings the server does not have yet, of meetings that are here and finished, while
-  /// the push stays under `byteLimit`; every one taken is acknowledged with the push.
+  /// the push stays under `byteLimit` (at most `Rules.mostClosingsInAPush`: the rest go with
+  /// the next push); every one taken is acknowledged with the push.
   static func prepare(
     _ db: Database, blockers: inout [BlockerClosure], entries: inout [Outbox.Entry],
     size: inout Int, byteLimit: Int
@@ -18,8 +19,8 @@ enum BlockerSync {
       sql: """
         SELECT b.meetingId, b.segment, b.key, b.closedAt FROM blockerClosed b
         JOIN meeting m ON m.id = b.meetingId AND m.isFinished
-        WHERE NOT b.pushed ORDER BY b.closedAt, b.rowid
-        """)
+        WHERE NOT b.pushed ORDER BY b.closedAt, b.rowid LIMIT ?
+        """, arguments: [Rules.mostClosingsInAPush])
     {
       let closure = BlockerClosure(
         meetingID: UUID(stored: row["meetingId"]), segment: row["segment"], key: row["key"],
