@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import PostgresNIO
 import StandupDigest
+import SyncUpsWire
 
 /// A blocker as the pages name it: its meeting, the number of the segment it was said in, and
 /// a hash of its phrase (16 hex digits), so a correction that changes the phrase makes it
@@ -27,11 +28,8 @@ struct BlockerKey: Hashable, Sendable {
     SHA256.hash(data: Array(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
   }
 
-  /// Whether `text` is a key as `hash` writes it.
-  static func isKey(_ text: String) -> Bool {
-    text.utf8.count == 16
-      && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-  }
+  /// Whether `text` is a key as `hash` writes it (the rule laptops' closings keep too).
+  static func isKey(_ text: String) -> Bool { BlockerClosure.isKey(text) }
 }
 
 /// The blockers of a team's meetings: read from their digests (`BlockerLog`, as `syncups
