@@ -73,7 +73,7 @@ struct BlockerSyncTests {
 
       let pushed = try await http.send(
         .post, "/api/v1/sync/push", token: server.writerToken, headers: Self.team,
-        body: Self.push([terms, Self.closure(UUIDMeeting.absent, segment: 1, "gone")]))
+        body: Self.push([terms, terms, Self.closure(UUIDMeeting.absent, segment: 1, "gone")]))
       #expect(pushed.status == .ok, "\(pushed.text)")
       let page = try await Self.changes(http, since: before.version, token: server.writerToken)
       #expect(page.blockers.map(\.key) == [terms.key])
@@ -131,6 +131,41 @@ struct BlockerSyncTests {
       try await store.closedBlockers(of: [teams.first.id])
     }
     #expect(kept.count == 1)
+  }
+}
+
+extension BlockerSyncTests {
+  @Test("a push of the most closings there may be is saved whole and pulled page by page")
+  func theMostClosingsInAPush() async throws {
+    let teams = try await BlockerTeams.make()
+    let server = teams.server
+    let most = (1...Rules.mostClosingsInAPush).map { segment in
+      BlockerClosure(
+        meetingID: teams.second.id, segment: segment, key: BlockerKey.hash("\(segment)"),
+        closedAt: Date())
+    }
+    try await server.test { http, _ in
+      let before = try await Self.changes(http, since: 0, token: server.writerToken)
+      let started = ContinuousClock.now
+      let pushed = try await http.send(
+        .post, "/api/v1/sync/push", token: server.writerToken, headers: Self.team,
+        body: Self.push(most))
+      print(
+        "BlockerSyncTests: a push of \(most.count) closings took \(ContinuousClock.now - started)")
+      #expect(pushed.status == .ok, "\(pushed.text)")
+      var since = before.version
+      var pulled: [BlockerClosure] = []
+      var pages = 0
+      while pages < 100 {
+        let page = try await Self.changes(http, since: since, token: server.writerToken)
+        pulled += page.blockers
+        pages += 1
+        since = page.version
+        if !page.more { break }
+      }
+      #expect(Set(pulled.map(\.segment)) == Set(1...Rules.mostClosingsInAPush))
+      #expect(pages > 1)
+    }
   }
 }
 

@@ -7,25 +7,38 @@ import SyncUpsWire
 /// page's (`closeBlocker`), each with a version, and the changes feed serves every closing of
 /// the team's meetings that are not deleted.
 extension TeamStore {
-  /// Keeps a pushed closing, by the person who pushed it. One of a meeting this server does
-  /// not have, has deleted, or keeps in another team's sync-up is passed over: a meeting's
-  /// deletion wins, as on the blockers page, and a laptop is never stuck on it. Closed already:
-  /// nothing changes.
+  /// Keeps a push's closings, by the person who pushed them, in two statements however many
+  /// there are. One of a meeting this server does not have, has deleted, or keeps in another
+  /// team's sync-up is passed over: a meeting's deletion wins, as on the blockers page, and a
+  /// laptop is never stuck on it. Closed already: nothing changes.
   func save(
-    _ closure: BlockerClosure, by person: Person, into saved: inout Saved,
+    _ closures: [BlockerClosure], by person: Person, into saved: inout Saved,
     on connection: PostgresConnection
   ) async throws {
-    let rows = try await connection.run(
+    guard !closures.isEmpty else { return }
+    let meetings = Array(Set(closures.map(\.meetingID)))
+    let open = Set(
+      try await connection.run(
+        """
+        SELECT m.id FROM meeting m JOIN sync_up s ON s.id = m.sync_up_id
+        WHERE m.id = ANY(\(meetings)) AND s.team_id = \(saved.team) AND NOT m.deleted
+          AND NOT s.deleted
+        """, logger: logger
+      ).collect().all(UUID.self))
+    let kept = closures.filter { open.contains($0.meetingID) }
+    guard !kept.isEmpty else { return }
+    let versions = try await connection.run(
       """
-      SELECT s.team_id = \(saved.team) AND NOT m.deleted AND NOT s.deleted
-      FROM meeting m JOIN sync_up s ON s.id = m.sync_up_id WHERE m.id = \(closure.meetingID)
+      INSERT INTO blocker_closed (meeting_id, segment, key, closed_by, version)
+      SELECT c.meeting_id, c.segment, c.key, \(person.id), nextval('change_version')
+      FROM unnest(\(kept.map(\.meetingID)), \(kept.map(\.segment)), \(kept.map(\.key)))
+        AS c(meeting_id, segment, key)
+      ON CONFLICT DO NOTHING RETURNING version
       """, logger: logger
-    ).all(Bool.self)
-    guard rows.first == true else { return }
-    let key = BlockerKey(meeting: closure.meetingID, segment: closure.segment, key: closure.key)
-    guard let version = try await insertClosed(key, by: person.id, on: connection) else { return }
-    saved.version = version
-    saved.blockers += 1
+    ).collect().all(Int64.self)
+    guard let newest = versions.max() else { return }
+    saved.version = newest
+    saved.blockers += versions.count
   }
 
   /// The closings with these versions, as JSON by version. Who closed it is named only when

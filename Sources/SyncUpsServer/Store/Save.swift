@@ -26,9 +26,7 @@ extension TeamStore {
       for document in push.people {
         try await save(document, into: &saved, on: connection)
       }
-      for closure in push.blockers {
-        try await save(closure, by: person, into: &saved, on: connection)
-      }
+      try await save(push.blockers, by: person, into: &saved, on: connection)
       let version = try await announce(saved, on: connection)
       let receipt = PushReceipt(
         pushID: push.pushID, version: version, syncUps: saved.syncUps, meetings: saved.meetings)
