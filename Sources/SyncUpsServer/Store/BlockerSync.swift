@@ -41,6 +41,20 @@ extension TeamStore {
     saved.blockers += versions.count
   }
 
+  /// A meeting written again (a deleted one brought back by a later write, too): its closings
+  /// get versions after it, so a laptop that pulls it again (or for the first time) pulls them
+  /// after it. The newest version given, or nil when it has none.
+  func reversionClosings(of meeting: UUID, on connection: PostgresConnection) async throws
+    -> Int64?
+  {
+    try await connection.run(
+      """
+      UPDATE blocker_closed SET version = nextval('change_version') WHERE meeting_id = \(meeting)
+      RETURNING version
+      """, logger: logger
+    ).collect().all(Int64.self).max()
+  }
+
   /// The closings with these versions, as JSON by version. Who closed it is named only when
   /// the name keeps the attendees' rules, as every laptop checks them.
   func blockerClosureJSON(versions: [Int64]) async throws -> [Int64: [UInt8]] {

@@ -144,6 +144,11 @@ extension TeamStore {
       try await bringBack(syncUp, for: document, into: &saved, on: connection)
     }
     saved.version = try await write(document, replacing: current != nil, on: connection)
+    if current != nil && !document.deleted,
+      let version = try await reversionClosings(of: document.id, on: connection)
+    {
+      saved.version = version
+    }
     saved.clocks[document.id] = document.clock.description
     saved.meetings += 1
     if current == nil && !document.deleted {
