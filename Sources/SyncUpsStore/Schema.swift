@@ -85,7 +85,16 @@ enum Schema {
     }
     // The words each sync-up learns from, counted as they change (`WordCounts`).
     migrator.registerMigration("v12: words counted", migrate: WordCounts.migrate)
-    return neverStuck(migrator)
+    return standUps(neverStuck(migrator))
+  }
+
+  /// The stand-up digest's blockers (issue 45): those closed by hand, synced with the team
+  /// (`ClosedBlockersSchema`).
+  private static func standUps(_ migrator: DatabaseMigrator) -> DatabaseMigrator {
+    var migrator = migrator
+    migrator.registerMigration(
+      "v16: blockers closed by hand", migrate: ClosedBlockersSchema.migrate)
+    return migrator
   }
 
   /// A laptop never stuck for good (issue 43): what the server refuses for good is set aside,

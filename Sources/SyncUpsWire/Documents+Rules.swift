@@ -144,5 +144,11 @@ extension Push {
     for syncUp in syncUps { try syncUp.check(now: now) }
     for meeting in meetings { try meeting.check(now: now) }
     for person in people { try person.check(now: now) }
+    guard blockers.count <= Rules.mostClosingsInAPush else {
+      throw DocumentProblem(
+        "the push closes \(blockers.count) blockers; a push closes at most "
+          + "\(Rules.mostClosingsInAPush) (send the rest in the next)")
+    }
+    for blocker in blockers { try blocker.check() }
   }
 }

@@ -169,19 +169,26 @@ public struct Push: Codable, Sendable, Equatable {
   public var meetings: [MeetingDocument]
   /// What was learned of attendees (or forgotten), each after its sync-up.
   public var people: [PersonDocument]
+  /// Blockers closed by hand, after the meetings they are in.
+  public var blockers: [BlockerClosure]
 
   public init(
     device: UUID, pushID: UUID, syncUps: [SyncUpDocument] = [], meetings: [MeetingDocument] = [],
-    people: [PersonDocument] = []
+    people: [PersonDocument] = [], blockers: [BlockerClosure] = []
   ) {
     self.device = device
     self.pushID = pushID
     self.syncUps = syncUps
     self.meetings = meetings
     self.people = people
+    self.blockers = blockers
   }
 
-  /// `people` is optional in the JSON: a push from an earlier laptop has none.
+  enum CodingKeys: String, CodingKey {
+    case device, pushID, syncUps, meetings, people, blockers
+  }
+
+  /// `people` and `blockers` are optional in the JSON: a push from an earlier laptop has none.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     device = try container.decode(UUID.self, forKey: .device)
@@ -189,6 +196,18 @@ public struct Push: Codable, Sendable, Equatable {
     syncUps = try container.decode([SyncUpDocument].self, forKey: .syncUps)
     meetings = try container.decode([MeetingDocument].self, forKey: .meetings)
     people = try container.decodeIfPresent([PersonDocument].self, forKey: .people) ?? []
+    blockers = try container.decodeIfPresent([BlockerClosure].self, forKey: .blockers) ?? []
+  }
+
+  /// `blockers` only when there are some: a push without them is written as before.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(device, forKey: .device)
+    try container.encode(pushID, forKey: .pushID)
+    try container.encode(syncUps, forKey: .syncUps)
+    try container.encode(meetings, forKey: .meetings)
+    try container.encode(people, forKey: .people)
+    if !blockers.isEmpty { try container.encode(blockers, forKey: .blockers) }
   }
 }
 
@@ -216,19 +235,26 @@ public struct ChangesPage: Codable, Sendable, Equatable {
   public var syncUps: [SyncUpDocument]
   public var meetings: [MeetingDocument]
   public var people: [PersonDocument]
+  /// Blockers closed by hand (on a laptop or the server's blockers page).
+  public var blockers: [BlockerClosure]
 
   public init(
     version: Int64, more: Bool, syncUps: [SyncUpDocument], meetings: [MeetingDocument],
-    people: [PersonDocument] = []
+    people: [PersonDocument] = [], blockers: [BlockerClosure] = []
   ) {
     self.version = version
     self.more = more
     self.syncUps = syncUps
     self.meetings = meetings
     self.people = people
+    self.blockers = blockers
   }
 
-  /// `people` is optional in the JSON: a page from an earlier server has none.
+  enum CodingKeys: String, CodingKey {
+    case version, more, syncUps, meetings, people, blockers
+  }
+
+  /// `people` and `blockers` are optional in the JSON: a page from an earlier server has none.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     version = try container.decode(Int64.self, forKey: .version)
@@ -236,6 +262,18 @@ public struct ChangesPage: Codable, Sendable, Equatable {
     syncUps = try container.decode([SyncUpDocument].self, forKey: .syncUps)
     meetings = try container.decode([MeetingDocument].self, forKey: .meetings)
     people = try container.decodeIfPresent([PersonDocument].self, forKey: .people) ?? []
+    blockers = try container.decodeIfPresent([BlockerClosure].self, forKey: .blockers) ?? []
+  }
+
+  /// `blockers` only when there are some: a page without them is written as before.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(version, forKey: .version)
+    try container.encode(more, forKey: .more)
+    try container.encode(syncUps, forKey: .syncUps)
+    try container.encode(meetings, forKey: .meetings)
+    try container.encode(people, forKey: .people)
+    if !blockers.isEmpty { try container.encode(blockers, forKey: .blockers) }
   }
 }
 

@@ -42,6 +42,9 @@ public struct TeamSync: Sendable {
     /// Attendees whose learned voice or adaptation (or its forgetting) went each way.
     public var pushedPeople = 0
     public var pulledPeople = 0
+    /// Blockers closed by hand that went each way.
+    public var pushedBlockers = 0
+    public var pulledBlockers = 0
     public var downloadedAudio = 0
     /// Why this laptop's changes were not pushed (a reader's token): they stay here, waiting.
     public var notPushed: String?
@@ -80,6 +83,12 @@ public struct TeamSync: Sendable {
       }
       if pulledPeople > 0 {
         parts.append("pulled what is learned of \(Self.count(pulledPeople, "attendee"))")
+      }
+      if pushedBlockers > 0 {
+        parts.append("pushed \(Self.count(pushedBlockers, "closed blocker"))")
+      }
+      if pulledBlockers > 0 {
+        parts.append("pulled \(Self.count(pulledBlockers, "closed blocker"))")
       }
       if let last = skipped.last {
         parts.append(
@@ -189,6 +198,7 @@ public struct TeamSync: Sendable {
       report.pushedSyncUps += pending.syncUps
       report.pushedMeetings += pending.meetings
       report.pushedPeople += pending.people
+      report.pushedBlockers += pending.blockers
     }
   }
 
@@ -244,6 +254,7 @@ public struct TeamSync: Sendable {
       report.pulledMeetings += applied.meetings
       report.changedSegments.merge(applied.changedSegments) { Array(Set($0 + $1)).sorted() }
       report.pulledPeople += applied.people
+      report.pulledBlockers += applied.blockers
       report.changedSyncUps.formUnion(page.page.syncUps.map { SyncUp.ID($0.id) })
       report.changedSyncUps.formUnion(page.page.meetings.map { SyncUp.ID($0.syncUpID) })
       since = received.version

@@ -69,4 +69,44 @@ struct BlockersCommandTests {
     expectOneLineFailure(
       try await home.run("blockers", "--since", "yesterday"), containing: ["invalid date"])
   }
+
+  @Test func aBlockerClosedByHandIsListedNoMore() async throws {
+    let home = try await Self.seeded()
+    let listed = try await home.run("blockers", "--since", "2026-11-01")
+    // Its id first: the meeting's first 8 hex digits, the segment, a hash of the phrase.
+    let line = try #require(listed.stdout.split(separator: "\n").first { $0.contains("Jon:") })
+    let id = String(try #require(line.split(separator: " ").first))
+    #expect(id.hasPrefix("ffffffff-2-") && id.count == 15, "\(id)")
+
+    let closed = try await home.run("blockers", "close", id.uppercased())
+    #expect(closed.status == 0 && closed.stderr.isEmpty, "\(closed)")
+    #expect(
+      closed.stdout
+        == "Closed blocker \(id): Jon: waiting on legal to approve the new terms\n"
+        + "'syncups sync' takes it to the team.\n")
+    let again = try await home.run("blockers", "close", id)
+    #expect(again.stdout == "Blocker \(id) was closed already; nothing was changed.\n")
+
+    let after = try await home.run("blockers", "--since", "2026-11-01")
+    #expect(after.stdout.hasPrefix("No open blockers since 2026-11-01"), "\(after)")
+    #expect(after.stdout.contains("1 blocker closed by hand since then (--all lists them)\n"))
+    let all = try await home.run("blockers", "--since", "2026-11-01", "--all")
+    #expect(all.stdout.contains(String(line) + "\n    closed "), "\(all)")
+    #expect(all.stdout.contains(" here\n"), "\(all)")
+    let json = try await home.run("blockers", "--since", "2026-11-01", "--json")
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect((object["open"] as? [Any])?.isEmpty == true)
+    let entry = try #require((object["closed"] as? [[String: Any]])?.first)
+    #expect(entry["id"] as? String == id && entry["person"] as? String == "Jon")
+    #expect((entry["closed"] as? [String: Any])?["by"] is NSNull)
+
+    expectOneLineFailure(
+      try await home.run("blockers", "close", "ffffffff-9-abcd"),
+      containing: ["there is no blocker ffffffff-9-abcd", "syncups blockers"])
+    for bad in ["ffffffff", "ffffffff-0-abcd", "ffffffff-2-abc", "zzzzzzzz-2-abcd", ""] {
+      expectOneLineFailure(
+        try await home.run("blockers", "close", bad), containing: ["is not a blocker's id"])
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import StandupDigest
+import SyncUpsWire
 
 /// The blockers page (`GET /blockers?since=7d`) and closing a blocker by hand
 /// (`POST /blockers/close`, a form of that page: like every form, only from this server's own
@@ -38,7 +39,7 @@ extension TeamServer {
     let fields = SignInPage.form(try await request.collectBody(limit: 4096))
     guard let meeting = fields["meeting"].flatMap(UUID.init(uuidString:)),
       let segment = fields["segment"].flatMap({ Int($0) }),
-      (1...Digest.maximumSegments).contains(segment),
+      (1...Rules.mostSegments).contains(segment),
       let key = fields["key"], BlockerKey.isKey(key)
     else {
       throw APIError(

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import PostgresNIO
 import StandupDigest
+import SyncUpsWire
 
 /// A blocker as the pages name it: its meeting, the number of the segment it was said in, and
 /// a hash of its phrase (16 hex digits), so a correction that changes the phrase makes it
@@ -27,11 +28,8 @@ struct BlockerKey: Hashable, Sendable {
     SHA256.hash(data: Array(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
   }
 
-  /// Whether `text` is a key as `hash` writes it.
-  static func isKey(_ text: String) -> Bool {
-    text.utf8.count == 16
-      && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-  }
+  /// Whether `text` is a key as `hash` writes it (the rule laptops' closings keep too).
+  static func isKey(_ text: String) -> Bool { BlockerClosure.isKey(text) }
 }
 
 /// The blockers of a team's meetings: read from their digests (`BlockerLog`, as `syncups
@@ -119,13 +117,29 @@ extension TeamStore {
     return closed
   }
 
-  /// Closes a blocker by hand (closing it again changes nothing).
+  /// Closes a blocker by hand (closing it again changes nothing). The closing gets a version,
+  /// in its turn with pushes, and waiting pulls hear of it: laptops pull it.
   func closeBlocker(_ blocker: BlockerKey, by person: Person) async throws {
-    try await run(
+    try await client.inTransaction(logger: logger) { connection in
+      try await waitForTurn(on: connection)
+      if let version = try await insertClosed(blocker, by: person.id, on: connection) {
+        try await connection.run(
+          "SELECT pg_notify(\(Schema.changesChannel), \(String(version)))", logger: logger)
+      }
+    }
+  }
+
+  /// Keeps a closing with a new version; nil when the blocker was closed already.
+  func insertClosed(_ blocker: BlockerKey, by person: Int64, on connection: PostgresConnection)
+    async throws -> Int64?
+  {
+    try await connection.run(
       """
-      INSERT INTO blocker_closed (meeting_id, segment, key, closed_by)
-      VALUES (\(blocker.meeting), \(blocker.segment), \(blocker.key), \(person.id))
-      ON CONFLICT DO NOTHING
-      """, logger: logger)
+      INSERT INTO blocker_closed (meeting_id, segment, key, closed_by, version)
+      VALUES (\(blocker.meeting), \(blocker.segment), \(blocker.key), \(person),
+        nextval('change_version'))
+      ON CONFLICT DO NOTHING RETURNING version
+      """, logger: logger
+    ).collect().all(Int64.self).first
   }
 }

@@ -26,6 +26,9 @@ extension TeamStore {
         UNION ALL SELECT 'p', attendee_id, version, octet_length(document)::int8, sync_up_id
         FROM learned_person
         WHERE version > \(since) AND sync_up_id IN (SELECT id FROM mine)
+        UNION ALL SELECT 'b', c.meeting_id, c.version, 128::int8, m.sync_up_id
+        FROM blocker_closed c JOIN meeting m ON m.id = c.meeting_id
+        WHERE c.version > \(since) AND NOT m.deleted AND m.sync_up_id IN (SELECT id FROM mine)
       ) AS changed ORDER BY version LIMIT \(limit + 1)
       """, logger: logger)
     var changed: [(kind: String, id: UUID, version: Int64, size: Int64, syncUp: UUID)] = []
@@ -49,10 +52,13 @@ extension TeamStore {
       people: chosen.filter { $0.kind == "p" }.map {
         ChangedPerson(attendee: $0.id, syncUp: $0.syncUp)
       })
+    let blockers = try await blockerClosureJSON(
+      versions: chosen.filter { $0.kind == "b" }.map(\.version))
     for change in chosen {
       page.version = change.version
       switch change.kind {
       case "s": if let json = documents.syncUps[change.id] { page.append(syncUp: json) }
+      case "b": if let json = blockers[change.version] { page.append(blocker: json) }
       case "p":
         let person = ChangedPerson(attendee: change.id, syncUp: change.syncUp)
         if let json = documents.people[person] { page.append(person: json) }

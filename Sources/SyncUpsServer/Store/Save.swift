@@ -26,6 +26,7 @@ extension TeamStore {
       for document in push.people {
         try await save(document, into: &saved, on: connection)
       }
+      try await save(push.blockers, by: person, into: &saved, on: connection)
       let version = try await announce(saved, on: connection)
       let receipt = PushReceipt(
         pushID: push.pushID, version: version, syncUps: saved.syncUps, meetings: saved.meetings)
@@ -42,6 +43,8 @@ extension TeamStore {
     var syncUps = 0
     var meetings = 0
     var people = 0
+    /// Blockers closed by hand that were not closed here before.
+    var blockers = 0
     /// The sync-ups read or written so far, so a push of many meetings reads each one once.
     var known: [UUID: SyncUpDocument] = [:]
     /// Of the sync-ups the push's meetings are in, those that are another team's.
@@ -141,6 +144,11 @@ extension TeamStore {
       try await bringBack(syncUp, for: document, into: &saved, on: connection)
     }
     saved.version = try await write(document, replacing: current != nil, on: connection)
+    if current != nil && !document.deleted,
+      let version = try await reversionClosings(of: document.id, on: connection)
+    {
+      saved.version = version
+    }
     saved.clocks[document.id] = document.clock.description
     saved.meetings += 1
     if current == nil && !document.deleted {

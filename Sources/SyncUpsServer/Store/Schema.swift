@@ -314,6 +314,14 @@ enum Schema {
     );
     CREATE INDEX webhook_post_due ON webhook_post (due_at);
     """,
+    // 18: blockers closed by hand travel to laptops (and come from them, `Push.blockers`):
+    // each closing gets a version of the one counter, so pulls see it.
+    """
+    ALTER TABLE blocker_closed ADD COLUMN version bigint;
+    UPDATE blocker_closed SET version = nextval('change_version');
+    ALTER TABLE blocker_closed ALTER COLUMN version SET NOT NULL;
+    CREATE INDEX blocker_closed_version ON blocker_closed (version);
+    """,
   ]
 
   /// A migration's statements: each ends a line with ";", except inside a function's body

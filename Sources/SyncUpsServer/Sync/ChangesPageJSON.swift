@@ -11,6 +11,7 @@ public struct ChangesPageJSON: Sendable {
   public private(set) var syncUps: [ByteBuffer] = []
   public private(set) var meetings: [ByteBuffer] = []
   public private(set) var people: [ByteBuffer] = []
+  public private(set) var blockers: [ByteBuffer] = []
   /// The documents' bytes so far.
   public private(set) var bytes = 0
 
@@ -19,7 +20,14 @@ public struct ChangesPageJSON: Sendable {
     self.more = more
   }
 
-  public var isEmpty: Bool { syncUps.isEmpty && meetings.isEmpty && people.isEmpty }
+  public var isEmpty: Bool {
+    syncUps.isEmpty && meetings.isEmpty && people.isEmpty && blockers.isEmpty
+  }
+
+  public mutating func append(blocker json: [UInt8]) {
+    blockers.append(ByteBuffer(bytes: json))
+    bytes += json.count
+  }
 
   public mutating func append(syncUp json: [UInt8]) {
     syncUps.append(ByteBuffer(bytes: json))
@@ -45,7 +53,14 @@ public struct ChangesPageJSON: Sendable {
         pieces.append(document)
       }
     }
-    pieces.append(ByteBuffer(string: #"{"meetings":["#))
+    // `blockers` only when there are some, as `ChangesPage` writes it.
+    if !blockers.isEmpty {
+      pieces.append(ByteBuffer(string: #"{"blockers":["#))
+      list(blockers)
+      pieces.append(ByteBuffer(string: #"],"meetings":["#))
+    } else {
+      pieces.append(ByteBuffer(string: #"{"meetings":["#))
+    }
     list(meetings)
     pieces.append(ByteBuffer(string: #"],"more":\#(more),"people":["#))
     list(people)

@@ -114,7 +114,8 @@ public struct WebhookPoster: Service {
       guard let found = try await store.meetingDigest(post.meeting),
         let heading = try await store.postHeading(syncUp: found.syncUpID)
       else {
-        logger.info("webhook: meeting \(post.meeting) was deleted before it was posted")
+        logger.info(
+          "webhook: meeting \(post.meeting) or its sync-up was deleted before it was posted")
         return try await store.postDelivered(post)
       }
       let body = try ChatPost(found, syncUp: heading.title, team: heading.team).json()

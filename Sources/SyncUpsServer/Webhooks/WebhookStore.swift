@@ -105,12 +105,13 @@ extension TeamStore {
     return .milliseconds(Int64(min(max(seconds, 0), 86_400) * 1000))
   }
 
-  /// The title of a sync-up and the name of its team, for a post's heading.
+  /// The title of a sync-up and the name of its team, for a post's heading; nil when the
+  /// sync-up was deleted (its meetings are gone from every list: none of them is posted).
   func postHeading(syncUp: UUID) async throws -> (title: String, team: String)? {
     let rows = try await run(
       """
       SELECT s.title, t.name FROM sync_up s JOIN team t ON t.id = s.team_id
-      WHERE s.id = \(syncUp)
+      WHERE s.id = \(syncUp) AND NOT s.deleted
       """, logger: logger)
     return try rows.decode((String, String).self).first.map { (title: $0.0, team: $0.1) }
   }

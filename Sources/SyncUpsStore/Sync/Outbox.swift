@@ -29,6 +29,8 @@ public enum Outbox {
     public var meetings: Int
     /// Attendees whose learned voice or adaptation (or its forgetting) it carries.
     public var people = 0
+    /// Blockers closed by hand that it carries.
+    public var blockers = 0
   }
 
   /// How many changes wait to be pushed (those set aside do not wait: see `SetAside`).
@@ -38,7 +40,7 @@ public enum Outbox {
         db,
         sql: "SELECT (SELECT count(*) FROM syncOutbox) + (SELECT count(*) FROM syncPeopleOutbox)"
       ) ?? 0
-    return all - (try SetAside.count(db))
+    return all - (try SetAside.count(db)) + (try BlockerSync.waiting(db))
   }
 
   /// This database's device id (`syncDevice`).
@@ -60,7 +62,8 @@ public enum Outbox {
       audio: try JSONDecoder().decode([AudioHash].self, from: Data((row["audio"] as String).utf8)),
       syncUps: push.syncUps.count { syncUp in
         entries.contains { $0.kind == "syncUp" && $0.entityId == syncUp.id.lowercasedString }
-      }, meetings: push.meetings.count, people: push.people.count)
+      }, meetings: push.meetings.count, people: push.people.count,
+      blockers: push.blockers.count)
   }
 
   /// The audio files of meetings waiting in the outbox (not set aside): what to hash before
@@ -99,7 +102,8 @@ public enum Outbox {
         ORDER BY kind = 'meeting', rowid
         """)
     let people = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(PeopleSync.waiting)") ?? 0
-    guard !rows.isEmpty || people > 0 else { return nil }
+    let closings = try BlockerSync.waiting(db)
+    guard !rows.isEmpty || people > 0 || closings > 0 else { return nil }
     let encoder = WireJSON.encoder()
     var entries: [Entry] = []
     var syncUps: [SyncUpDocument] = []
@@ -141,14 +145,21 @@ public enum Outbox {
         db, people: &learned, syncUps: &syncUps, entries: &entries, size: &size,
         byteLimit: byteLimit)
     }
+    var blockers: [BlockerClosure] = []
+    if entries.count == rows.count + people {
+      // After the meetings they are in, so the server has them.
+      try BlockerSync.prepare(
+        db, blockers: &blockers, entries: &entries, size: &size, byteLimit: byteLimit)
+    }
+    guard !entries.isEmpty else { return nil }
     let pushID = UUID()
     let push = Push(
       device: try device(db), pushID: pushID, syncUps: syncUps, meetings: meetings,
-      people: learned)
+      people: learned, blockers: blockers)
     let body = try encoder.encode(push)
     let pending = Pending(
       pushID: pushID, body: body, entries: entries, audio: audio, syncUps: changedSyncUps,
-      meetings: meetings.count, people: learned.count)
+      meetings: meetings.count, people: learned.count, blockers: blockers.count)
     try db.execute(
       sql: "INSERT INTO syncPendingPush (pushId, body, entries, audio) VALUES (?, ?, ?, ?)",
       arguments: [
@@ -166,6 +177,10 @@ public enum Outbox {
       try SetAside.forget(kind: entry.kind, entityID: entry.entityId, db)
       if entry.kind == "person" {
         try PeopleSync.acknowledge(entry, db)
+        continue
+      }
+      if entry.kind == "blocker" {
+        try BlockerSync.acknowledge(entry, db)
         continue
       }
       try db.execute(

@@ -13,6 +13,8 @@ public enum PulledChanges {
     public var meetings = 0
     /// Attendees whose learned voice or adaptation changed (or was forgotten) here.
     public var people = 0
+    /// Blockers closed by hand elsewhere, new here.
+    public var blockers = 0
     /// Audio files (relative to the data directory) of meetings deleted here: to delete once
     /// the transaction has committed.
     public var deletedAudio: [String] = []
@@ -53,6 +55,9 @@ public enum PulledChanges {
       kept.people = received.people.filter { document in
         passes { () throws(DocumentProblem) in try document.check(now: now) }
       }
+      kept.blockers = received.blockers.filter { closure in
+        passes { () throws(DocumentProblem) in try closure.check() }
+      }
       (page, self.skipped) = (kept, skipped)
     }
   }
@@ -76,6 +81,7 @@ public enum PulledChanges {
     try applyParkedMeetings(directory: directory, &applied, db)
     for document in kept.people where try applyPulledPerson(document, db) { applied.people += 1 }
     applied.people += try applyParkedPeople(db)
+    applied.blockers += try applyPulledBlockers(kept, db)
     if applied.syncUps > 0 { try orderSyncUpsAsEveryLaptopDoes(db) }
     try receiveClocks(of: kept, db)
     try SyncState.recordCursor(kept.version, db)

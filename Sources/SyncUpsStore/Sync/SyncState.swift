@@ -43,8 +43,8 @@ public enum SyncState {
       lastSkipped: try value("lastSkipped"), setAside: try SetAside.documents(db))
   }
 
-  /// Everything starts over with another server: every sync-up, finished meeting and what is
-  /// learned of people waits to be pushed, the cursor goes back to 0, a push not yet
+  /// Everything starts over with another server: every sync-up, finished meeting, what is
+  /// learned of people and every blocker closed by hand waits to be pushed, the cursor goes back to 0, a push not yet
   /// acknowledged is dropped.
   static func startOver(_ db: Database) throws {
     try db.execute(
@@ -64,6 +64,7 @@ public enum SyncState {
             UNION SELECT attendeeId FROM attendeeForgotten) WHERE true
           ON CONFLICT (attendeeId) DO UPDATE SET generation = generation + 1;
         """)
+    try BlockerSync.startOver(db)
   }
 
   static func recordSync(at date: Date, lastSkipped: String?, _ db: Database) throws {
