@@ -114,8 +114,10 @@ struct WebhookTests {
       let second = Fixture.meeting(in: syncUp.id, said: [("Ben", "today i will ship it")])
       let next = Push(device: UUID(), pushID: UUID(), meetings: [second])
       #expect(try await http.push(next, token: server.writerToken).status == .ok)
+      // Waiting for the held post would take its 600 s; a push that does not wait answers far
+      // sooner, also on a loaded machine (a bound only, far above a normal push).
       let took = ContinuousClock.now - begun
-      #expect(took < .seconds(5), "\(took)")
+      #expect(took < .seconds(120), "\(took)")
       #expect(receiver.taken.isEmpty && receiver.all.count == 1)
       #expect(try await server.count("webhook_post") == 2)
     }
