@@ -7,7 +7,8 @@ extension MeetingVoices {
   /// standardised over the groups (a room that makes every group sound less like a stored
   /// voice shifts them all alike). The best group and attendee are paired first, then the best
   /// of the rest, and so on; an attendee never heard scores as a typical group, and the share
-  /// of a group's speech in an attendee's slot breaks ties.
+  /// of a group's speech in an attendee's slot breaks ties. One voice heard as two groups
+  /// (someone said nothing) keeps its name on both (`SpeakerLabels.reunited`).
   func namedByProfiles(_ groups: [Int]) -> [Int] {
     let heard = speech.indices.filter { (speech[$0]?.count ?? 0) > 0 }
     var ids: [Int] = []
@@ -50,6 +51,15 @@ extension MeetingVoices {
       names[best.group] = best.attendee
       free.remove(best.attendee)
     }
+    // Raw scores (nats a frame against the background) tell one voice heard as two groups.
+    let perFrame = ids.indices.map { group in
+      (0..<attendees).map { attendee in
+        profiles[attendee] == nil ? nil : ratios[group][attendee] / max(frames[group], 1)
+      }
+    }
+    let reunited = SpeakerLabels.reunited(
+      ids.indices.map { names[$0] }, perFrame: perFrame, margin: settings.sameVoiceMargin)
+    for (group, attendee) in reunited.enumerated() { names[group] = attendee }
     return groups.indices.map { index in
       guard (speech[index]?.count ?? 0) > 0 else { return slots[index] }
       return names[ids.firstIndex(of: groups[index])!] ?? slots[index]

@@ -69,6 +69,43 @@ extension SpeakerLabels {
     return named
   }
 
+  /// A later meeting's groups as named by the stored voices (`names`: per group, its attendee),
+  /// with one voice heard as two groups set right. The groups are as many as the attendees, so
+  /// when someone says nothing a voice is heard as two, and its second group is named after
+  /// the attendee left (each stored voice's scores are standardised over the groups, so even a
+  /// voice not heard explains one group best). `perFrame[g][a]`: group g's frames under attendee
+  /// a's stored voice against the meeting's background, in nats a frame (nil: a voice never
+  /// heard). A group goes to the attendee whose stored voice explains it best when that attendee
+  /// names another group here and their voice explains it better than the stored voice of its
+  /// own name by more than `margin`; or, named after a voice never heard, when their voice
+  /// explains it within `margin` as well as it explains their own group (a new voice sounds
+  /// unlike every stored one).
+  public static func reunited(_ names: [Int?], perFrame: [[Double?]], margin: Double) -> [Int?] {
+    names.indices.map { group in
+      guard let own = names[group], perFrame.indices.contains(group),
+        perFrame[group].indices.contains(own)
+      else { return names[group] }
+      var best: (attendee: Int, score: Double)?
+      for (attendee, score) in perFrame[group].enumerated() {
+        guard let score, score > best?.score ?? -.infinity else { continue }
+        best = (attendee, score)
+      }
+      guard let best, best.attendee != own else { return names[group] }
+      // Their own group: the one of theirs their voice explains best.
+      let theirs = names.indices.compactMap { other -> Double? in
+        guard other != group, names[other] == best.attendee,
+          perFrame.indices.contains(other), perFrame[other].indices.contains(best.attendee)
+        else { return nil }
+        return perFrame[other][best.attendee]
+      }.max()
+      guard let theirs else { return names[group] }
+      if let ownScore = perFrame[group][own] {
+        return best.score - ownScore > margin ? best.attendee : own
+      }
+      return best.score >= theirs - margin ? best.attendee : own
+    }
+  }
+
   /// The share of a group's speech in the slot after its attendee's that counts as theirs.
   static let runOn = 0.75
 

@@ -68,6 +68,10 @@ public enum SpeakerLabels {
     public var switchPenalty = 12.0
     /// The shortest part a sentence is split into.
     public var minimumPart = 1.2
+    /// How much better (nats a frame) another attendee's stored voice must explain a later
+    /// meeting's group than the stored voice it was named after, for the group to be theirs
+    /// (their voice heard as two groups while someone says nothing).
+    public var sameVoiceMargin = 1.0
     /// Frames beyond which a stored profile still listens to new meetings.
     public var maximumProfileFrames = 30_000.0
     public var iterations = 6
