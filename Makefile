@@ -105,13 +105,14 @@ completions: release release-server
 # Both binaries, their completions and man pages, and the stand-up language model where
 # `syncups` looks for it ($(PREFIX)/share/syncups).
 install: release release-server completions
-	install -d "$(PREFIX)/bin" "$(PREFIX)/share/syncups/standup" \
+	install -d "$(PREFIX)/bin" "$(PREFIX)/share/syncups/standup" "$(PREFIX)/share/syncups/narrowband" \
 	  "$(PREFIX)/share/bash-completion/completions" "$(PREFIX)/share/zsh/site-functions" \
 	  "$(PREFIX)/share/fish/vendor_completions.d" "$(PREFIX)/share/man/man1"
 	install -m 755 $(RELEASE_BINARY) "$(PREFIX)/bin/syncups"
 	install -m 755 $(SERVER_BINARY) "$(PREFIX)/bin/syncups-server"
 	install -m 644 Models/standup/standup.lm.bin Models/standup/standup.dict \
 	  "$(PREFIX)/share/syncups/standup/"
+	install -m 644 Models/narrowband/telephone.mllr "$(PREFIX)/share/syncups/narrowband/"
 	install -m 644 $(DOCS)/bash/* "$(PREFIX)/share/bash-completion/completions/"
 	install -m 644 $(DOCS)/zsh/* "$(PREFIX)/share/zsh/site-functions/"
 	install -m 644 $(DOCS)/fish/* "$(PREFIX)/share/fish/vendor_completions.d/"

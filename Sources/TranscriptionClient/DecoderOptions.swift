@@ -25,6 +25,10 @@ public struct DecoderOptions: Sendable, Equatable {
   /// The sync-up's own language model (`TeamWords`, from its transcripts); nil or a missing
   /// file: none.
   public var teamModel: String?
+  /// The channel transform for narrowband speech (`-mllr` format), used by the second pass on
+  /// each sentence heard without its band above 4 kHz. Nil finds it as `NarrowbandModel.find`
+  /// says; empty or `none`: never used.
+  public var narrowbandTransform: String?
 
   public init(
     modelDirectory: String? = nil,
@@ -37,7 +41,8 @@ public struct DecoderOptions: Sendable, Equatable {
     standupWeight: Double = DecoderOptions.defaultStandupWeight,
     vocabularyWeight: Double = DecoderOptions.defaultVocabularyWeight,
     standupModelDirectory: String? = nil,
-    teamModel: String? = nil
+    teamModel: String? = nil,
+    narrowbandTransform: String? = nil
   ) {
     self.modelDirectory = modelDirectory
     self.verbose = verbose
@@ -50,5 +55,6 @@ public struct DecoderOptions: Sendable, Equatable {
     self.vocabularyWeight = vocabularyWeight
     self.standupModelDirectory = standupModelDirectory
     self.teamModel = teamModel
+    self.narrowbandTransform = narrowbandTransform
   }
 }

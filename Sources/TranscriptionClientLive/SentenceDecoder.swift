@@ -1,5 +1,6 @@
 import AudioCore
 import CPocketSphinx
+import SpeechAdaptation
 import TranscriptionClient
 
 /// Decodes a stream sentence by sentence: a `SentenceFinder` finds each sentence, and the
@@ -32,17 +33,33 @@ public final class SentenceDecoder {
   /// over eight stand-ups: whole sentences' means 19.4 % word errors, the first 3 s 20.3 %, 4 s
   /// 20.4 %, 5 s 20.2 %, 1.5 s 21.7 %).
   static let lookahead = 3 * AudioFormat.sampleRate
+  /// The channel transform for narrowband sentences (nil: none found, or none wanted).
+  private let band: BandTransform?
+  /// The band of the whole stream so far: the meeting's.
+  public private(set) var streamBand = AudioBand()
+  /// Speech (20 ms frames: 1 s) a sentence needs to be judged by its own band rather than the
+  /// stream's.
+  static let ownBandFrames = 50
 
   public init(options: DecoderOptions) throws(TranscriptionError) {
-    decoder = try SpeechDecoder(options: options)
+    let decoder = try SpeechDecoder(options: options)
     guard let config = ps_get_config(decoder.decoder), let finder = SentenceFinder(config: config)
     else { throw .decoderFailed("the speech front end could not start") }
+    self.decoder = decoder
     self.finder = finder
+    let transform = NarrowbandModel.find(
+      explicit: options.narrowbandTransform,
+      standupModelDirectory: options.standupModelDirectory)
+    band = transform.flatMap { BandTransform(path: $0, decoder: decoder.decoder) }
   }
+
+  /// Whether the channel transform is in use now (the last sentence was heard narrowband).
+  public var decodesNarrowband: Bool { band?.narrowband ?? false }
 
   /// Starts a new stream: times count from zero again.
   public func startStream() {
     finder.startStream()
+    streamBand = AudioBand()
     audio = []
     kept = 0
     streamSum = []
@@ -53,6 +70,7 @@ public final class SentenceDecoder {
   /// Feeds samples; returns the sentences that ended.
   public func process(_ samples: [Int16]) -> [Utterance] {
     audio.append(contentsOf: samples)
+    if band != nil { streamBand.add(samples) }
     let sentences = finder.process(samples).compactMap(end)
     if let first = finder.openSince { stream(from: first) }
     let done = min(max(finder.firstNeeded - kept, 0), audio.count)
@@ -88,7 +106,9 @@ public final class SentenceDecoder {
     let seen = finder.seen
     if streaming?.first != first {
       guard seen - first >= Self.lookahead else { return }
-      decoder.startStream(cepstralMean: mean(of: samples(first..<seen)))
+      let start = samples(first..<seen)
+      adapt(to: start)
+      decoder.startStream(cepstralMean: mean(of: start))
       streaming = (first, first, seen, [])
     }
     guard var open = streaming, seen > open.fed else { return }
@@ -120,10 +140,21 @@ public final class SentenceDecoder {
     streamFrames += count
   }
 
+  /// A narrowband sentence is decoded with the channel transform, any other without: judged by
+  /// its own band when it has a second of speech, else by the stream's so far.
+  private func adapt(to sentence: [Int16]) {
+    guard let band else { return }
+    let narrow =
+      AudioBand(of: sentence).isNarrowband(minimumFrames: Self.ownBandFrames)
+      ?? streamBand.isNarrowband() ?? false
+    band.use(narrowband: narrow, in: decoder.decoder)
+  }
+
   /// The stream's samples `range` decoded as one sentence, from their own mean; nil when
   /// nothing but noise is heard.
   private func decode(_ range: Range<Int>) -> Utterance? {
     let sentence = samples(range)
+    adapt(to: sentence)
     decoder.startStream(cepstralMean: mean(of: sentence))
     return self.sentence(
       from: (decoder.process(sentence) + decoder.finish()).finals, at: range.lowerBound)
