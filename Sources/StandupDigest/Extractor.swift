@@ -8,10 +8,13 @@ struct Extractor {
 
   /// The words of the other attendees' names, as the rules compare them.
   var names: Set<String> {
-    Set(
-      attendees.filter { $0.caseInsensitiveCompare(turn.speaker) != .orderedSame }
-        .flatMap { $0.lowercased().split(separator: " ").map(String.init) }
-        .filter { $0.count >= 2 })
+    let others: [String] = attendees.filter {
+      $0.caseInsensitiveCompare(turn.speaker) != .orderedSame
+    }
+    let words: [String] = others.flatMap { name in
+      name.lowercased().split(separator: " ").map(String.init)
+    }
+    return Set(words.filter { $0.count >= 2 })
   }
 
   func items() -> [DigestItem] {

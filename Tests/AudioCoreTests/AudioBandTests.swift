@@ -20,7 +20,8 @@ private enum Generated {
     var state: UInt64 = 44
     return (0..<Int(seconds * 16_000)).map { _ in
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int16(amplitude * (Double(state >> 11) / Double(1 << 53) * 2 - 1))
+      let unit: Double = Double(state >> 11) / 9_007_199_254_740_992  // 2^53: in 0..<1
+      return Int16(amplitude * (unit * 2 - 1))
     }
   }
 }

@@ -167,11 +167,11 @@ struct ScreenTests {
   }
 
   @Test func meetingScrollsWithinItsTranscript() {
-    let segments = (0..<10).map {
+    let segments: [Meeting.Segment] = (0..<10).map { (index: Int) -> Meeting.Segment in
       Meeting.Segment(
-        speaker: $0.isMultiple(of: 2) ? "Ana" : "Ben", start: Double($0 * 10),
-        end: Double($0 * 10 + 5),
-        text: "point \($0)"
+        speaker: index.isMultiple(of: 2) ? "Ana" : "Ben", start: Double(index * 10),
+        end: Double(index * 10 + 5),
+        text: "point \(index)"
       )
     }
     let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "", segments: segments)

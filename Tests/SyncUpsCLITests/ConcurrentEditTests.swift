@@ -57,7 +57,10 @@ struct ConcurrentEditTests {
     let shown = try #require(
       try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [String: Any])
     let attendees = try #require(shown["attendees"] as? [String])
-    #expect(Set(attendees) == Set(["Base"] + (0..<10).flatMap { ["P\($0)", "Q\($0)"] }))
+    let newcomers: [String] = (0..<10).flatMap { (index: Int) -> [String] in
+      ["P\(index)", "Q\(index)"]
+    }
+    #expect(Set(attendees) == Set(["Base"] + newcomers))
     #expect(attendees.count == 21)
     let words = try #require(shown["vocabulary"] as? [String])
     #expect(Set(words) == Set(letters.map { "word\($0)" }))
