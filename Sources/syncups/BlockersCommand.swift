@@ -46,8 +46,16 @@ struct BlockersListCommand: AsyncParsableCommand {
       first
     }
     let entries = BlockerLog.entries(meetings.map(\.log))
-    let closed = entries.filter { closedBy[BlockerIDs.identity(of: $0)] != nil }
-    let rest = entries.filter { closedBy[BlockerIDs.identity(of: $0)] == nil }
+    // Each blocker closed by hand, with its closing; the rest are open or resolved.
+    var closed: [(entry: BlockerLog.Entry, closing: ClosedBlocker)] = []
+    var rest: [BlockerLog.Entry] = []
+    for entry in entries {
+      if let closing = closedBy[BlockerIDs.identity(of: entry)] {
+        closed.append((entry, closing))
+      } else {
+        rest.append(entry)
+      }
+    }
     let open = rest.filter { $0.resolved == nil }
     let resolved = rest.filter { $0.resolved != nil }
     if json {
@@ -56,10 +64,7 @@ struct BlockersListCommand: AsyncParsableCommand {
           ("since", .string(Format.isoDate(from))),
           ("open", .array(open.map { Self.json($0) })),
           ("resolved", .array(resolved.map { Self.json($0) })),
-          (
-            "closed",
-            .array(closed.map { Self.json($0, closed: closedBy[BlockerIDs.identity(of: $0)]) })
-          ),
+          ("closed", .array(closed.map { Self.json($0.entry, closed: $0.closing) })),
         ]).rendered + "\n")
     }
     var out = open.isEmpty ? "No open blockers since \(Format.date(from)).\n" : ""
@@ -69,8 +74,7 @@ struct BlockersListCommand: AsyncParsableCommand {
         Self.line(entry) + "\n    resolved \(Format.date(entry.resolved!.date)): "
           + "\(entry.resolved!.text.visible)\n"
       }.joined()
-      out += closed.map { entry in
-        let closing = closedBy[BlockerIDs.identity(of: entry)]!
+      out += closed.map { entry, closing in
         let who = closing.closedBy.map { " by \($0.visible)" } ?? " here"
         return Self.line(entry) + "\n    closed \(Format.date(closing.closedAt))\(who)\n"
       }.joined()
