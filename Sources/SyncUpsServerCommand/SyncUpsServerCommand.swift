@@ -86,7 +86,7 @@ func withStore<T: Sendable>(
   } catch {
     throw ServerError.failed(
       "cannot use the database \(url.database) (\(url.socketDirectory ?? url.host)): "
-        + "\(String(describing: error).split(separator: "\n").first ?? "")")
+        + (DatabaseProblem.words(error) ?? "it refused the request"))
   }
 }
 

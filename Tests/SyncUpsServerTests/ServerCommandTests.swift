@@ -37,6 +37,30 @@ func runProgram(
     if: TestPostgres.available,
     "skipped: no PostgreSQL for the server's tests (.ci/postgres could not start one)"))
 struct ServerCommandTests {
+  /// A database that cannot be used is one line naming it and why, in PostgreSQL's or the
+  /// system's words (never a library's type), and a non-zero exit.
+  @Test func aDatabaseThatCannotBeUsedIsOneLineSayingWhy() async throws {
+    let server = try await TestServer.make()
+    let empty = try await server.newDatabase()
+    let socket = server.url.socketDirectory ?? ""
+    let cases: [(String, String)] = [
+      (empty.urlText, "has no SyncUps tables yet: run syncups-server migrate on it first"),
+      ("postgres://syncups@localhost/syncups_nowhere?host=\(socket)",
+       #"database "syncups_nowhere" does not exist"#),
+      ("postgres://nobody_here@localhost/postgres?host=\(socket)",
+       #"role "nobody_here" does not exist"#),
+      ("postgres://syncups@localhost/gone?host=/nonexistent-folder", "no such file or directory"),
+    ]
+    for (url, reason) in cases {
+      let run = try await runServer(["user", "list"], database: url)
+      #expect(run.status == 1, "\(url): \(run.stderr)")
+      #expect(run.stderr.contains("cannot use the database") && run.stderr.contains(reason),
+        "\(url): \(run.stderr)")
+      #expect(run.stderr.split(separator: "\n").count == 1, "\(url): \(run.stderr)")
+      #expect(!run.stderr.contains("PSQLError") && !run.stderr.contains("Unavailable"))
+    }
+  }
+
   @Test func peopleAndTokensFromTheCommandLine() async throws {
     let server = try await TestServer.make()
     let url = try #require(

@@ -130,21 +130,9 @@ public enum Backup {
     } catch is TimedOut {
       throw ServerError.failed("\(unreachable): it did not answer within 10 seconds")
     } catch {
-      throw ServerError.failed("\(unreachable): \(reason(error).prefix(300))")
+      throw ServerError.failed(
+        "\(unreachable): \((DatabaseProblem.words(error) ?? "it refused the connection").prefix(300))")
     }
-  }
-
-  /// Why a connection failed, in words: PostgreSQL's own message, else the system's for the
-  /// socket's error number, without the library's types around it.
-  static func reason(_ error: any Error) -> String {
-    if let message = (error as? PSQLError)?.serverInfo?[.message] { return message }
-    let text = String(reflecting: error)
-    if let found = text.range(of: #"errno: \d+"#, options: [.regularExpression, .backwards]),
-      let number = Int32(text[found].dropFirst("errno: ".count))
-    {
-      return String(cString: strerror(number)).lowercased()
-    }
-    return "it refused the connection"
   }
 
   /// `name` of PostgreSQL `major`: in `pgBin`, else where Debian keeps each version's.

@@ -2,8 +2,11 @@ import Foundation
 import PostgresNIO
 
 /// PostgreSQL cannot be reached (stopped, unreachable): the request is answered 503 at once
-/// rather than wait for the pool's own minute.
-struct DatabaseUnavailable: Error {}
+/// rather than wait for the pool's own minute. `reason`: why the connection failed, in words
+/// (`DatabaseProblem`), when one was tried.
+struct DatabaseUnavailable: Error {
+  var reason: String? = nil
+}
 
 extension PostgresClient {
   /// How long a borrowing waits for the pool before it looks around it

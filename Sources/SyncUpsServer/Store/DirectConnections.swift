@@ -106,7 +106,7 @@ final class DirectConnections: Sendable {
         state.open -= 1
         state.seen[key] = (ContinuousClock.now, false)
       }
-      handoff.fail(DatabaseUnavailable())
+      handoff.fail(DatabaseUnavailable(reason: DatabaseProblem.words(error)))
       return
     }
     state.withLock { state in
