@@ -45,16 +45,21 @@ struct ServerCommandTests {
     let socket = server.url.socketDirectory ?? ""
     let cases: [(String, String)] = [
       (empty.urlText, "has no SyncUps tables yet: run syncups-server migrate on it first"),
-      ("postgres://syncups@localhost/syncups_nowhere?host=\(socket)",
-       #"database "syncups_nowhere" does not exist"#),
-      ("postgres://nobody_here@localhost/postgres?host=\(socket)",
-       #"role "nobody_here" does not exist"#),
+      (
+        "postgres://syncups@localhost/syncups_nowhere?host=\(socket)",
+        #"database "syncups_nowhere" does not exist"#
+      ),
+      (
+        "postgres://nobody_here@localhost/postgres?host=\(socket)",
+        #"role "nobody_here" does not exist"#
+      ),
       ("postgres://syncups@localhost/gone?host=/nonexistent-folder", "no such file or directory"),
     ]
     for (url, reason) in cases {
       let run = try await runServer(["user", "list"], database: url)
       #expect(run.status == 1, "\(url): \(run.stderr)")
-      #expect(run.stderr.contains("cannot use the database") && run.stderr.contains(reason),
+      #expect(
+        run.stderr.contains("cannot use the database") && run.stderr.contains(reason),
         "\(url): \(run.stderr)")
       #expect(run.stderr.split(separator: "\n").count == 1, "\(url): \(run.stderr)")
       #expect(!run.stderr.contains("PSQLError") && !run.stderr.contains("Unavailable"))

@@ -131,7 +131,8 @@ public enum Backup {
       throw ServerError.failed("\(unreachable): it did not answer within 10 seconds")
     } catch {
       throw ServerError.failed(
-        "\(unreachable): \((DatabaseProblem.words(error) ?? "it refused the connection").prefix(300))")
+        "\(unreachable): \((DatabaseProblem.words(error) ?? "it refused the connection").prefix(300))"
+      )
     }
   }
 
