@@ -16,8 +16,13 @@ RELEASE_BINARY = .build-release/release/syncups
 SERVER_BINARY = .build-release/release/syncups-server
 # Optimized builds link Swift's runtime and Foundation into the binary, so they (and the Debian
 # packages) need only Debian's own libraries. Every build into .build-release passes the same
-# flags: with others, each would recompile the modules the other compiled.
-RELEASE_FLAGS = -c release --static-swift-stdlib
+# flags: with others, each would recompile the modules the other compiled. No debug information
+# (the packages strip it anyway): the optimized server's build takes 12 % less CPU without it.
+RELEASE_FLAGS = -c release --static-swift-stdlib -debug-info-format none
+# The debug build (.build) the suites run, without debug information either: 11 % less CPU. Every
+# target that builds .build passes the same flags, so none recompiles what another compiled. To
+# step through a test in lldb, build with `swift build --build-tests` alone (it recompiles).
+TEST_BUILD_FLAGS = -debug-info-format none
 # The suites that run the `syncups` binary itself (recording through PulseAudio, signals, SIGKILL
 # recovery, --input --fast, the interactive app through tmux, every command's errors).
 END_TO_END = RecordCommandTests|InteractiveAppTests|SyncUpsCLITests|TranscribeCommandTests|TeamSyncEndToEndTests
@@ -28,7 +33,7 @@ setup:
 	@.ci/setup
 
 build: setup
-	$(SWIFT) build
+	$(SWIFT) build $(TEST_BUILD_FLAGS)
 
 # Records the bundled stand-up into a demo sync-up in a temporary data directory and prints the
 # saved transcript by speaker (see .ci/demo), with the optimized binary people install.
@@ -41,7 +46,7 @@ release: setup
 
 # The team server (debug): its own product, so `syncups` never links SwiftNIO.
 server: setup
-	$(SWIFT) build --product syncups-server
+	$(SWIFT) build $(TEST_BUILD_FLAGS) --product syncups-server
 
 release-server: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-release --product syncups-server
@@ -138,7 +143,7 @@ pulse: setup
 # runs it, then the Debian packages (test-deb).
 test: lint
 	@$(TESTING) RELEASE_BINARY=$(RELEASE_BINARY) RELEASE_FLAGS="$(RELEASE_FLAGS)" SWIFT=$(SWIFT) \
-	  .ci/test
+	  TEST_BUILD_FLAGS="$(TEST_BUILD_FLAGS)" .ci/test
 
 # Tests await their child processes, so nothing holds the test run's threads: at most
 # $(TEST_WIDTH) test cases run at once (swift-testing's limit), so a loaded machine is not asked to
@@ -149,14 +154,14 @@ TESTING = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH)
 
 # Every suite on the debug build (the end-to-end ones too, against the debug binary).
 test-debug: setup
-	@$(PULSE) && $(POSTGRES) && $(TESTING) $(SWIFT) test
+	@$(PULSE) && $(POSTGRES) && $(TESTING) $(SWIFT) test $(TEST_BUILD_FLAGS)
 
 # The server's suite alone, against the private PostgreSQL.
 test-server: setup
-	@$(POSTGRES) && $(TESTING) $(SWIFT) test --filter SyncUpsServerTests
+	@$(POSTGRES) && $(TESTING) $(SWIFT) test $(TEST_BUILD_FLAGS) --filter SyncUpsServerTests
 
 test-release: release
-	@$(PULSE) && $(POSTGRES) && $(SWIFT) build --build-tests && \
+	@$(PULSE) && $(POSTGRES) && $(SWIFT) build --build-tests $(TEST_BUILD_FLAGS) && \
 	  SYNCUPS_BINARY="$(CURDIR)/$(RELEASE_BINARY)" $(TESTING) $(SWIFT) test --skip-build \
 	  --filter '$(END_TO_END)'
 
@@ -226,7 +231,7 @@ bench-voices-tools: setup
 
 # Latency from the end of each utterance to its final result, through a virtual microphone.
 latency: setup
-	@$(PULSE) && $(SWIFT) test --filter microphoneTranscriptEqualsFileTranscript 2>&1 | grep -E "latency|passed|failed"
+	@$(PULSE) && $(SWIFT) test $(TEST_BUILD_FLAGS) --filter microphoneTranscriptEqualsFileTranscript 2>&1 | grep -E "latency|passed|failed"
 
 # Seconds from Ctrl-C to exit in a long `record --input --fast` (a command, not a test).
 bench-interrupt: release
@@ -250,7 +255,7 @@ bench-pages: setup
 # in .build-screenshots/pages (Tests/SyncUpsServerTests/WebScreenshots.swift).
 SCREENSHOTS = $(CURDIR)/.build-screenshots/pages
 screenshots: setup
-	@$(POSTGRES) && SYNCUPS_SCREENSHOTS="$(SCREENSHOTS)" $(SWIFT) test --filter WebScreenshots
+	@$(POSTGRES) && SYNCUPS_SCREENSHOTS="$(SCREENSHOTS)" $(SWIFT) test $(TEST_BUILD_FLAGS) --filter WebScreenshots
 	@ls $(SCREENSHOTS)/*.png
 
 # The code's format (.swift-format: two-space indent, 100 columns); `make test` fails on any
