@@ -22,6 +22,14 @@ public struct BlockerClosure: Codable, Sendable, Equatable, Hashable {
     self.closedAt = closedAt
   }
 
+  /// The key of a blocker's phrase: the first 8 bytes of its SHA-256, in 16 lowercase hex
+  /// digits. The one way both the laptop and the server key a phrase.
+  public static func key(of phrase: String) -> String {
+    var hasher = SHA256Hasher()
+    hasher.update(Array(phrase.utf8))
+    return String(hasher.finalize().prefix(16))
+  }
+
   /// Whether `text` is a key: 16 lowercase hex digits.
   public static func isKey(_ text: String) -> Bool {
     text.utf8.count == 16

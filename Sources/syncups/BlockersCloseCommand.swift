@@ -4,7 +4,7 @@ import StandupDigest
 import SyncUpsCLI
 import SyncUpsFeatures
 import SyncUpsStore
-import TeamSync
+import SyncUpsWire
 
 struct BlockersCloseCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -50,7 +50,7 @@ struct BlockersCloseCommand: AsyncParsableCommand {
     let outcome: BlockerClosing
     do {
       outcome = try data.database.closeBlocker(
-        meeting.id, segment: entry.raised.segment, key: BlockerIDs.key(entry.raised.text),
+        meeting.id, segment: entry.raised.segment, key: BlockerClosure.key(of: entry.raised.text),
         at: Date())
     } catch {
       throw CLIError("cannot close blocker \(wanted): \(error)")
@@ -77,21 +77,13 @@ enum BlockerIDs {
     var log: BlockerLog.Meeting
   }
 
-  /// The first 8 bytes of the phrase's SHA-256, in 16 lowercase hex digits: the team server's
-  /// key of the same blocker.
-  static func key(_ text: String) -> String {
-    var hasher = SHA256Hasher()
-    hasher.update(Array(text.utf8))
-    return String(hasher.finalize().prefix(16))
-  }
-
   static func id(of entry: BlockerLog.Entry) -> String {
-    "\(entry.raised.meeting.prefix(8))-\(entry.raised.segment)-\(key(entry.raised.text).prefix(4))"
+    "\(entry.raised.meeting.prefix(8))-\(entry.raised.segment)-\(BlockerClosure.key(of: entry.raised.text).prefix(4))"
   }
 
   /// The whole of a blocker: meeting, segment and key.
   static func identity(of entry: BlockerLog.Entry) -> String {
-    "\(entry.raised.meeting)/\(entry.raised.segment)/\(key(entry.raised.text))"
+    "\(entry.raised.meeting)/\(entry.raised.segment)/\(BlockerClosure.key(of: entry.raised.text))"
   }
 
   static func identity(of closed: ClosedBlocker) -> String {

@@ -19,7 +19,7 @@ struct BlockerSyncTests {
 
   static func closure(_ meeting: MeetingDocument, segment: Int, _ text: String) -> BlockerClosure {
     BlockerClosure(
-      meetingID: meeting.id, segment: segment, key: BlockerKey.hash(text), closedAt: Date())
+      meetingID: meeting.id, segment: segment, key: BlockerClosure.key(of: text), closedAt: Date())
   }
 
   static func push(_ blockers: [BlockerClosure], meetings: [MeetingDocument] = [])
@@ -105,7 +105,7 @@ struct BlockerSyncTests {
     try await server.test { http, _ in
       let before = try await Self.changes(http, since: 0, token: server.writerToken)
       let form =
-        "meeting=\(teams.first.id.uuidString.lowercased())&segment=1&key=\(BlockerKey.hash(tax))"
+        "meeting=\(teams.first.id.uuidString.lowercased())&segment=1&key=\(BlockerClosure.key(of: tax))"
       let closed = try await http.send(
         .post, "/blockers/close", token: server.writerToken,
         headers: [.origin: TestServer.origin, .contentType: "application/x-www-form-urlencoded"],
@@ -152,7 +152,7 @@ extension BlockerSyncTests {
     let server = teams.server
     let most = (1...Rules.mostClosingsInAPush).map { segment in
       BlockerClosure(
-        meetingID: teams.second.id, segment: segment, key: BlockerKey.hash("\(segment)"),
+        meetingID: teams.second.id, segment: segment, key: BlockerClosure.key(of: "\(segment)"),
         closedAt: Date())
     }
     try await server.test { http, _ in

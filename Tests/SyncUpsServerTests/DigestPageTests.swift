@@ -196,7 +196,7 @@ struct DigestPageTests {
     let teams = try await BlockerTeams.make()
     let server = teams.server
     let meeting = teams.second.id.uuidString.lowercased()
-    let key = BlockerKey.hash("waiting on legal to approve the new terms")
+    let key = BlockerClosure.key(of: "waiting on legal to approve the new terms")
     let form = "meeting=\(meeting)&segment=2&key=\(key)&since=7d"
     func close(_ body: String, token: String, origin: String? = TestServer.origin) async throws
       -> TestResponse

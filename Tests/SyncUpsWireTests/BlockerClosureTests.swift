@@ -9,6 +9,16 @@ import Testing
     meetingID: UUID(), segment: 4, key: "c426110e5a6b3f4f", closedBy: "Ana",
     closedAt: Date(timeIntervalSince1970: 1_795_000_000))
 
+  /// The key both sides give a phrase: the first 8 bytes of its SHA-256 (as `sha256sum`
+  /// prints it), a key by the rules, and another phrase another key.
+  @Test func aPhrasesKeyIsTheStartOfItsSHA256() {
+    #expect(BlockerClosure.key(of: "waiting on legal") == "a0348f3da5e3372d")
+    #expect(BlockerClosure.key(of: "") == "e3b0c44298fc1c14")
+    #expect(BlockerClosure.isKey(BlockerClosure.key(of: "blocked on the Kafka credentials")))
+    #expect(
+      BlockerClosure.key(of: "waiting on legal.") != BlockerClosure.key(of: "waiting on legal"))
+  }
+
   @Test func theServersBytesAreTheEncodersBytes() throws {
     let expected = try WireJSON.encoder().encode(Self.closure)
     #expect(try WireJSON.bytes(of: Self.closure) == Array(expected))

@@ -1,5 +1,6 @@
 import Foundation
 import StandupDigest
+import SyncUpsWire
 
 /// `/blockers?since=7d`: the open blockers of every sync-up the signed-in person reads, newest
 /// first, with who raised them, when, and in which meeting (linking to that moment); a writer
@@ -92,7 +93,7 @@ enum BlockersPage {
       out += "<form action=\"/blockers/close\" method=\"post\">"
       out += "<input type=\"hidden\" name=\"meeting\" value=\"\(meeting)\">"
       out += "<input type=\"hidden\" name=\"segment\" value=\"\(raised.segment)\">"
-      out += "<input type=\"hidden\" name=\"key\" value=\"\(BlockerKey.hash(raised.text))\">"
+      out += "<input type=\"hidden\" name=\"key\" value=\"\(BlockerClosure.key(of: raised.text))\">"
       out += "<input type=\"hidden\" name=\"since\" value=\"\(since)\">"
       out += "<button type=\"submit\" class=\"close\">Close</button></form>"
     }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PostgresNIO
 import StandupDigest
@@ -15,17 +14,13 @@ struct BlockerKey: Hashable, Sendable {
   init(meeting: UUID, segment: Int, text: String) {
     self.meeting = meeting
     self.segment = segment
-    key = Self.hash(text)
+    key = BlockerClosure.key(of: text)
   }
 
   init(meeting: UUID, segment: Int, key: String) {
     self.meeting = meeting
     self.segment = segment
     self.key = key
-  }
-
-  static func hash(_ text: String) -> String {
-    SHA256.hash(data: Array(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
   }
 
   /// Whether `text` is a key as `hash` writes it (the rule laptops' closings keep too).

@@ -1,7 +1,8 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), how audio is named on the team server. Written here so the laptop's
-/// binary needs no crypto library; checked against `sha256sum` in the tests.
+/// SHA-256 (FIPS 180-4), how audio is named on the team server and how a blocker's phrase is
+/// keyed (`BlockerClosure.key(of:)`) on both sides. Written here so the laptop's binary needs no
+/// crypto library; checked against `sha256sum` in the tests.
 public struct SHA256Hasher {
   private var state: [UInt32] = [
     0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
