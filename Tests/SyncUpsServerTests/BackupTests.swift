@@ -106,10 +106,7 @@ struct BackupTests {
 extension TestServer {
   /// An empty database beside this one (no schema), with the same audio folder.
   func newDatabase() async throws -> TestServer {
-    let name =
-      "syncups_test_"
-      + UUID().uuidString.replacingOccurrences(of: "-", with: "")
-      .lowercased().prefix(16)
+    let name = TestDatabase.name()
     try await store { store in
       try await store.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
     }

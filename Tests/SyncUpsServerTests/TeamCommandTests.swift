@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import SyncUpsWire
+import TestSupport
 import Testing
 
 @testable import SyncUpsServer
@@ -17,7 +18,7 @@ struct TeamCommandTests {
   )
   func theMigrationMakesTheFirstTeam() async throws {
     let base = try TestPostgres.url.get()
-    let name = "syncups_test_" + UUID().uuidString.prefix(8).lowercased()
+    let name = TestDatabase.name()
     _ = try await TeamStore.withStore(base) { store in
       try await store.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
     }

@@ -5,6 +5,7 @@ import Logging
 import PostgresNIO
 import SyncUpsServer
 import SyncUpsWire
+import TestSupport
 
 /// The private PostgreSQL of `.ci/postgres`: from `SYNCUPS_TEST_DATABASE_URL` (set by
 /// `eval "$(.ci/postgres)"`), else started here by running `.ci/postgres`.
@@ -61,10 +62,7 @@ struct TestServer: Sendable {
     -> TestServer
   {
     let base = try cluster ?? TestPostgres.url.get()
-    let name =
-      "syncups_test_"
-      + UUID().uuidString.replacingOccurrences(of: "-", with: "")
-      .lowercased().prefix(16)
+    let name = TestDatabase.name()
     try await TeamStore.withStore(base) { store in
       try await store.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
     }

@@ -46,10 +46,7 @@ struct TeamFixture: Sendable {
 
   static func start() async throws -> TeamFixture {
     let cluster = try cluster.get()
-    let name =
-      "syncups_e2e_"
-      + UUID().uuidString.replacingOccurrences(of: "-", with: "")
-      .lowercased().prefix(16)
+    let name = TestDatabase.name("e2e")
     _ = try await tool(psql, [cluster, "-qAt", "-c", "CREATE DATABASE \(name)"])
     // postgres://USER@HOST/DATABASE?host=/socket/dir: the same with this test's database.
     let query = cluster.firstIndex(of: "?").map { String(cluster[$0...]) } ?? ""
