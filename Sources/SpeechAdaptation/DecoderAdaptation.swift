@@ -40,10 +40,11 @@ public struct AdaptationError: Error, Equatable, Sendable, CustomStringConvertib
   public init(_ description: String) { self.description = description }
 }
 
-/// Adapts a started PocketSphinx decoder (before its first utterance): words missing from its
-/// dictionary enter through `ps_add_word` (pronunciations from the stand-up dictionary or
-/// flite's letter-to-sound rules), and its language model becomes an interpolated set
-/// (`ngram_model_set_init`) of the general model, the stand-up model and the vocabulary's model.
+/// Adapts a started PocketSphinx decoder that has no search yet (before its first utterance):
+/// words missing from its dictionary enter through `ps_add_word` (pronunciations from the
+/// stand-up dictionary or flite's letter-to-sound rules), then its search is made once, over an
+/// interpolated set (`ngram_model_set_init`) of the general model, the stand-up model and the
+/// vocabulary's model.
 public enum DecoderAdaptation {
   /// Words added to the dictionary and the models in the set, for logs and tests.
   public struct Report: Sendable, Equatable {
@@ -54,28 +55,32 @@ public enum DecoderAdaptation {
 
   static let searchName = "syncups"
 
+  /// `generalModel` is the general model's file; a plain mix leaves the decoder as it is (it was
+  /// started with that model).
   @discardableResult
-  public static func apply(_ mix: LanguageModelMix, to decoder: OpaquePointer)
-    throws(AdaptationError) -> Report
-  {
+  public static func apply(
+    _ mix: LanguageModelMix, generalModel: String, to decoder: OpaquePointer
+  ) throws(AdaptationError) -> Report {
     var report = Report()
     guard !mix.isPlain else { return report }
-    guard let currentName = ps_get_search(decoder).map({ String(cString: $0) }),
-      let current = ps_get_lm(decoder, currentName),
-      let general = ngram_model_set_lookup(current, "default")
+    guard ps_get_search(decoder) == nil else {
+      throw AdaptationError("the decoder already has a search; start it without a language model")
+    }
+    let config = ps_get_config(decoder)
+    guard let general = ngram_model_read(config, generalModel, NGRAM_AUTO, ps_get_logmath(decoder))
     else {
       throw AdaptationError(
-        "the decoder has no n-gram language model to adapt; check the model folder")
+        "cannot load the general language model \(generalModel); reinstall pocketsphinx-en-us")
     }
-    report.models = try combineModels(
-      mix, decoder: decoder, general: general, currentName: currentName)
+    defer { ngram_model_free(general) }
     try addWords(mix, to: decoder, &report)
+    report.models = try combineModels(mix, decoder: decoder, general: general)
     return report
   }
 
-  /// 1. The language model set, interpolated, made the decoder's search; returns the models' names.
+  /// 2. The language model set, interpolated, made the decoder's search; returns the models' names.
   private static func combineModels(
-    _ mix: LanguageModelMix, decoder: OpaquePointer, general: OpaquePointer, currentName: String
+    _ mix: LanguageModelMix, decoder: OpaquePointer, general: OpaquePointer
   ) throws(AdaptationError) -> [String] {
     let config = ps_get_config(decoder)
     let logmath = ps_get_logmath(decoder)
@@ -133,14 +138,13 @@ public enum DecoderAdaptation {
       throw AdaptationError(
         "PocketSphinx could not start a search with the combined language model")
     }
-    if currentName != searchName { _ = ps_unset_search(decoder, currentName) }
     return names
   }
 
-  /// 2. The dictionary: the stand-up model's extra words, then the vocabulary's. They enter
-  /// after the combined model is the active search's, which already holds them: ps_add_word
-  /// then adds nothing to the general model (adding unigrams to a trie model corrupts memory
-  /// in this sphinxbase). The last word added rebuilds the search with the new words.
+  /// 1. The dictionary: the stand-up model's extra words, then the vocabulary's and the team's,
+  /// added before there is a search (so nothing is rebuilt per word, and nothing is added to a
+  /// model: adding unigrams to a trie model corrupts memory in this sphinxbase). The combined
+  /// model holds every one of them, so the search made after finds them in both.
   private static func addWords(
     _ mix: LanguageModelMix, to decoder: OpaquePointer, _ report: inout Report
   ) throws(AdaptationError) {
@@ -162,9 +166,8 @@ public enum DecoderAdaptation {
         newWords.append((word, phones))
       }
     }
-    for (index, (word, phones)) in newWords.enumerated() {
-      let update: Int32 = index == newWords.count - 1 ? 1 : 0
-      if ps_add_word(decoder, word, phones, update) >= 0 {
+    for (word, phones) in newWords {
+      if ps_add_word(decoder, word, phones, 0) >= 0 {
         report.addedWords[word] = phones
       } else {
         report.unpronounceable.append(word)

@@ -31,14 +31,18 @@ public final class SpeechDecoder {
     let model = try SpeechModel.resolve(explicit: options.modelDirectory)
     self.model = model
     Self.setLogging(verbose: options.verbose)
+    let mix = options.languageModelMix()
     var arguments = [
       "syncups",
       "-hmm", model.acousticModel,
-      "-lm", model.languageModel,
       "-dict", model.dictionary,
       "-vad_postspeech", String(options.endSilenceFrames),
       "-maxhmmpf", String(options.maxActiveHMMs),
     ]
+    // A decoder with more than the general model gets its search from DecoderAdaptation alone:
+    // each search PocketSphinx builds (its lexicon tree over the whole dictionary) took a
+    // quarter of a short recording's CPU.
+    if mix.isPlain { arguments += ["-lm", model.languageModel] }
     // No "-logfn": each decoder would fopen it and fclose the process-wide log file that other
     // decoders (other threads) are writing to, which corrupts the heap. See setLogging.
     arguments += options.extraArguments
@@ -58,7 +62,7 @@ public final class SpeechDecoder {
       )
     }
     do throws(AdaptationError) {
-      try DecoderAdaptation.apply(options.languageModelMix(), to: decoder)
+      try DecoderAdaptation.apply(mix, generalModel: model.languageModel, to: decoder)
     } catch {
       ps_free(decoder)
       throw .decoderFailed(error.description)
