@@ -258,7 +258,7 @@ let package = Package(
       name: "SyncUpsFeatures",
       dependencies: [
         "Architecture", "AudioCore", "AudioCaptureClient", "MeetingRecorder", "SyncUpsStore",
-        "VoiceProfiles", "WorkerThreads", "ChildProcesses", "SyncUpsWire",
+        "VoiceProfiles", "WorkerThreads", "ChildProcesses", "SyncUpsWire", "StandupDigest",
         .product(name: "Tagged", package: "swift-tagged"),
       ]
     ),

@@ -147,6 +147,20 @@ enum Text {
     lines.prefix(max(rows, 0)).map { clip($0, to: max(columns, 0)) }
   }
 
+  /// A screen of two-row items between `header` and `footer`: the items' rows scroll so the
+  /// selected item (`selection`, its index) stays on screen, and blank lines fill the rest.
+  static func pairs(
+    header: [String], rows items: [String], selection: Int, footer: [String], columns: Int,
+    rows: Int
+  ) -> [String] {
+    let room = max(rows - header.count - footer.count, 2)
+    let selected = selection * 2
+    let first = min(max(selected + 2 - room, 0), max(items.count - room, 0))
+    let shown = Array(items.dropFirst(first).prefix(room))
+    let padding = Array(repeating: "", count: max(room - shown.count, 0))
+    return frame(header + shown + padding + footer, columns: columns, rows: rows)
+  }
+
   /// `line` cut to `width` columns; escape sequences are kept and not counted.
   static func clip(_ line: String, to width: Int) -> String {
     var out = ""

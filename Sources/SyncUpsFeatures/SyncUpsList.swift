@@ -18,6 +18,7 @@ public struct SyncUpsList: Reducer {
 
   public enum Action: Equatable, Sendable {
     case addSyncUpButtonTapped
+    case blockersButtonTapped
     case confirmAddSyncUpButtonTapped
     case deletionFailed(String)
     case deletionPrepared([SyncUp.ID], audioFiles: [String])
@@ -33,12 +34,14 @@ public struct SyncUpsList: Reducer {
       public typealias StateReducer = Destination
       case add(SyncUpForm.State)
       case alert(AlertState<Alert>)
+      case blockers(TeamBlockers.State)
       case search(TranscriptSearchFeature.State)
     }
 
     public enum Action: Equatable, Sendable {
       case add(SyncUpForm.Action)
       case alert(Alert)
+      case blockers(TeamBlockers.Action)
       case search(TranscriptSearchFeature.Action)
     }
 
@@ -46,6 +49,7 @@ public struct SyncUpsList: Reducer {
 
     public var body: some ReducerOf<Self> {
       Scope(state: \.add, action: \.add) { SyncUpForm() }
+      Scope(state: \.blockers, action: \.blockers) { TeamBlockers() }
       Scope(state: \.search, action: \.search) { TranscriptSearchFeature() }
     }
   }
@@ -54,6 +58,10 @@ public struct SyncUpsList: Reducer {
     case confirmDeletion([SyncUp.ID])
   }
 
+  /// How far back the blockers screen looks: a week of stand-ups, as `syncups blockers`.
+  public static let blockersWindow: TimeInterval = 7 * 24 * 3600
+
+  @Dependency(\.date.now) var now
   @Dependency(\.syncUpDeletion) var syncUpDeletion
   @Dependency(\.teamLearning) var teamLearning
   @Dependency(\.uuid) var uuid
@@ -66,6 +74,11 @@ public struct SyncUpsList: Reducer {
       case .addSyncUpButtonTapped:
         state.destination = .add(SyncUpForm.State(syncUp: SyncUp(id: SyncUp.ID(uuid()))))
         return .none
+
+      case .blockersButtonTapped:
+        state.destination = .blockers(
+          TeamBlockers.State(since: now.addingTimeInterval(-Self.blockersWindow)))
+        return .send(.destination(.presented(.blockers(.onAppear))))
 
       case .confirmAddSyncUpButtonTapped:
         guard case .add(var form) = state.destination else { return .none }
@@ -155,6 +168,11 @@ extension SyncUpsList.Destination.State {
     set { if let newValue { self = .add(newValue) } }
   }
 
+  public var blockers: TeamBlockers.State? {
+    get { if case .blockers(let value) = self { value } else { nil } }
+    set { if let newValue { self = .blockers(newValue) } }
+  }
+
   public var search: TranscriptSearchFeature.State? {
     get { if case .search(let value) = self { value } else { nil } }
     set { if let newValue { self = .search(newValue) } }
@@ -165,6 +183,11 @@ extension SyncUpsList.Destination.Action {
   public var add: SyncUpForm.Action? {
     get { if case .add(let value) = self { value } else { nil } }
     set { if let newValue { self = .add(newValue) } }
+  }
+
+  public var blockers: TeamBlockers.Action? {
+    get { if case .blockers(let value) = self { value } else { nil } }
+    set { if let newValue { self = .blockers(newValue) } }
   }
 
   public var search: TranscriptSearchFeature.Action? {

@@ -112,3 +112,55 @@ enum ClosedBlockersSchema {
         """)
   }
 }
+
+/// What the team's blockers are read from, in one read: the finished meetings since a day (of
+/// every sync-up, oldest first, each with its sync-up) and the blockers closed by hand of them.
+public struct BlockerSources: Equatable, Sendable {
+  public struct Source: Equatable, Sendable {
+    public var syncUp: SyncUp
+    public var meeting: Meeting
+  }
+
+  public var meetings: [Source]
+  public var closings: [ClosedBlocker]
+}
+
+/// The finished meetings from `since` on (only those whose id begins with `meetingPrefix`,
+/// lowercase hex, when it is given), with their transcripts, and their closings.
+public struct BlockerSourcesRequest: FetchKeyRequest {
+  public var since: Date
+  public var meetingPrefix: String?
+
+  public init(since: Date, meetingPrefix: String? = nil) {
+    self.since = since
+    self.meetingPrefix = meetingPrefix
+  }
+
+  public func fetch(_ db: Database) throws -> BlockerSources {
+    var sources: [BlockerSources.Source] = []
+    for syncUp in try SyncUpsRequest().fetch(db) {
+      for summary in syncUp.meetings where summary.date >= since {
+        if let meetingPrefix,
+          !summary.id.rawValue.lowercasedString.hasPrefix(meetingPrefix)
+        {
+          continue
+        }
+        guard let meeting = try MeetingTranscriptRequest(meetingID: summary.id).fetch(db) else {
+          continue
+        }
+        sources.append(BlockerSources.Source(syncUp: syncUp, meeting: meeting))
+      }
+    }
+    sources.sort { $0.meeting.date < $1.meeting.date }
+    let closings = try ClosedBlockersRequest(meetingIDs: Set(sources.map(\.meeting.id))).fetch(db)
+    return BlockerSources(meetings: sources, closings: closings)
+  }
+}
+
+extension SyncUpsDatabase {
+  /// `BlockerSourcesRequest`'s result, read now.
+  public func blockerSources(since: Date, meetingPrefix: String? = nil) throws -> BlockerSources {
+    try read { db in try BlockerSourcesRequest(since: since, meetingPrefix: meetingPrefix).fetch(db)
+    }
+  }
+}

@@ -1,3 +1,4 @@
+import Architecture
 import ArgumentParser
 import Foundation
 import StandupDigest
@@ -38,53 +39,41 @@ struct BlockersListCommand: AsyncParsableCommand {
 
   @MainActor func run() async throws {
     let from = try Parse.since(since)
-    let data = try await CommandDatabase.open()
-    let meetings = try BlockerIDs.meetings(data) { $0.date >= from }
-    let closings = try data.read(
-      ClosedBlockersRequest(meetingIDs: Set(meetings.map(\.id))), "the closed blockers")
-    let closedBy = Dictionary(closings.map { (BlockerIDs.identity(of: $0), $0) }) { first, _ in
-      first
-    }
-    let entries = BlockerLog.entries(meetings.map(\.log))
-    // Each blocker closed by hand, with its closing; the rest are open or resolved.
-    var closed: [(entry: BlockerLog.Entry, closing: ClosedBlocker)] = []
-    var rest: [BlockerLog.Entry] = []
-    for entry in entries {
-      if let closing = closedBy[BlockerIDs.identity(of: entry)] {
-        closed.append((entry, closing))
-      } else {
-        rest.append(entry)
-      }
-    }
-    let open = rest.filter { $0.resolved == nil }
-    let resolved = rest.filter { $0.resolved != nil }
+    _ = try await CommandDatabase.open()
+    let store = Store(initialState: TeamBlockers.State(since: from)) { TeamBlockers() }
+    await store.send(.onAppear).finish()
+    if let problem = store.state.problem { throw CLIError(problem) }
+    let board = store.state.board
     if json {
       return try Console.out(
         JSON.object([
           ("since", .string(Format.isoDate(from))),
-          ("open", .array(open.map { Self.json($0) })),
-          ("resolved", .array(resolved.map { Self.json($0) })),
-          ("closed", .array(closed.map { Self.json($0.entry, closed: $0.closing) })),
+          ("open", .array(board.open.map(Self.json))),
+          ("resolved", .array(board.resolved.map(Self.json))),
+          ("closed", .array(board.closed.map(Self.json))),
         ]).rendered + "\n")
     }
-    var out = open.isEmpty ? "No open blockers since \(Format.date(from)).\n" : ""
-    out += open.map { Self.line($0) + "\n" }.joined()
+    var out = board.open.isEmpty ? "No open blockers since \(Format.date(from)).\n" : ""
+    out += board.open.map { Self.line($0) + "\n" }.joined()
     if all {
-      out += resolved.map { entry in
-        Self.line(entry) + "\n    resolved \(Format.date(entry.resolved!.date)): "
-          + "\(entry.resolved!.text.visible)\n"
+      out += board.resolved.map { blocker in
+        let resolved = blocker.entry.resolved!
+        return Self.line(blocker) + "\n    resolved \(Format.date(resolved.date)): "
+          + "\(resolved.text.visible)\n"
       }.joined()
-      out += closed.map { entry, closing in
+      out += board.closed.map { blocker in
+        let closing = blocker.closing!
         let who = closing.closedBy.map { " by \($0.visible)" } ?? " here"
-        return Self.line(entry) + "\n    closed \(Format.date(closing.closedAt))\(who)\n"
+        return Self.line(blocker) + "\n    closed \(Format.date(closing.closedAt))\(who)\n"
       }.joined()
     } else {
-      if !resolved.isEmpty {
-        out += "\(Format.count(resolved.count, "blocker")) resolved since then (--all lists them)\n"
-      }
-      if !closed.isEmpty {
+      if !board.resolved.isEmpty {
         out +=
-          "\(Format.count(closed.count, "blocker")) closed by hand since then (--all lists them)\n"
+          "\(Format.count(board.resolved.count, "blocker")) resolved since then (--all lists them)\n"
+      }
+      if !board.closed.isEmpty {
+        out +=
+          "\(Format.count(board.closed.count, "blocker")) closed by hand since then (--all lists them)\n"
       }
     }
     try Console.out(out)
@@ -92,17 +81,19 @@ struct BlockersListCommand: AsyncParsableCommand {
 
   /// `d1e2f3a4-4-9f3e  2026-11-20 09:00  Standup  Ben: waiting for ana ... (Ana)  [meeting
   /// dddddddd, 00:20, segment 4]`: its id first, what 'close' takes.
-  static func line(_ entry: BlockerLog.Entry) -> String {
+  static func line(_ blocker: Blocker) -> String {
+    let entry = blocker.entry
     let named = entry.named.map { " (\($0.visible))" } ?? ""
     let raised = entry.raised
-    return "\(BlockerIDs.id(of: entry))  \(Format.date(raised.date))  \(entry.syncUp.visible)  "
+    return "\(blocker.id)  \(Format.date(raised.date))  \(entry.syncUp.visible)  "
       + "\(entry.person.visible): \(raised.text.visible)\(named)  [meeting "
       + "\(raised.meeting.prefix(8)), \(Format.clock(raised.time)), segment \(raised.segment)]"
   }
 
-  static func json(_ entry: BlockerLog.Entry, closed: ClosedBlocker? = nil) -> JSON {
+  static func json(_ blocker: Blocker) -> JSON {
+    let entry = blocker.entry
     var fields: [(String, JSON)] = [
-      ("id", .string(BlockerIDs.id(of: entry))),
+      ("id", .string(blocker.id)),
       ("syncUp", .string(entry.syncUp)), ("person", .string(entry.person)),
       ("text", .string(entry.raised.text)), ("named", entry.named.map(JSON.string) ?? .null),
       ("date", .string(Format.isoDate(entry.raised.date))),
@@ -121,7 +112,7 @@ struct BlockersListCommand: AsyncParsableCommand {
           ])
         ))
     }
-    if let closed {
+    if let closed = blocker.closing {
       fields.append(
         (
           "closed",

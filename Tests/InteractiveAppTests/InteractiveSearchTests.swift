@@ -85,7 +85,9 @@ struct InteractiveSearchTests {
     try terminal.keys("b")
     #expect(try await terminal.waitForScreen { $0.contains("/ staging serv") }, "\(screen())")
     try terminal.keys("Escape")
-    #expect(try await terminal.waitForScreen { $0.contains("/ search · a add") }, "\(screen())")
+    #expect(
+      try await terminal.waitForScreen { $0.contains("/ search · b blockers · a add") },
+      "\(screen())")
     try terminal.keys("q")
     #expect(try await terminal.waitForScreen { $0.contains("EXIT=0") }, "\(screen())")
   }

@@ -36,6 +36,8 @@ extension InteractiveApp {
       return clampListSelection()
     case .search(let search)?:
       return handleSearch(key, search)
+    case .blockers?:
+      return handleBlockers(key)
     case nil:
       break
     }
@@ -55,6 +57,7 @@ extension InteractiveApp {
     case .character("d"):
       send(.onDelete(IndexSet(integer: listSelection)))
     case .character("/"): send(.searchButtonTapped)
+    case .character("b"): send(.blockersButtonTapped)
     case .character("q"): isDone = true
     default: break
     }
@@ -88,6 +91,21 @@ extension InteractiveApp {
         meetingOffset = MeetingScreen(state: meeting, width: width, height: height).highlightOffset
       }
     case .escape: store.send(.syncUpsList(.destination(.dismiss)))
+    default: break
+    }
+  }
+
+  // MARK: Blockers
+
+  private func handleBlockers(_ key: Key) {
+    let send = { (action: TeamBlockers.Action) -> Void in
+      _ = self.store.send(.syncUpsList(.destination(.presented(.blockers(action)))))
+    }
+    switch key {
+    case .up, .character("k"): send(.selectionMoved(by: -1))
+    case .down, .character("j"): send(.selectionMoved(by: 1))
+    case .character("c"): send(.closeTapped)
+    case .escape, .character("q"): store.send(.syncUpsList(.destination(.dismiss)))
     default: break
     }
   }

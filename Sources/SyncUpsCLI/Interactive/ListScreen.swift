@@ -21,6 +21,9 @@ public struct ListScreen {
     if case .search(let search)? = state.destination {
       return SearchScreen(state: search, width: width, height: height).lines
     }
+    if case .blockers(let blockers)? = state.destination {
+      return BlockersScreen(state: blockers, width: width, height: height).lines
+    }
     let syncUps = state.syncUps
     let header = [ANSI.bold + " Daily Sync-ups" + ANSI.reset, ""]
     var footer = [""]
@@ -28,7 +31,9 @@ public struct ListScreen {
       footer += AlertView.lines(alert, width: width).dropFirst()
     } else {
       footer.append(
-        Text.hint("↑↓ select · enter open · / search · a add · d delete · q quit", width: width))
+        Text.hint(
+          "↑↓ select · enter open · / search · b blockers · a add · d delete · q quit", width: width
+        ))
     }
     var rows = syncUps.enumerated().map { index, syncUp in row(syncUp, selected: index == selection)
     }

@@ -27,13 +27,9 @@ public struct SearchScreen {
     let rows = state.hits.enumerated().flatMap { index, hit in
       self.rows(hit, selected: index == state.selection)
     }
-    // Two rows a hit; they scroll so the selected hit stays on screen.
-    let room = max(height - header.count - footer.count, 2)
-    let selected = state.selection * 2
-    let first = min(max(selected + 2 - room, 0), max(rows.count - room, 0))
-    let shown = Array(rows.dropFirst(first).prefix(room))
-    let padding = Array(repeating: "", count: max(room - shown.count, 0))
-    return Text.frame(header + shown + padding + footer, columns: width, rows: height)
+    return Text.pairs(
+      header: header, rows: rows, selection: state.selection, footer: footer, columns: width,
+      rows: height)
   }
 
   /// What the search found, or why there is nothing to show.
