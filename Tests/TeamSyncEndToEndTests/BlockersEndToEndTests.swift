@@ -136,6 +136,34 @@ struct BlockersEndToEndTests {
   }
 }
 
+extension BlockersEndToEndTests {
+  /// Two laptops close the same blocker while offline: the server keeps the first closing, and
+  /// the second laptop, after its sync, says who closed it there rather than "here".
+  @Test func aBlockerClosedOnTwoLaptopsOfflineIsTheServersFirstClosingOnBoth() async throws {
+    let team = try await TeamFixture.start()
+    defer { team.stop() }
+    let a = try team.laptop()
+    let b = try team.laptop()
+    try await a.expect("team", "join", team.url, "--token", team.writerToken)
+    try await a.expect("import", try Self.export(in: a.root).path)
+    try await a.expect("sync")
+    try await b.expect("team", "join", team.url, "--token", team.writerToken)
+    try await b.expect("sync")
+    let id = try #require(try await Self.listed(a)[Self.tax])
+    #expect(try await Self.listed(b)[Self.tax] == id)
+
+    try await a.expect("blockers", "close", id)
+    try await b.expect("blockers", "close", id)
+    #expect(try await a.expect("sync").stdout.contains("pushed 1 closed blocker"))
+    let second = try await b.expect("sync")
+    #expect(try await team.psql("SELECT count(*) FROM blocker_closed") == "1")
+    #expect(b.value("SELECT count(*) FROM blockerClosed WHERE NOT pushed") == 0, "\(second)")
+    let listed = try await b.expect("blockers", "--since", "3d", "--all")
+    #expect(listed.stdout.contains(" by ana\n"), "\(second)\n\(listed)")
+    #expect(try await b.expect("sync").stdout == "up to date: nothing to push or pull\n")
+  }
+}
+
 /// The answer to a form is a 303 to the blockers page: seen as it is, not followed.
 private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
   func urlSession(
