@@ -85,13 +85,19 @@ public struct BlockerBoard: Equatable, Sendable {
   static func log(_ source: BlockerSources.Source) -> BlockerLog.Meeting {
     BlockerLog.Meeting(
       id: source.meeting.id.rawValue.lowercasedString, syncUp: source.syncUp.title,
-      date: source.meeting.date,
-      segments: source.meeting.segments.enumerated().map { index, segment in
-        DigestSegment(
-          number: index + 1, speaker: segment.speaker, start: segment.start, text: segment.text)
-      },
+      date: source.meeting.date, segments: source.meeting.digestSegments,
       attendees: source.syncUp.attendees.map(\.name))
   }
 
   public var all: [Blocker] { open + resolved + closed }
+}
+
+extension Meeting {
+  /// The segments as the digest and the blockers read them, numbered from 1.
+  public var digestSegments: [DigestSegment] {
+    segments.enumerated().map { index, segment in
+      DigestSegment(
+        number: index + 1, speaker: segment.speaker, start: segment.start, text: segment.text)
+    }
+  }
 }

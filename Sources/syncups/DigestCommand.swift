@@ -48,10 +48,7 @@ struct DigestCommand: AsyncParsableCommand {
       throw CLIError("meeting \(summary.id.short) of \(syncUp.label) was deleted meanwhile")
     }
     let digest = Digest(
-      segments: transcript.segments.enumerated().map { index, segment in
-        DigestSegment(
-          number: index + 1, speaker: segment.speaker, start: segment.start, text: segment.text)
-      },
+      segments: transcript.digestSegments,
       attendees: syncUp.attendees.map(\.name))
     try Console.out(format.render(digest, of: transcript, in: syncUp))
   }
