@@ -78,7 +78,10 @@ enum Clauses {
       return Words.binders.contains(previous) ? nil : Start()
     }
     if isLeadingCue(at: index, in: words) { return Start(isCue: true) }
-    if word == "but" { return Start(absorbsConnectors: false) }
+    // "i profiled but checkout page": "the" heard as "but" after a verb, not a second clause.
+    if word == "but", !(Words.isVerb(previous) && next.map(isPlainWord) == true) {
+      return Start(absorbsConnectors: false)
+    }
     // "today and pairing with ivo": "and" for "i'm" after a leading cue, no new clause.
     let afterCue =
       ledByCue == index - 1 || (ledByCue == index - 2 && isPairCue(at: ledByCue, in: words))
@@ -104,6 +107,13 @@ enum Clauses {
       return Start()
     }
     return nil
+  }
+
+  /// A word of a thing's name: no subject, verb, function word or connector.
+  static func isPlainWord(_ word: String) -> Bool {
+    !Words.subjects.contains(word) && !Words.isVerb(word) && !Words.empty.contains(word)
+      && !Words.connectors.contains(word) && !Words.adverbs.contains(word)
+      && !Words.remarkSubjects.contains(word) && word != SegmentWords.breakMark
   }
 
   /// A past verb ("wrote") at least three words before `index`, after the clause's subject.

@@ -70,8 +70,15 @@ extension Reading {
       let before = index > 0 ? tokens[index - 1] : ""
       if Words.isPast(word), index == verbIndex, word != "got" { return nil }
       if ["will", "shall", "should"].contains(word) { return "future '\(word)'" }
-      // "i can give you access after this": an offer for today.
-      if word == "can", Words.commonVerbs.contains(next) { return "offer 'can \(next)'" }
+      // "i can give you access after this", "i can pause them at eight": an offer for today,
+      // a verb right after "i can" (not "can't", not "can be").
+      if word == "can",
+        Words.commonVerbs.contains(next)
+          || (index == contentStart && hasSubject && !Words.empty.contains(next)
+            && !Words.negations.contains(next) && next != "be")
+      {
+        return "offer 'can \(next)'"
+      }
       if Words.futureWithTo.contains(word), next == "to",
         !["was", "were", "had", "did"].contains(before)
       {
@@ -115,10 +122,16 @@ extension Reading {
     var end = min(tokens.count - 1, start + Self.maximumWords - 1)
     while end >= start, Words.trailing.contains(tokens[end]) { end -= 1 }
     // "november blockers" ("no other blockers" misheard): a cue alone says nothing.
+    // "i'll do that today": doing what was just asked is an item of its own.
+    let doesWhatWasAsked =
+      question == .today && start + 1 < tokens.count && tokens[start] == "do"
+      && ["that", "it", "this", "them"].contains(tokens[start + 1])
+    if doesWhatWasAsked { end = max(end, start + 1) }
     guard start <= end,
-      tokens[start...end].contains(where: {
-        !Words.empty.contains($0) && !Words.blockerWords.contains($0)
-      }),
+      doesWhatWasAsked
+        || tokens[start...end].contains(where: {
+          !Words.empty.contains($0) && !Words.blockerWords.contains($0)
+        }),
       !tokens[start...end].allSatisfy(Words.turnTaking.contains)
     else { return nil }
     return start...end

@@ -91,4 +91,26 @@ struct MisheardCueTests {
     #expect(StandupDigestTests.texts(digest, "Lea", .yesterday) == ["tested the refund flow"])
     #expect(StandupDigestTests.texts(digest, "Lea", .blockers).isEmpty)
   }
+
+  @Test func butForTheAfterAVerbKeepsTheThingDone() {
+    let digest = Self.digest(
+      """
+      Cleo: yesterday i profiled but checkout page
+      Ben: yesterday i fixed the upload test but the export still fails
+      """, ["Ben", "Cleo"])
+    #expect(StandupDigestTests.texts(digest, "Cleo", .yesterday) == ["profiled but checkout page"])
+    #expect(StandupDigestTests.texts(digest, "Ben", .yesterday) == ["fixed the upload test"])
+  }
+
+  @Test func offersAfterARequestAreForToday() {
+    let digest = Self.digest(
+      """
+      Hana: i need ivo to pause the batch jobs tonight
+      Ivo: i can pause them at eight
+      Femi: i need gus to update the build scripts
+      Gus: okay i'll do that today
+      """, ["Femi", "Gus", "Hana", "Ivo"])
+    #expect(StandupDigestTests.texts(digest, "Ivo", .today) == ["pause them at eight"])
+    #expect(StandupDigestTests.texts(digest, "Gus", .today) == ["do that"])
+  }
 }
