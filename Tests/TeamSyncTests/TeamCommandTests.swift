@@ -178,6 +178,9 @@ struct RecordSyncTests {
     #expect(recorded.stderr.isEmpty, "\(recorded)")
     var configuration = Configuration()
     configuration.readonly = true
+    // The background sync writes this file meanwhile: opening it waits for its lock, as
+    // `syncups` itself does, instead of failing with "database is locked".
+    configuration.busyMode = .timeout(30)
     let database = try DatabaseQueue(
       path: home.folder.url.appendingPathComponent("data/syncups.sqlite").path,
       configuration: configuration)
