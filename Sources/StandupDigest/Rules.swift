@@ -21,6 +21,12 @@ extension Reading {
         return word + " " + next
       }
       if word == "held", next == "up" { return "held up" }
+      // "i ran into an issue with the certificates".
+      if ["ran", "run", "running"].contains(word), next == "into",
+        tokens[index...].prefix(6).contains(where: Words.trouble.contains)
+      {
+        return word + " into"
+      }
       // "needed": the recogniser often hears "need a" so.
       if ["need", "needs", "needed"].contains(word), let cue = need(at: index) { return cue }
       if word == "until" || word == "till", names.contains(next) { return word + " " + next }
@@ -88,6 +94,10 @@ extension Reading {
         return "present '\(word) \(next)'"
       }
       if ["next", "tomorrow", "later"].contains(word) { return "future '\(word)'" }
+      // "the plan for today is to triage ...", "my goal is to ship ...".
+      if Words.aims.contains(word), aimVerbStart(after: index) != nil { return "aim '\(word)'" }
+      // "same as yesterday, still on the billing export": what goes on today.
+      if word == "still", Words.ongoing.contains(next) { return "ongoing 'still \(next)'" }
     }
     return nil
   }
@@ -146,6 +156,10 @@ extension Reading {
       "main", "biggest", "one", "the", "a",
     ]
     while index < tokens.count, skipped.contains(tokens[index]) { index += 1 }
+    // "i'm going to need a hand from ...": the need, without the tense.
+    if index + 2 < tokens.count, tokens[index] == "going", tokens[index + 1] == "to" {
+      index += 2
+    }
     // "my only blocker is the staging database": what blocks, without the cue.
     if index + 1 < tokens.count, ["blocker", "blockers"].contains(tokens[index]),
       ["is", "are", "was"].contains(tokens[index + 1])
@@ -155,12 +169,25 @@ extension Reading {
     return index < tokens.count ? index : start
   }
 
+  /// After "plan", "goal" ...: where the aimed-at verb starts ("... for today is to triage",
+  /// "... is shipping"), if the words say one within a few words.
+  func aimVerbStart(after index: Int) -> Int? {
+    let window = tokens[(index + 1)..<min(tokens.count, index + 5)]
+    guard let be = window.firstIndex(where: { $0 == "is" }), be + 1 < tokens.count else {
+      return nil
+    }
+    if tokens[be + 1] == "to", be + 2 < tokens.count { return be + 2 }
+    return Words.isVerb(tokens[be + 1]) ? be + 1 : nil
+  }
+
   private func todayStart(from start: Int) -> Int {
     let end = min(tokens.count, start + 6)
     var index = start
     while index < end {
       let word = tokens[index]
       let next = index + 1 < tokens.count ? tokens[index + 1] : ""
+      if Words.aims.contains(word), let verb = aimVerbStart(after: index) { return verb }
+      if word == "still", Words.ongoing.contains(next) { return index + 1 }
       if ["will", "shall", "should", "can"].contains(word) {
         return next == "be" ? index + 2 : index + 1
       }

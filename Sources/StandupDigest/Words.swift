@@ -187,8 +187,16 @@ enum Words {
     "impediments", "depends", "dependent", "depending",
   ]
   /// What someone needs from another when "i need" names a blocker ("i need access").
+  /// What one runs into that blocks ("ran into an issue").
+  static let trouble: Set<String> = [
+    "issue", "issues", "problem", "problems", "bug", "bugs", "error", "errors", "trouble", "wall",
+  ]
+  /// Words that name what is aimed at ("the plan for today is to ...").
+  static let aims: Set<String> = ["plan", "goal", "focus", "aim", "priority", "target"]
+  /// After "still": what goes on ("still on", "still working on").
+  static let ongoing: Set<String> = ["on", "working", "doing", "busy", "fighting", "chasing"]
   static let neededThings: Set<String> = [
-    "help", "access", "review", "reviews", "approval", "someone", "somebody", "input",
+    "help", "hand", "access", "review", "reviews", "approval", "someone", "somebody", "input",
     "answer", "credentials", "permission", "permissions", "feedback", "sign", "decision",
   ]
   /// "no blockers", "nothing blocking me", "not blocked": said, and no item.

@@ -113,4 +113,26 @@ struct MisheardCueTests {
     #expect(StandupDigestTests.texts(digest, "Ivo", .today) == ["pause them at eight"])
     #expect(StandupDigestTests.texts(digest, "Gus", .today) == ["do that"])
   }
+
+  @Test func looserWordingOfPlansAndBlockers() {
+    let digest = Self.digest(
+      """
+      Marco: the plan for today is to triage the first bug reports
+      Marco: i ran into an issue with the staging certificates
+      Nadia: i'm going to need a hand from marco with the database dump
+      Lina: same as yesterday still on the billing export
+      Lina: i ran into ben at lunch
+      """, ["Lina", "Marco", "Nadia"])
+    #expect(
+      StandupDigestTests.texts(digest, "Marco", .today) == ["triage the first bug reports"])
+    #expect(
+      StandupDigestTests.texts(digest, "Marco", .blockers) == [
+        "ran into an issue with the staging certificates"
+      ])
+    let blockers = digest.people.first { $0.name == "Nadia" }?.blockers ?? []
+    #expect(blockers.map(\.text) == ["need a hand from marco with the database dump"])
+    #expect(blockers.first?.person == "Marco")
+    #expect(StandupDigestTests.texts(digest, "Lina", .today) == ["on the billing export"])
+    #expect(StandupDigestTests.texts(digest, "Lina", .blockers).isEmpty)
+  }
 }
