@@ -131,12 +131,12 @@ extension Reading {
     while start < tokens.count, Words.adverbs.contains(tokens[start]) { start += 1 }
     var end = min(tokens.count - 1, start + Self.maximumWords - 1)
     while end >= start, Words.trailing.contains(tokens[end]) { end -= 1 }
-    // "november blockers" ("no other blockers" misheard): a cue alone says nothing.
     // "i'll do that today": doing what was just asked is an item of its own.
     let doesWhatWasAsked =
       question == .today && start + 1 < tokens.count && tokens[start] == "do"
       && ["that", "it", "this", "them"].contains(tokens[start + 1])
     if doesWhatWasAsked { end = max(end, start + 1) }
+    // "november blockers" ("no other blockers" misheard): a cue alone says nothing.
     guard start <= end,
       doesWhatWasAsked
         || tokens[start...end].contains(where: {

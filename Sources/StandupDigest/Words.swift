@@ -186,7 +186,6 @@ enum Words {
     "blocked", "blocking", "blocker", "blockers", "stuck", "waiting", "impediment",
     "impediments", "depends", "dependent", "depending",
   ]
-  /// What someone needs from another when "i need" names a blocker ("i need access").
   /// What one runs into that blocks ("ran into an issue").
   static let trouble: Set<String> = [
     "issue", "issues", "problem", "problems", "bug", "bugs", "error", "errors", "trouble", "wall",
@@ -195,6 +194,7 @@ enum Words {
   static let aims: Set<String> = ["plan", "goal", "focus", "aim", "priority", "target"]
   /// After "still": what goes on ("still on", "still working on").
   static let ongoing: Set<String> = ["on", "working", "doing", "busy", "fighting", "chasing"]
+  /// What someone needs from another when "i need" names a blocker ("i need access").
   static let neededThings: Set<String> = [
     "help", "hand", "access", "review", "reviews", "approval", "someone", "somebody", "input",
     "answer", "credentials", "permission", "permissions", "feedback", "sign", "decision",
