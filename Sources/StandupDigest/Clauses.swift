@@ -101,9 +101,9 @@ enum Clauses {
       return Start()
     }
     if let start = blockerStart(at: index, in: words) { return start }
-    if Words.chatter.contains(word) || (word == "good" && next == "morning")
-      || (word == "over" && next == "to")
-    {
+    // "this morning i'll verify": a time cue, not a greeting.
+    let greets = Words.chatter.contains(word) && !isPairCue(at: index - 1, in: words)
+    if greets || (word == "good" && next == "morning") || (word == "over" && next == "to") {
       return Start()
     }
     return nil

@@ -21,11 +21,29 @@ struct Extractor {
     var items: [DigestItem] = []
     var section: (question: DigestQuestion, word: String)?
     var previous: DigestQuestion?
+    // The clause before, and its item's place in `items` if it gave one.
+    var before: (reading: Reading, clause: Clause, words: SegmentWords, segment: DigestSegment)?
+    var beforeItem: Int?
     let names = self.names
     for segment in turn.segments {
       let words = SegmentWords(segment.text)
       for clause in Clauses.split(words.tokens) {
         let reading = Reading(tokens: clause.tokens.map(\.word), names: names)
+        // "still no review from design, so that's my blocker": the clause before is the blocker.
+        if reading.pointsToBlocker, let said = before {
+          let decision = Reading.Decision(
+            question: .blockers, reason: "blocker cue 'that is my blocker'")
+          if let range = said.reading.phrase(for: .blockers),
+            let item = makeItem(decision, range, said.clause, said.words, said.segment)
+          {
+            if let beforeItem { items[beforeItem] = item } else { items.append(item) }
+          }
+          before = nil
+          beforeItem = nil
+          continue
+        }
+        before = (reading, clause, words, segment)
+        beforeItem = nil
         if let cue = reading.timeCue { section = cue }
         let joinedTo = clause.joined ? previous : nil
         guard let decision = reading.decide(section: section, joinedTo: joinedTo),
@@ -35,6 +53,7 @@ struct Extractor {
           if !clause.joined { previous = nil }
           continue
         }
+        beforeItem = items.count
         items.append(item)
         previous = decision.question
       }
@@ -104,6 +123,33 @@ struct Reading {
 
   var hasSubject: Bool { tokens.prefix(contentStart).contains { Words.subjects.contains($0) } }
 
+  /// "working on the billing export today", "mostly debugging yesterday": an item said as a
+  /// verb in "-ing" with no subject.
+  var opensWithIng: Bool {
+    let verb = tokens[verbIndex]
+    return !hasSubject && verb.count > 4 && verb.hasSuffix("ing") && !Words.empty.contains(verb)
+  }
+
+  /// "same as yesterday, cleaning up certificates": yesterday's work goes on today; where the
+  /// words of what goes on start.
+  var goesOnFromYesterday: Int? {
+    let start = contentStart
+    guard start + 3 < tokens.count, tokens[start] == "same", tokens[start + 1] == "as",
+      tokens[start + 2] == "yesterday"
+    else { return nil }
+    return start + 3
+  }
+
+  /// "that's my blocker", "that is what's blocking me": the clause before is the blocker.
+  var pointsToBlocker: Bool {
+    guard contentStart < tokens.count, Words.remarkSubjects.contains(tokens[contentStart]),
+      tokens.contains(where: Words.blockerWords.contains)
+    else { return false }
+    return tokens[contentStart...].allSatisfy {
+      Words.pointers.contains($0) || Words.blockerWords.contains($0)
+    }
+  }
+
   /// The clause's own time cue, if it says one.
   var timeCue: (question: DigestQuestion, word: String)? {
     for index in tokens.indices {
@@ -127,16 +173,17 @@ struct Reading {
     if let cue = blockerCue { return Decision(question: .blockers, reason: "blocker cue '\(cue)'") }
     let starts = contentStart
     let subject = hasSubject || joinedTo != nil
+    if goesOnFromYesterday != nil { return Decision(question: .today, reason: "same as yesterday") }
     if isRemark || addressesSomeone { return nil }
     if let marker = futureMarker { return Decision(question: .today, reason: marker) }
     if let past = pastMarker(subject: subject) {
       return Decision(question: .yesterday, reason: past)
     }
-    if let cue = timeCue, hasSubject || cueLeads {
+    if let cue = timeCue, hasSubject || cueLeads || opensWithIng {
       return Decision(question: cue.question, reason: "cue '\(cue.word)'")
     }
     if let joinedTo { return Decision(question: joinedTo, reason: "joined by 'and'") }
-    if let section, hasSubject, starts < tokens.count {
+    if let section, hasSubject || opensWithIng, starts < tokens.count {
       return Decision(question: section.question, reason: "after the cue '\(section.word)'")
     }
     if hasSubject, Words.commonVerbs.contains(tokens[verbIndex]) {

@@ -21,6 +21,14 @@ extension Reading {
         return word + " " + next
       }
       if word == "held", next == "up" { return "held up" }
+      // "the domain transfer is still pending": what waits on others.
+      if word == "pending", index > 0, ["is", "are", "still"].contains(tokens[index - 1]) {
+        return "pending"
+      }
+      // "can someone give me access to the warehouse": asking the team for help.
+      if ["can", "could"].contains(word), Words.anyone.contains(next), index + 2 < tokens.count {
+        return "asks '\(word) \(next)'"
+      }
       // "i ran into an issue with the certificates".
       if ["ran", "run", "running"].contains(word), next == "into",
         tokens[index...].prefix(6).contains(where: Words.trouble.contains)
@@ -136,8 +144,9 @@ extension Reading {
       question == .today && start + 1 < tokens.count && tokens[start] == "do"
       && ["that", "it", "this", "them"].contains(tokens[start + 1])
     if doesWhatWasAsked { end = max(end, start + 1) }
-    // "november blockers" ("no other blockers" misheard): a cue alone says nothing.
-    guard start <= end,
+    // "november blockers" ("no other blockers" misheard): a cue alone says nothing; nor does a
+    // name alone ("yesterday Wendy and I shipped ...": the clause before "and i").
+    guard start <= end, !tokens[start...end].allSatisfy(names.contains),
       doesWhatWasAsked
         || tokens[start...end].contains(where: {
           !Words.empty.contains($0) && !Words.blockerWords.contains($0)
@@ -156,6 +165,12 @@ extension Reading {
       "main", "biggest", "one", "the", "a",
     ]
     while index < tokens.count, skipped.contains(tokens[index]) { index += 1 }
+    // "can someone give me access": what is asked for.
+    if index + 2 < tokens.count, ["can", "could"].contains(tokens[index]),
+      Words.anyone.contains(tokens[index + 1])
+    {
+      return index + 2
+    }
     // "i'm going to need a hand from ...": the need, without the tense.
     if index + 2 < tokens.count, tokens[index] == "going", tokens[index + 1] == "to" {
       index += 2
@@ -181,6 +196,7 @@ extension Reading {
   }
 
   private func todayStart(from start: Int) -> Int {
+    if let goesOn = goesOnFromYesterday { return goesOn }
     let end = min(tokens.count, start + 6)
     var index = start
     while index < end {

@@ -199,6 +199,13 @@ enum Words {
     "help", "hand", "access", "review", "reviews", "approval", "someone", "somebody", "input",
     "answer", "credentials", "permission", "permissions", "feedback", "sign", "decision",
   ]
+  /// The words of "that's my blocker", "this is what's blocking me" besides the blocker word.
+  static let pointers: Set<String> = [
+    "that", "this", "it", "is", "was", "my", "our", "the", "main", "only", "biggest", "big",
+    "one", "what", "what's", "me", "us", "right", "now", "really", "kind", "of", "a",
+  ]
+  /// Whom a stand-up asks for help ("can someone ...", "could anyone ...").
+  static let anyone: Set<String> = ["someone", "somebody", "anyone", "anybody"]
   /// "no blockers", "nothing blocking me", "not blocked": said, and no item.
   static let negations: Set<String> = ["no", "nothing", "not", "none", "any", "without"]
 

@@ -135,4 +135,30 @@ struct MisheardCueTests {
     #expect(StandupDigestTests.texts(digest, "Lina", .today) == ["on the billing export"])
     #expect(StandupDigestTests.texts(digest, "Lina", .blockers).isEmpty)
   }
+
+  @Test func moreWaysToSayAPlanOrABlocker() {
+    let digest = Self.digest(
+      """
+      Xavier: this morning i'll verify the backups
+      Theo: same as yesterday cleaning up certificates
+      Uma: the domain transfer is still pending
+      Yusuf: can someone give me access to the warehouse
+      Yusuf: yesterday wendy and i shipped the referral flow
+      Wendy: still no review from design so that's my blocker
+      Wendy: working on the billing export today
+      Ben: i reviewed the pending pull requests
+      """, ["Ben", "Theo", "Uma", "Wendy", "Xavier", "Yusuf"])
+    #expect(StandupDigestTests.texts(digest, "Xavier", .today) == ["verify the backups"])
+    #expect(StandupDigestTests.texts(digest, "Theo", .today) == ["cleaning up certificates"])
+    #expect(
+      StandupDigestTests.texts(digest, "Uma", .blockers) == ["domain transfer is still pending"])
+    #expect(
+      StandupDigestTests.texts(digest, "Yusuf", .blockers) == ["give me access to the warehouse"])
+    #expect(StandupDigestTests.texts(digest, "Yusuf", .yesterday) == ["shipped the referral flow"])
+    #expect(StandupDigestTests.texts(digest, "Wendy", .blockers) == ["no review from design"])
+    #expect(StandupDigestTests.texts(digest, "Wendy", .today) == ["working on the billing export"])
+    #expect(
+      StandupDigestTests.texts(digest, "Ben", .yesterday) == ["reviewed the pending pull requests"])
+    #expect(StandupDigestTests.texts(digest, "Ben", .blockers).isEmpty)
+  }
 }
