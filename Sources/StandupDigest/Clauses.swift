@@ -163,7 +163,7 @@ enum Clauses {
     "my", "the", "a", "one", "only", "main", "biggest", "our", "no", "any", "big", "real",
     "nothing", "not", "still", "currently", "also", "just", "kind", "of", "little", "bit",
     "some", "two", "major", "really", "totally", "completely", "slightly", "pretty", "again",
-    "other", "more",
+    "other", "more", "mine",
   ]
   /// Words that make a blocker cue part of the clause before ("i am blocked", "the deploy is
   /// blocked", "i have no blockers").

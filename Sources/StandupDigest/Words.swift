@@ -102,9 +102,10 @@ enum Words {
     "seems", "needs", "would", "might", "may", "can", "could", "did", "does", "went", "turned",
     "broke", "keeps", "kept", "works", "worked",
   ]
-  /// Words of the one who runs the meeting, not of anyone's answers.
+  /// Words of the one who runs the meeting, not of anyone's answers ("over" only in "over to":
+  /// "the cutover", "took over" are things done).
   static let chatter: Set<String> = [
-    "thanks", "thank", "morning", "hello", "hi", "let's", "over", "bye", "cheers",
+    "thanks", "thank", "morning", "hello", "hi", "let's", "bye", "cheers",
   ]
 
   // MARK: Time
@@ -203,6 +204,7 @@ enum Words {
   static let pointers: Set<String> = [
     "that", "this", "it", "is", "was", "my", "our", "the", "main", "only", "biggest", "big",
     "one", "what", "what's", "me", "us", "right", "now", "really", "kind", "of", "a",
+    "mine",  // "my" as the recogniser often hears it before "blocker"
   ]
   /// Whom a stand-up asks for help ("can someone ...", "could anyone ...").
   static let anyone: Set<String> = ["someone", "somebody", "anyone", "anybody"]

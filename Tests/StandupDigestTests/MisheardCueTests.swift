@@ -161,4 +161,18 @@ struct MisheardCueTests {
       StandupDigestTests.texts(digest, "Ben", .yesterday) == ["reviewed the pending pull requests"])
     #expect(StandupDigestTests.texts(digest, "Ben", .blockers).isEmpty)
   }
+
+  @Test func mineForMyAndOverInsideAThingDone() {
+    let digest = Self.digest(
+      """
+      Xavier: i can't finish the cooked over until zara proves the maintenance window
+      Wendy: still no review from design said that's mine blocker
+      """, ["Wendy", "Xavier", "Zara"])
+    #expect(
+      StandupDigestTests.texts(digest, "Xavier", .blockers) == [
+        "can't finish the cooked over until zara proves the maintenance window"
+      ])
+    #expect(StandupDigestTests.texts(digest, "Xavier", .today).isEmpty)
+    #expect(StandupDigestTests.texts(digest, "Wendy", .blockers) == ["no review from design said"])
+  }
 }
