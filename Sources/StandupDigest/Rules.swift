@@ -67,7 +67,7 @@ extension Reading {
     if let thing = window.first(where: { Words.neededThings.contains($0) || names.contains($0) }) {
       return "need \(thing)"
     }
-    let people: Set<String> = ["someone", "somebody", "anyone", "you", "them", "the", "him", "her"]
+    let people = Words.anyone.union(["you", "them", "the", "him", "her"])
     if people.contains(next), tokens[(index + 2)..<min(tokens.count, index + 5)].contains("to") {
       return "need \(next) ... to"
     }
