@@ -26,9 +26,7 @@ extension Reading {
         return "pending"
       }
       // "can someone give me access to the warehouse": asking the team for help.
-      if ["can", "could"].contains(word), Words.anyone.contains(next), index + 2 < tokens.count {
-        return "asks '\(word) \(next)'"
-      }
+      if asksTheTeam(at: index) { return "asks '\(word) \(next)'" }
       // "i ran into an issue with the certificates".
       if ["ran", "run", "running"].contains(word), next == "into",
         tokens[index...].prefix(6).contains(where: Words.trouble.contains)
@@ -45,6 +43,13 @@ extension Reading {
       }
     }
     return nil
+  }
+
+  /// "can someone give me ...", "could anyone ...": a request to the team at `index`, with
+  /// something asked after it.
+  private func asksTheTeam(at index: Int) -> Bool {
+    index + 2 < tokens.count && ["can", "could"].contains(tokens[index])
+      && Words.anyone.contains(tokens[index + 1])
   }
 
   /// "need Ben to", "need someone to", "need a review from", "need access": a need of someone
@@ -166,11 +171,7 @@ extension Reading {
     ]
     while index < tokens.count, skipped.contains(tokens[index]) { index += 1 }
     // "can someone give me access": what is asked for.
-    if index + 2 < tokens.count, ["can", "could"].contains(tokens[index]),
-      Words.anyone.contains(tokens[index + 1])
-    {
-      return index + 2
-    }
+    if asksTheTeam(at: index) { return index + 2 }
     // "i'm going to need a hand from ...": the need, without the tense.
     if index + 2 < tokens.count, tokens[index] == "going", tokens[index + 1] == "to" {
       index += 2
