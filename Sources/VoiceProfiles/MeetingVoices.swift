@@ -46,12 +46,14 @@ struct MeetingVoices {
 
   /// Each sentence's speaker: a first meeting's voices grouped and named in the order the
   /// attendees first speak, or (when they cannot be grouped, or the voices are known) started
-  /// from the slots; refined until nothing moves.
-  func labels() -> [Int] {
-    guard profiles.isEmpty else { return refined(slots, slotPrior: settings.slotPrior) }
-    guard let groups = groups() else { return named(refined(slots, slotPrior: settings.slotPrior)) }
+  /// from the slots; refined until nothing moves. `grouped`: whether they were grouped.
+  func labels() -> (labels: [Int], grouped: Bool) {
+    guard profiles.isEmpty else { return (refined(slots, slotPrior: settings.slotPrior), false) }
+    guard let groups = groups() else {
+      return (named(refined(slots, slotPrior: settings.slotPrior)), false)
+    }
     // Voices grouped without the slots: the slots only break ties.
-    return named(refined(named(groups), slotPrior: settings.groupedSlotPrior))
+    return (named(refined(named(groups), slotPrior: settings.groupedSlotPrior)), true)
   }
 
   /// Groups (per sentence) named after the attendees in the order they first speak.
@@ -93,18 +95,12 @@ struct MeetingVoices {
   /// apart this way (nil).
   func groups() -> [Int]? {
     let heard = speech.indices.filter { (speech[$0]?.count ?? 0) > 0 }
-    guard heard.count > attendees, let unknown = priors.first else { return nil }
+    guard heard.count > attendees, !priors.isEmpty else { return nil }
     /// Each heard sentence's frames' log-likelihood ratio, summed, under the model of a group (the
     /// positions in `heard` of its sentences).
     func scores(_ group: [Int]) -> [Double] {
-      var total = GaussianMixture.Statistics(
-        components: unknown.components, dimension: unknown.dimension)
-      for position in group { total += statistics[heard[position]][0] }
-      let model = unknown.adapted(to: total)
-      return heard.map { index in
-        zip(model.logLikelihoods(speech[index]!.frames), backgroundScores[index])
-          .reduce(0) { $0 + $1.0 - $1.1 }
-      }
+      let model = voice(of: group.map { heard[$0] })
+      return heard.map { ratio(of: $0, under: model) }
     }
     // groups[g]: positions in `heard`; ratios[g][p]: the heard sentence at p under g's model.
     var groups = heard.indices.map { [$0] }
@@ -142,6 +138,38 @@ struct MeetingVoices {
       for position in positions { labels[heard[position]] = group }
     }
     return labels
+  }
+
+  /// The voice of `sentences`: the first attendee's prior (a voice never heard, when no
+  /// profile is known) adapted to their frames.
+  func voice(of sentences: [Int]) -> GaussianMixture {
+    var total = GaussianMixture.Statistics(
+      components: priors[0].components, dimension: priors[0].dimension)
+    for index in sentences { total += statistics[index][0] }
+    return priors[0].adapted(to: total)
+  }
+
+  /// Sentence `index`'s frames' log-likelihood under `model` against the background, summed.
+  func ratio(of index: Int, under model: GaussianMixture) -> Double {
+    zip(model.logLikelihoods(speech[index]!.frames), backgroundScores[index])
+      .reduce(0) { $0 + $1.0 - $1.1 }
+  }
+
+  /// How much more alike heard sentences `a` and `b` sound (each one's frames under the
+  /// other's voice against the background, nats a frame, both ways added) than each sounds to
+  /// the meeting's typical sentence (the median of the others under its voice); nil when one
+  /// is not heard or there are no others.
+  func alikeness(_ a: Int, _ b: Int) -> Double? {
+    func frames(_ index: Int) -> Double { Double(speech[index]?.count ?? 0) }
+    let others = speech.indices.filter { $0 != a && $0 != b && frames($0) > 0 }
+    guard frames(a) > 0, frames(b) > 0, !others.isEmpty else { return nil }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    let (voiceA, voiceB) = (voice(of: [a]), voice(of: [b]))
+    let typical =
+      median(others.map { ratio(of: $0, under: voiceA) / frames($0) })
+      + median(others.map { ratio(of: $0, under: voiceB) / frames($0) })
+    return ratio(of: b, under: voiceA) / frames(b) + ratio(of: a, under: voiceB) / frames(a)
+      - typical
   }
 
   /// Each attendee's model refined by the sentences given to them.

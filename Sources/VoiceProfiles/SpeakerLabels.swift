@@ -44,6 +44,8 @@ public enum SpeakerLabels {
     public var parts: [[Part]]
     /// Each attendee's profile refined by what they said here (only those heard).
     public var learned: [Int: VoiceProfile]
+    /// Whether the sentences were grouped by voice alone (else the slots led).
+    var grouped = false
   }
 
   public struct Settings: Sendable {
@@ -92,6 +94,12 @@ public enum SpeakerLabels {
     public var longSentence = 12.0
     public var piecePause = 0.25
     public var minimumPiece = 2.0
+    /// A pause within a sentence of at least `turnPause` seconds, with at least `minimumTurn`
+    /// seconds of words on either side, may be one person handing over to the next (the
+    /// recogniser heard no end of sentence): the sentence is told apart in two pieces there when
+    /// the two sides do not sound alike (`sameVoice`, as two sentences of a first meeting).
+    public var turnPause = 0.6
+    public var minimumTurn = 1.0
     /// The share of a whole meeting's frames that are speech (the loudest; the rest pauses).
     public var meetingShare = 0.5
 
@@ -102,14 +110,30 @@ public enum SpeakerLabels {
     _ sentences: [Sentence], attendees: Int, profiles: [Int: VoiceProfile],
     settings: Settings = Settings()
   ) -> Outcome {
-    let (pieces, owners) = Self.pieces(sentences, settings: settings)
+    let cuts = turnsKept(sentences, attendees: attendees, settings: settings)
+    let outcome = label(sentences, cuts: cuts, attendees: attendees, profiles: profiles, settings)
+    // Cuts at turns that leave the voices impossible to group (one person's sentence cut
+    // between two recordings of them) are not made.
+    guard !outcome.grouped, cuts.contains(where: { $0.contains(where: \.atTurn) }) else {
+      return outcome
+    }
+    let plain = cuts.map { $0.filter { !$0.atTurn } }
+    let again = label(sentences, cuts: plain, attendees: attendees, profiles: profiles, settings)
+    return again.grouped ? again : outcome
+  }
+
+  /// The sentences labelled in pieces cut at `cuts`.
+  static func label(
+    _ sentences: [Sentence], cuts: [[Cut]], attendees: Int, profiles: [Int: VoiceProfile],
+    _ settings: Settings
+  ) -> Outcome {
+    let (pieces, owners) = Self.pieces(sentences, cuts: cuts)
     guard pieces.count > sentences.count else {
       return labelWhole(sentences, attendees: attendees, profiles: profiles, settings: settings)
     }
-    let outcome = labelWhole(pieces, attendees: attendees, profiles: profiles, settings: settings)
-    return Outcome(
-      parts: joined(outcome.parts, owners: owners, sentences: sentences.count),
-      learned: outcome.learned)
+    var outcome = labelWhole(pieces, attendees: attendees, profiles: profiles, settings: settings)
+    outcome.parts = joined(outcome.parts, owners: owners, sentences: sentences.count)
+    return outcome
   }
 
   static func labelWhole(
@@ -122,16 +146,11 @@ public enum SpeakerLabels {
           words: 0..<sentence.words.count)
       ]
     }
-    // Warped over the meeting's speech: the room's reverb and noise taken out alike.
-    let speech = RoomNormalisation.warped(
-      sentences.map { $0.voice.map { SpeechFrames($0, keeping: settings.keptShare) } })
-    guard let dimension = speech.compactMap({ $0?.frames.dimension }).first else {
+    guard attendees >= 1, let heard = heard(sentences, settings: settings) else {
       return Outcome(parts: bySlot, learned: [:])
     }
-    let all = FrameSet.joined(speech.compactMap { $0?.frames }, dimension: dimension)
-    guard attendees >= 1, all.count >= 200,
-      let background = GaussianMixture.trained(on: all, components: settings.components)
-    else { return Outcome(parts: bySlot, learned: [:]) }
+    let (speech, background) = heard
+    let dimension = background.dimension
     let slots = bySlot.map { $0[0].speaker }
     let known = profiles.filter { $0.value.model.dimension == dimension }
     let meeting = MeetingVoices(
@@ -139,9 +158,10 @@ public enum SpeakerLabels {
       profiles: known, settings: settings)
     // Known voices: the meeting's own voices are grouped in its room, named by the known ones.
     var voices = meeting
-    let labels: [Int]
+    var labels: [Int]
+    var grouped = false
     if known.isEmpty {
-      labels = meeting.labels()
+      (labels, grouped) = meeting.labels()
     } else {
       let fresh = MeetingVoices(
         speech: speech, slots: slots, attendees: attendees, background: background,
@@ -150,8 +170,9 @@ public enum SpeakerLabels {
         voices = fresh
         labels = fresh.refined(
           meeting.namedByProfiles(groups), slotPrior: settings.groupedSlotPrior)
+        grouped = true
       } else {
-        labels = meeting.labels()
+        labels = meeting.labels().labels
       }
     }
     var parts: [[Part]] = []
@@ -159,6 +180,21 @@ public enum SpeakerLabels {
       parts.append(
         voices.split(index, label: labels[index], words: sentence.words, labels: labels))
     }
-    return Outcome(parts: parts, learned: meeting.learned(parts, sentences))
+    return Outcome(parts: parts, learned: meeting.learned(parts, sentences), grouped: grouped)
+  }
+
+  /// The sentences' speech, warped over the meeting (the room's reverb and noise taken out
+  /// alike), and the meeting's background model learned from it; nil when too little is heard.
+  static func heard(_ sentences: [Sentence], settings: Settings)
+    -> (speech: [SpeechFrames?], background: GaussianMixture)?
+  {
+    let speech = RoomNormalisation.warped(
+      sentences.map { $0.voice.map { SpeechFrames($0, keeping: settings.keptShare) } })
+    guard let dimension = speech.compactMap({ $0?.frames.dimension }).first else { return nil }
+    let all = FrameSet.joined(speech.compactMap { $0?.frames }, dimension: dimension)
+    guard all.count >= 200,
+      let background = GaussianMixture.trained(on: all, components: settings.components)
+    else { return nil }
+    return (speech, background)
   }
 }

@@ -21,12 +21,15 @@ struct Voices {
     1.2 * sin(Double(voice) * 12.9898 + Double(d) * 78.233 + Double(voice * d) * 0.37)
   }
 
-  /// `seconds` of `voice`, from `start` (seconds into the stream).
-  mutating func frames(_ voice: Int, seconds: Double, start: Double) -> VoiceFrames {
+  /// `seconds` of `voice`, from `start` (seconds into the stream); `shift` moves every
+  /// cepstrum's mean (a voice like `voice`, but not the same).
+  mutating func frames(_ voice: Int, seconds: Double, start: Double, shift: Double = 0)
+    -> VoiceFrames
+  {
     var frames = VoiceFrames(dimension: 13, start: start)
     for _ in 0..<Int(seconds * 100) {
       frames.values.append(Float(10 + normal()))
-      for d in 0..<12 { frames.values.append(Float(Self.mean(voice, d) + normal())) }
+      for d in 0..<12 { frames.values.append(Float(Self.mean(voice, d) + shift + normal())) }
     }
     return frames
   }
@@ -38,6 +41,20 @@ struct Voices {
     SpeakerLabels.Sentence(
       voice: frames(voice, seconds: seconds, start: start), slot: slot,
       words: words(from: start, seconds: seconds))
+  }
+
+  /// One sentence from `start`: 3 s of `first`, a quiet `pause` (no words), 3 s of `then`.
+  mutating func sentence(_ first: Int, pause: Double, then: Int, slot: Int, start: Double)
+    -> SpeakerLabels.Sentence
+  {
+    var frames = frames(first, seconds: 3, start: start)
+    if pause > 0 {
+      frames.values += self.frames(first, seconds: pause, start: start + 3).values.map { $0 - 8 }
+    }
+    frames.values += self.frames(then, seconds: 3, start: start + 3 + pause).values
+    return SpeakerLabels.Sentence(
+      voice: frames, slot: slot,
+      words: words(from: start, seconds: 3) + words(from: start + 3 + pause, seconds: 3))
   }
 
   func words(from start: Double, seconds: Double) -> [ClosedRange<Double>] {
@@ -179,20 +196,43 @@ struct Voices {
     #expect((outcome.learned[0]?.seconds ?? 0) > (learned[0]?.seconds ?? 0))
   }
 
-  /// A sentence whose voice changes half way is split at the word nearest the change.
-  @Test func aVoiceChangeSplitsTheSentence() {
+  /// A sentence whose voice changes half way is split at the word nearest the change; one with
+  /// a pause as long as a turn's but one voice stays whole.
+  @Test func aVoiceChangeSplitsTheSentenceAPauseDoesNot() {
     var voices = Voices()
     var sentences = [
       voices.sentence(0, slot: 0, seconds: 5, start: 0),
       voices.sentence(1, slot: 1, seconds: 5, start: 6),
     ]
-    var changing = voices.frames(0, seconds: 3, start: 12)
-    changing.values += voices.frames(1, seconds: 3, start: 15).values
-    sentences.append(
-      SpeakerLabels.Sentence(voice: changing, slot: 0, words: voices.words(from: 12, seconds: 6)))
+    sentences.append(voices.sentence(0, pause: 0, then: 1, slot: 0, start: 12))
+    sentences.append(voices.sentence(1, pause: 0.8, then: 1, slot: 1, start: 19))
     let outcome = SpeakerLabels.label(sentences, attendees: 2, profiles: [:])
     #expect(
       outcome.parts[2] == [.init(speaker: 0, words: 0..<6), .init(speaker: 1, words: 6..<12)])
     #expect(outcome.parts[0].count == 1 && outcome.parts[1].count == 1)
+    #expect(outcome.parts[3] == [.init(speaker: 1, words: 0..<12)])
+  }
+
+  /// A sentence that runs over a turn (the recogniser heard no end between one person's last
+  /// words and the next person's first, 0.8 s apart) is cut at that pause before the voices
+  /// are grouped: whole, it sounds like no one and would be a group of its own, and the fourth
+  /// voice, heard once and like the second, would be grouped with it.
+  @Test func aSentenceRunningOverATurnIsCutBeforeTheVoicesAreGrouped() {
+    var voices = Voices()
+    var sentences = [
+      voices.sentence(0, slot: 0, seconds: 5, start: 0),
+      voices.sentence(1, slot: 1, seconds: 4, start: 6),
+      voices.sentence(2, slot: 2, seconds: 6, start: 11),
+      SpeakerLabels.Sentence(
+        voice: voices.frames(1, seconds: 3, start: 18, shift: 0.6), slot: 3,
+        words: voices.words(from: 18, seconds: 3)),
+    ]
+    sentences.append(voices.sentence(2, pause: 0.8, then: 0, slot: 3, start: 22))
+    sentences.append(voices.sentence(0, slot: 3, seconds: 4, start: 29.5))
+    let outcome = SpeakerLabels.label(sentences, attendees: 4, profiles: [:])
+    #expect(
+      outcome.parts[4] == [.init(speaker: 2, words: 0..<6), .init(speaker: 0, words: 6..<12)])
+    #expect(outcome.parts.prefix(4).map { $0.map(\.speaker) } == [[0], [1], [2], [3]])
+    #expect(outcome.parts[5].map(\.speaker) == [0])
   }
 }
