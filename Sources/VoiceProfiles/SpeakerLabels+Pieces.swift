@@ -41,7 +41,7 @@ extension SpeakerLabels {
   /// Each sentence's cuts, but the turn cuts whose two sides sound alike (a pause within one
   /// person's words): the voices heard either side against the meeting's typical pair, as
   /// `MeetingVoices.alikeness` says.
-  static func turnsKept(_ sentences: [Sentence], attendees: Int, settings: Settings) -> [[Cut]] {
+  static func turnsKept(_ sentences: [Sentence], settings: Settings) -> [[Cut]] {
     var cuts = sentences.map { Self.cuts($0, settings: settings) }
     guard cuts.contains(where: { $0.contains(where: \.atTurn) }) else { return cuts }
     let (pieces, owners) = Self.pieces(sentences, cuts: cuts)

@@ -110,7 +110,7 @@ public enum SpeakerLabels {
     _ sentences: [Sentence], attendees: Int, profiles: [Int: VoiceProfile],
     settings: Settings = Settings()
   ) -> Outcome {
-    let cuts = turnsKept(sentences, attendees: attendees, settings: settings)
+    let cuts = turnsKept(sentences, settings: settings)
     let outcome = label(sentences, cuts: cuts, attendees: attendees, profiles: profiles, settings)
     // Cuts at turns that leave the voices impossible to group (one person's sentence cut
     // between two recordings of them) are not made.
