@@ -23,12 +23,12 @@ public struct SpeakerAdapter: Sendable {
   public var estimate:
     @Sendable (_ recordings: [(audioFile: URL, spans: [SpokenSpan])]) async throws -> Estimate? =
       unimplemented("SpeakerAdapter.estimate")
-  /// Each span of `audioFile` decoded again with `transform`, in seconds from the file's start
-  /// (nil: nothing heard there); `vocabulary` and `teamModel` (the sync-up's words) as for the
-  /// second pass.
+  /// Each span of `audioFile` decoded again with `transform` (nil: with none, as the second pass
+  /// does), in seconds from the file's start (nil: nothing heard there); `vocabulary` and
+  /// `teamModel` (the sync-up's words) as for the second pass.
   public var redecode:
     @Sendable (
-      _ audioFile: URL, _ spans: [SpokenSpan], _ transform: Data, _ vocabulary: [String],
+      _ audioFile: URL, _ spans: [SpokenSpan], _ transform: Data?, _ vocabulary: [String],
       _ teamModel: URL?
     ) async throws -> [Utterance?] = unimplemented("SpeakerAdapter.redecode")
 
@@ -36,7 +36,7 @@ public struct SpeakerAdapter: Sendable {
     estimate:
       @escaping @Sendable ([(audioFile: URL, spans: [SpokenSpan])]) async throws -> Estimate?,
     redecode:
-      @escaping @Sendable (URL, [SpokenSpan], Data, [String], URL?) async throws -> [Utterance?]
+      @escaping @Sendable (URL, [SpokenSpan], Data?, [String], URL?) async throws -> [Utterance?]
   ) {
     self.estimate = estimate
     self.redecode = redecode

@@ -15,7 +15,10 @@ extension Listing {
         } ?? "voice not heard yet"
       ]
       if let adapted = person.adaptationSeconds {
-        parts.append("recogniser adapted on \(seconds(adapted))")
+        parts.append(
+          person.adaptationUsed
+            ? "recogniser adapted on \(seconds(adapted))"
+            : "recogniser adaptation on \(seconds(adapted)) not used (no fewer errors)")
       }
       if let forgotten = person.forgotten { parts.append("forgotten \(Format.date(forgotten))") }
       lines.append(

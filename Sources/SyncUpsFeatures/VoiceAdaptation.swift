@@ -5,8 +5,9 @@ import MeetingRecorder
 
 /// The team's voices: each attendee's confirmed speech adapts the acoustic model to them (an
 /// MLLR transform, `SpeakerAdapter`), estimated in the background after meetings are saved or
-/// corrected; once who spoke is known, the sentences of people with a transform are decoded
-/// again with it.
+/// corrected, and used only when it lowers the errors of their held-out sentences
+/// (`VoiceAdaptation+Check.swift`); once who spoke is known, the sentences of people with a
+/// transform in use are decoded again with it.
 public enum VoiceAdaptation {
   /// Below this much confirmed speech a transform is not estimated (measured: from about 30 s
   /// of a voice the word error rate falls on other sentences; with less it may not).
@@ -17,10 +18,9 @@ public enum VoiceAdaptation {
   public static let maximumSeconds = 300.0
 
   /// Estimates the transform of every attendee whose confirmed speech is enough and has grown
-  /// since the last one; one line per attendee for whoever listens.
+  /// since the last one, and keeps it where it passes the check; one line per attendee for
+  /// whoever listens.
   public static func estimatePending(in database: SyncUpsDatabase) async -> [String] {
-    @Dependency(\.speakerAdapter) var adapter
-    @Dependency(\.dataDirectory) var dataDirectory
     let speech: [ConfirmedSpeech]
     do {
       speech = try database.confirmedSpeech(limit: maximumSeconds)
@@ -30,21 +30,45 @@ public enum VoiceAdaptation {
     var lines: [String] = []
     for person in speech where isDue(person) {
       let name = "attendee \(person.attendeeID.rawValue.lowercasedString.prefix(8))"
-      let recordings = person.recordings.map {
-        (audioFile: dataDirectory.url.appendingPathComponent($0.audioFile), spans: $0.spans)
-      }
       do {
-        guard let estimate = try await adapter.estimate(recordings) else { continue }
-        try database.saveSpeakerAdaptations([
-          person.attendeeID: SpeakerAdaptation(
-            seconds: person.seconds, transform: estimate.transform)
-        ])
-        lines.append("\(name): voice adapted from \(Int(estimate.seconds)) s of speech")
+        guard let line = try await adapt(person, in: database) else { continue }
+        lines.append("\(name): \(line)")
       } catch {
         lines.append("\(name): the voice could not be adapted (\(error))")
       }
     }
     return lines
+  }
+
+  /// Checks a transform estimated without the person's newest meeting on that meeting's
+  /// sentences; when it lowers their errors, the transform estimated from all of the speech is
+  /// kept, else a mark that it was tried (`SpeakerAdaptation.notKept`). One line; nil when the
+  /// speech cannot be checked yet (one meeting only, or too little).
+  static func adapt(_ person: ConfirmedSpeech, in database: SyncUpsDatabase) async throws
+    -> String?
+  {
+    @Dependency(\.speakerAdapter) var adapter
+    @Dependency(\.dataDirectory) var dataDirectory
+    let recordings = person.recordings.map {
+      (audioFile: dataDirectory.url.appendingPathComponent($0.audioFile), spans: $0.spans)
+    }
+    guard let split = Check.split(recordings),
+      let syncUp = try database.syncUp(person.syncUpID)
+    else { return nil }
+    guard let trial = try await adapter.estimate(split.estimateFrom) else { return nil }
+    let check = try await Check.errors(
+      of: split.heldOut, with: trial.transform, vocabulary: syncUp.transcriptionVocabulary)
+    guard check.lowers else {
+      try database.saveSpeakerAdaptations([
+        person.attendeeID: .notKept(seconds: person.seconds)
+      ])
+      return "voice adaptation not kept: \(check.said)"
+    }
+    guard let estimate = try await adapter.estimate(recordings) else { return nil }
+    try database.saveSpeakerAdaptations([
+      person.attendeeID: SpeakerAdaptation(seconds: person.seconds, transform: estimate.transform)
+    ])
+    return "voice adapted from \(Int(estimate.seconds)) s of speech (\(check.said))"
   }
 
   static func isDue(_ person: ConfirmedSpeech) -> Bool {

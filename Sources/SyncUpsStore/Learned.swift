@@ -7,13 +7,19 @@ public struct PersonLearned: Equatable, Sendable {
   public var voice: VoiceSummary?
   /// Seconds of speech their acoustic adaptation was estimated from.
   public var adaptationSeconds: Double?
+  /// Whether that adaptation is used: false when it made their held-out sentences no better
+  /// (`SpeakerAdaptation.isUsed`).
+  public var adaptationUsed = false
   /// When what was learned of them was last forgotten.
   public var forgotten: Date?
 
-  public init(voice: VoiceSummary? = nil, adaptationSeconds: Double? = nil, forgotten: Date? = nil)
-  {
+  public init(
+    voice: VoiceSummary? = nil, adaptationSeconds: Double? = nil, adaptationUsed: Bool = false,
+    forgotten: Date? = nil
+  ) {
     self.voice = voice
     self.adaptationSeconds = adaptationSeconds
+    self.adaptationUsed = adaptationUsed
     self.forgotten = forgotten
   }
 }
@@ -121,7 +127,8 @@ extension SyncUpsDatabase {
     for row in try Row.fetchAll(
       db,
       sql: """
-        SELECT attendee.id, speakerAdaptation.seconds, attendeeForgotten.forgottenAt
+        SELECT attendee.id, speakerAdaptation.seconds, attendeeForgotten.forgottenAt,
+          length(speakerAdaptation.transform) > 0 AS used
         FROM attendee
         LEFT JOIN speakerAdaptation ON speakerAdaptation.attendeeId = attendee.id
         LEFT JOIN attendeeForgotten ON attendeeForgotten.attendeeId = attendee.id
@@ -131,6 +138,7 @@ extension SyncUpsDatabase {
     {
       let id: Attendee.ID = row["id"]
       people[id, default: .init()].adaptationSeconds = row["seconds"]
+      people[id, default: .init()].adaptationUsed = row["used"] ?? false
       people[id, default: .init()].forgotten =
         (row["forgottenAt"] as Double?).map(Date.init(timeIntervalSince1970:))
     }

@@ -4,7 +4,9 @@ import GRDB
 import SharingGRDB
 
 /// An attendee's acoustic adaptation: PocketSphinx's `-mllr` transform file, estimated from
-/// `seconds` of their confirmed speech.
+/// `seconds` of their confirmed speech; an empty one when the transform estimated then was not
+/// kept (it did not lower the errors of their held-out sentences), so that it is tried again
+/// only once their speech has grown.
 public struct SpeakerAdaptation: Equatable, Sendable {
   public var seconds: Double
   public var transform: Data
@@ -13,11 +15,16 @@ public struct SpeakerAdaptation: Equatable, Sendable {
     self.seconds = seconds
     self.transform = transform
   }
+
+  /// Tried on `seconds` of speech and not kept.
+  public static func notKept(seconds: Double) -> Self { Self(seconds: seconds, transform: Data()) }
+
+  public var isUsed: Bool { !transform.isEmpty }
 }
 
 /// Attendees' acoustic adaptations: read by the second pass once who spoke is known.
 extension SyncUpsDatabase {
-  /// The adaptations of a sync-up's attendees.
+  /// The adaptations of a sync-up's attendees that are used (not those tried and not kept).
   public func speakerAdaptations(_ syncUpID: SyncUp.ID) throws -> [Attendee.ID: SpeakerAdaptation] {
     try read { db in
       let rows = try Row.fetchAll(
@@ -26,7 +33,7 @@ extension SyncUpsDatabase {
           SELECT speakerAdaptation.attendeeId, speakerAdaptation.seconds,
             speakerAdaptation.transform
           FROM speakerAdaptation JOIN attendee ON attendee.id = speakerAdaptation.attendeeId
-          WHERE attendee.syncUpId = ?
+          WHERE attendee.syncUpId = ? AND length(speakerAdaptation.transform) > 0
           """, arguments: [syncUpID])
       var found: [Attendee.ID: SpeakerAdaptation] = [:]
       for row in rows {
@@ -59,6 +66,7 @@ extension SyncUpsDatabase {
 /// their name (labelled so and never corrected away, or corrected to them), newest first.
 public struct ConfirmedSpeech: Equatable, Sendable {
   public var attendeeID: Attendee.ID
+  public var syncUpID: SyncUp.ID
   /// Seconds of all of it (`spans` may hold less).
   public var seconds: Double
   /// The seconds of confirmed speech their adaptation was estimated from; nil: none yet.
@@ -67,7 +75,8 @@ public struct ConfirmedSpeech: Equatable, Sendable {
   public var recordings: [(audioFile: String, spans: [SpokenSpan])]
 
   public static func == (left: Self, right: Self) -> Bool {
-    left.attendeeID == right.attendeeID && left.seconds == right.seconds
+    left.attendeeID == right.attendeeID && left.syncUpID == right.syncUpID
+      && left.seconds == right.seconds
       && left.adaptedSeconds == right.adaptedSeconds
       && left.recordings.map(\.audioFile) == right.recordings.map(\.audioFile)
       && left.recordings.map(\.spans) == right.recordings.map(\.spans)
@@ -75,6 +84,11 @@ public struct ConfirmedSpeech: Equatable, Sendable {
 }
 
 extension SyncUpsDatabase {
+  /// A sync-up as the decoder needs it (attendees, vocabulary); nil when it is gone.
+  public func syncUp(_ id: SyncUp.ID) throws -> SyncUp? {
+    try read { db in try SyncUpRequest(syncUpID: id).fetch(db) }
+  }
+
   /// Every attendee's confirmed speech, each with at most `limit` seconds of spans (the newest),
   /// from meetings since what was learned of them was last forgotten (`syncups forget`).
   public func confirmedSpeech(limit: Double) throws -> [ConfirmedSpeech] {
@@ -82,7 +96,7 @@ extension SyncUpsDatabase {
       let rows = try Row.fetchCursor(
         db,
         sql: """
-          SELECT attendee.id AS attendeeId, meeting.audioFile, segment.startTime,
+          SELECT attendee.id AS attendeeId, attendee.syncUpId, meeting.audioFile, segment.startTime,
             segment.endTime, segment.text, speakerAdaptation.seconds AS adapted
           FROM segment JOIN meeting ON meeting.id = segment.meetingId
           JOIN attendee ON attendee.syncUpId = meeting.syncUpId AND attendee.name = segment.speaker
@@ -104,7 +118,8 @@ extension SyncUpsDatabase {
         if found.last?.attendeeID != id {
           found.append(
             ConfirmedSpeech(
-              attendeeID: id, seconds: 0, adaptedSeconds: row["adapted"], recordings: []))
+              attendeeID: id, syncUpID: row["syncUpId"], seconds: 0, adaptedSeconds: row["adapted"],
+              recordings: []))
           used = 0
         }
         found[found.count - 1].seconds += length

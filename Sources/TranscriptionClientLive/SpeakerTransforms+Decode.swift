@@ -4,20 +4,22 @@ import Foundation
 import TranscriptionClient
 
 extension SpeakerTransforms {
-  /// The words of `spans` of `audio` heard again with `transform` (a `-mllr` file) applied: for
-  /// each span, the words whose middle falls in it as one utterance in seconds from the file's
-  /// start, nil when none. The whole file is decoded as one stream (as the second pass does), so
+  /// The words of `spans` of `audio` heard again with `transform` (a `-mllr` file; nil: none)
+  /// applied: for each span, the words whose middle falls in it as one utterance in seconds from
+  /// the file's start, nil when none. The whole file is decoded as one stream (as the second pass does), so
   /// that no sentence loses its edges or its context. Blocking: call from a worker thread.
   public static func redecode(
-    audio: URL, spans: [Span], transform: Data, options: DecoderOptions
+    audio: URL, spans: [Span], transform: Data?, options: DecoderOptions
   ) throws -> [Utterance?] {
     let folder = try TemporaryFolder("syncups-mllr")
     defer { folder.remove() }
-    let file = folder.url.appendingPathComponent("mllr_matrix")
-    try transform.write(to: file)
     var options = options
     options.partials = false
-    options.extraArguments += ["-mllr", file.path]
+    if let transform {
+      let file = folder.url.appendingPathComponent("mllr_matrix")
+      try transform.write(to: file)
+      options.extraArguments += ["-mllr", file.path]
+    }
     let decoder = try SpeechDecoder(options: options)
     let transcript = try decoder.transcribe(
       try AudioFileReader(path: audio.path), meanSeconds: SpeechDecoder.fileMeanSeconds)

@@ -35,10 +35,10 @@ public enum SpeakerTransforms {
     for (audio, spans) in recordings {
       let samples = try AudioFileReader(path: audio.path).readAll()
       for span in spans {
-        let words = span.text.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" })
+        let words = span.words
         let first = max(0, Int(span.start * Double(AudioFormat.sampleRate)))
         let last = min(samples.count, Int(span.end * Double(AudioFormat.sampleRate)))
-        guard !words.isEmpty, words.allSatisfy({ known.contains(String($0)) }),
+        guard !words.isEmpty, words.allSatisfy(known.contains),
           last - first >= AudioFormat.sampleRate / 2
         else { continue }
         let id = "s\(ids.count)"

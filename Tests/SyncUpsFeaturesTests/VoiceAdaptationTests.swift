@@ -23,7 +23,7 @@ struct VoiceAdaptationTests {
     let calls = LockIsolated<[String: [SpokenSpan]]>([:])
     let adapted = await withDependencies {
       $0.speakerAdapter.redecode = { _, spans, transform, _, _ in
-        let owner = String(decoding: transform, as: UTF8.self)
+        let owner = String(decoding: transform ?? Data(), as: UTF8.self)
         calls.withValue { $0[owner, default: []] += spans }
         return spans.map { span in
           let word = Transcription.Word(
@@ -60,5 +60,113 @@ struct VoiceAdaptationTests {
         vocabulary: [])
     }
     #expect(adapted == segments)
+  }
+
+  /// Daily with Ana and Ben: Ana said 25 s in an older meeting and 10 s (six words) in the
+  /// newest, each meeting's audio kept.
+  static func twoMeetingsOfAna() throws -> (SyncUpsDatabase, SyncUp) {
+    let ana = Attendee(id: Attendee.ID(UUID(1)), name: "Ana")
+    let ben = Attendee(id: Attendee.ID(UUID(2)), name: "Ben")
+    func meeting(_ number: Int, _ segments: [Meeting.Segment]) -> Meeting {
+      Meeting(
+        id: Meeting.ID(UUID(10 + number)), date: Date(timeIntervalSince1970: Double(number)),
+        transcript: "", segments: segments, audioFile: "audio/\(number).flac")
+    }
+    let syncUp = SyncUp(
+      id: SyncUp.ID(UUID(0)), attendees: [ana, ben],
+      meetings: [
+        meeting(
+          2, [Meeting.Segment(speaker: "Ana", start: 0, end: 10, text: "We shipped the login page")]
+        ),
+        meeting(
+          1,
+          [
+            Meeting.Segment(speaker: "Ana", start: 0, end: 25, text: "the export queue is slow"),
+            Meeting.Segment(speaker: "Ben", start: 25, end: 30, text: "no blockers"),
+          ]),
+      ], title: "Daily")
+    let database = try SyncUpsDatabase.inMemory()
+    try database.add(syncUp)
+    return (database, syncUp)
+  }
+
+  static func audioName(_ number: Int) -> String {
+    Meeting.ID(UUID(10 + number)).rawValue.uuidString.lowercased() + ".flac"
+  }
+
+  /// A decoder that hears each span's own words with a transform whose name is `good`, and
+  /// "we shipped a log in page" (three errors against the newest sentence) otherwise; the
+  /// transforms are named after the meetings they were estimated from.
+  static func decoders(good: String, estimated: LockIsolated<[[String]]>) -> (
+    inout DependencyValues
+  ) -> Void {
+    { values in
+      values.dataDirectory = DataDirectory(url: URL(fileURLWithPath: "/data"))
+      values.speakerAdapter.estimate = { recordings in
+        // The store names a meeting's audio after the meeting: back to the meetings' numbers.
+        let files = recordings.map { recording in
+          (1...2).first { recording.audioFile.lastPathComponent == audioName($0) }
+            .map { "\($0).flac" } ?? recording.audioFile.lastPathComponent
+        }
+        estimated.withValue { $0.append(files) }
+        let seconds = recordings.flatMap(\.spans).reduce(0) { $0 + $1.end - $1.start }
+        return .init(transform: Data(files.joined(separator: "+").utf8), seconds: seconds)
+      }
+      values.speakerAdapter.redecode = { _, spans, transform, vocabulary, teamModel in
+        #expect(vocabulary == ["Ana", "Ben"] && teamModel == nil)
+        let hearsWell = transform.map { String(decoding: $0, as: UTF8.self) } == good
+        return spans.map { span in
+          let text = hearsWell ? span.text : "we shipped a log in page"
+          let words = text.split(separator: " ").map {
+            Transcription.Word(word: String($0), start: span.start, end: span.end, confidence: 1)
+          }
+          return Utterance(start: span.start, end: span.end, text: text, words: words)
+        }
+      }
+    }
+  }
+
+  @Test("A transform that lowers the errors of the newest meeting's sentences is kept")
+  func aTransformIsKeptWhenItLowersTheHeldOutErrors() async throws {
+    let (database, syncUp) = try Self.twoMeetingsOfAna()
+    let estimated = LockIsolated<[[String]]>([])
+    let lines = await withDependencies(Self.decoders(good: "1.flac", estimated: estimated)) {
+      await VoiceAdaptation.estimatePending(in: database)
+    }
+    // The trial is estimated without the held-out meeting; the transform kept, from all of it.
+    #expect(estimated.value == [["1.flac"], ["2.flac", "1.flac"]])
+    #expect(
+      lines == [
+        "attendee 00000000: voice adapted from 35 s of speech (on their newest sentences "
+          + "(5 words) 0 errors with it, 3 without)"
+      ])
+    let ana = syncUp.attendees[0].id
+    #expect(
+      try database.speakerAdaptations(syncUp.id)
+        == [ana: SpeakerAdaptation(seconds: 35, transform: Data("2.flac+1.flac".utf8))])
+    #expect(try database.learned(syncUp.id).people[ana]?.adaptationUsed == true)
+  }
+
+  @Test("A transform that does not lower them is not used, and not tried again until speech grows")
+  func aTransformIsNotUsedWhenItDoesNotLowerTheHeldOutErrors() async throws {
+    let (database, syncUp) = try Self.twoMeetingsOfAna()
+    let estimated = LockIsolated<[[String]]>([])
+    let lines = await withDependencies(Self.decoders(good: "none", estimated: estimated)) {
+      await VoiceAdaptation.estimatePending(in: database)
+    }
+    #expect(estimated.value == [["1.flac"]])
+    #expect(
+      lines == [
+        "attendee 00000000: voice adaptation not kept: on their newest sentences (5 words) "
+          + "3 errors with it, 3 without"
+      ])
+    #expect(try database.speakerAdaptations(syncUp.id).isEmpty)
+    let learned = try database.learned(syncUp.id).people[syncUp.attendees[0].id]
+    #expect(learned?.adaptationSeconds == 35 && learned?.adaptationUsed == false)
+    // Nothing new was said: nothing is estimated again.
+    let again = await withDependencies(Self.decoders(good: "none", estimated: estimated)) {
+      await VoiceAdaptation.estimatePending(in: database)
+    }
+    #expect(again.isEmpty && estimated.value.count == 1)
   }
 }
