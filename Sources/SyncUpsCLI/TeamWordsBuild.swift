@@ -2,6 +2,7 @@ import Dependencies
 import Foundation
 import SpeechAdaptation
 import SyncUpsFeatures
+import TranscriptionClient
 import WorkerThreads
 
 /// Keeps each sync-up's own language model (`TeamWords`) in step with its transcripts: derived
@@ -66,11 +67,34 @@ public enum TeamWordsBuild {
     if TeamWords.signature(at: path) == signature {
       return Outcome(rebuilt: false, words: 0, seconds: 0)
     }
-    let model = TeamLanguageModel(
-      texts.map { .init(text: $0.text, weight: $0.corrected ? 1 : uncorrectedWeight) })
-    try TeamWords.write(model, signature: signature, to: path)
+    let model = TeamLanguageModel(sentences(texts))
+    try TeamWords.write(model, signature: signature, weight: heldOutWeight(texts), to: path)
     return Outcome(
       rebuilt: true, words: model.wordCount, seconds: (ContinuousClock.now - start).seconds)
+  }
+
+  static func sentences(_ texts: [LearnedText]) -> [TeamLanguageModel.Sentence] {
+    texts.map { .init(text: $0.text, weight: $0.corrected ? 1 : uncorrectedWeight) }
+  }
+
+  /// The model's share, chosen on the newest meeting with corrections: its corrected sentences
+  /// held out, a model of the other meetings weighed against the general model on them
+  /// (`TeamWordsWeight`). Nil (the share then grows with the text) when there is no such
+  /// meeting, nothing else to learn from, or the models cannot be read.
+  static func heldOutWeight(_ texts: [LearnedText]) -> Double? {
+    guard let newest = texts.last(where: \.corrected)?.meetingID else { return nil }
+    let heldOut = texts.filter { $0.meetingID == newest && $0.corrected }.map(\.text)
+    let rest = texts.filter { $0.meetingID != newest }
+    guard !rest.isEmpty, let general = try? SpeechModel.resolve().languageModel else {
+      return nil
+    }
+    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(
+      "syncups-held-out-\(getpid())-\(UUID().uuidString).lm")
+    defer { unlink(path) }
+    guard (try? TeamWords.write(TeamLanguageModel(sentences(rest)), signature: "", to: path)) != nil
+    else { return nil }
+    let words = try? TeamWordsWeight.words(of: heldOut, teamModel: path, generalModel: general)
+    return words.flatMap(TeamWordsWeight.best)
   }
 
   /// FNV-1a of the texts and their corrected marks, in hex.

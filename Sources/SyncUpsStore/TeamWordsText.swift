@@ -6,10 +6,13 @@ public struct LearnedText: Equatable, Sendable {
   public var text: String
   /// Someone corrected it (its text is a person's, not the recogniser's).
   public var corrected: Bool
+  /// The meeting it was said in (nil: not known).
+  public var meetingID: Meeting.ID?
 
-  public init(text: String, corrected: Bool) {
+  public init(text: String, corrected: Bool, meetingID: Meeting.ID? = nil) {
     self.text = text
     self.corrected = corrected
+    self.meetingID = meetingID
   }
 }
 
@@ -29,7 +32,7 @@ extension SyncUpsDatabase {
     let rows = try Row.fetchCursor(
       db,
       sql: """
-        SELECT segment.text, segment.originalText IS NOT NULL AS corrected
+        SELECT segment.text, segment.originalText IS NOT NULL AS corrected, meeting.id
         FROM meeting JOIN segment ON segment.meetingId = meeting.id
         WHERE meeting.syncUpId = ? AND meeting.isFinished AND meeting.date >= ?
           AND meeting.id NOT IN (SELECT meetingId FROM sentencePass)
@@ -37,7 +40,7 @@ extension SyncUpsDatabase {
         """, arguments: [syncUpID, since])
     var texts: [LearnedText] = []
     while let row = try rows.next() {
-      texts.append(LearnedText(text: row[0], corrected: row[1]))
+      texts.append(LearnedText(text: row[0], corrected: row[1], meetingID: row[2]))
     }
     return texts
   }

@@ -30,7 +30,7 @@ public final class SpeechDecoder {
     self.options = options
     let model = try SpeechModel.resolve(explicit: options.modelDirectory)
     self.model = model
-    Self.setLogging(verbose: options.verbose)
+    SphinxLog.set(verbose: options.verbose)
     let mix = options.languageModelMix()
     var arguments = [
       "syncups",
@@ -44,7 +44,7 @@ public final class SpeechDecoder {
     // quarter of a short recording's CPU.
     if mix.isPlain { arguments += ["-lm", model.languageModel] }
     // No "-logfn": each decoder would fopen it and fclose the process-wide log file that other
-    // decoders (other threads) are writing to, which corrupts the heap. See setLogging.
+    // decoders (other threads) are writing to, which corrupts the heap. See SphinxLog.
     arguments += options.extraArguments
     var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
     defer { for argument in cArguments { free(argument) } }
@@ -199,14 +199,5 @@ public final class SpeechDecoder {
       return String(raw[..<paren])
     }
     return raw
-  }
-
-  /// PocketSphinx logs through one process-wide FILE pointer: nil silences every decoder,
-  /// stderr lets them all talk (a `--verbose` run). Setting it never closes a file.
-  private static let loggingLock = NSLock()
-  /// Standard error as a C stream, opened once and never closed.
-  nonisolated(unsafe) private static let standardError = fdopen(STDERR_FILENO, "a")
-  private static func setLogging(verbose: Bool) {
-    loggingLock.withLock { err_set_logfp(verbose ? standardError : nil) }
   }
 }

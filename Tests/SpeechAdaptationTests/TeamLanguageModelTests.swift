@@ -81,6 +81,41 @@ struct TeamLanguageModelTests {
     #expect(large.weight <= TeamWords.maximumWeight)
   }
 
+  @Test("A weight chosen by held-out text is kept in the header and used")
+  func chosenWeight() throws {
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let path = folder.url.appendingPathComponent("team.lm").path
+    try TeamWords.write(TeamLanguageModel(sentences), signature: "abc", weight: 0.37, to: path)
+    #expect(TeamWords.signature(at: path) == "abc")
+    #expect(TeamWords.load(path: path)?.weight == 0.37)
+    try TeamWords.write(TeamLanguageModel(sentences), signature: "abc", to: path)
+    let grown = try #require(TeamWords.load(path: path))
+    #expect(grown.chosenWeight == nil)
+    #expect(grown.weight == TeamWords(path: "", wordCount: grown.wordCount, words: []).weight)
+  }
+
+  @Test("The held-out share makes the held-out words likeliest, within its bounds")
+  func heldOutShare() {
+    typealias Word = TeamWordsWeight.Word
+    // One word only the team predicts, one only the general model: half each.
+    let even = TeamWordsWeight.best([Word(team: 0.2, general: 0), Word(team: 0, general: 0.2)])
+    #expect(abs((even ?? 0) - 0.5) < 1e-6)
+    // Three of five words the team predicts better: the likeliest share (0.653) is above a half.
+    let team = [0.3, 0.3, 0.3, 0.001, 0.001].map { Word(team: $0, general: 0.01) }
+    let share = try? #require(TeamWordsWeight.best(team))
+    func likelihood(_ share: Double) -> Double {
+      team.reduce(0) { $0 + Foundation.log(share * $1.team + (1 - share) * $1.general) }
+    }
+    #expect((share ?? 0) > 0.5)
+    #expect(likelihood(share ?? 0) >= likelihood((share ?? 0) + 0.02))
+    #expect(likelihood(share ?? 0) >= likelihood((share ?? 0) - 0.02))
+    // Never all or nothing; nothing to go by, no share.
+    #expect(TeamWordsWeight.best([Word(team: 1, general: 0)]) == TeamWordsWeight.range.upperBound)
+    #expect(TeamWordsWeight.best([Word(team: 0, general: 1)]) == TeamWordsWeight.range.lowerBound)
+    #expect(TeamWordsWeight.best([]) == nil)
+  }
+
   @Test("The written model keeps its signature and words; a rewrite replaces it whole")
   func writing() throws {
     let folder = try TemporaryDirectory()

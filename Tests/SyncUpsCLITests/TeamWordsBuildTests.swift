@@ -1,5 +1,6 @@
 import Dependencies
 import Foundation
+import SpeechAdaptation
 import SyncUpsCLI
 import SyncUpsFeatures
 import TestSupport
@@ -83,5 +84,43 @@ struct TeamWordsBuildTests {
       try await TeamWordsBuild.refresh(changed: [], database: database)
     }
     #expect(model(other.id) == nil)
+  }
+
+  /// A sync-up whose meetings say `texts` (one meeting each, oldest first), every segment
+  /// corrected; its model's chosen share.
+  func chosenShare(_ texts: [String]) async throws -> Double? {
+    let meetings = texts.enumerated().map { number, text in
+      Meeting(
+        id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_790_000_000 + Double(number)),
+        transcript: "", segments: [.init(speaker: "Ana", start: 0, end: 2, text: "x")])
+    }
+    let syncUp = SyncUp(
+      id: SyncUp.ID(UUID()), meetings: IdentifiedArray(uniqueElements: meetings), title: "Core")
+    try database.add(syncUp)
+    for (meeting, text) in zip(meetings, texts) {
+      _ = try database.correctSegment(meeting.id, number: 1, SegmentChange(text: text))
+    }
+    try await refresh(syncUp.id)
+    let path = folder.url.appendingPathComponent(DataDirectory.teamWordsFile(of: syncUp.id)).path
+    return try #require(TeamWords.load(path: path)).chosenWeight
+  }
+
+  @Test("The model's share is chosen on the newest corrected meeting: large when it repeats")
+  func theShareIsChosenByHeldOutText() async throws {
+    defer { folder.remove() }
+    let repeating = try await chosenShare(
+      Array(
+        repeating: "the zorbex export queue is blocked on the kafka credentials from nimbus",
+        count: 4))
+    let unrelated = try await chosenShare([
+      "the zorbex export queue is blocked on the kafka credentials",
+      "we painted the kitchen over the weekend and it looks lovely",
+      "my sister visited from the coast with her two dogs",
+      "the weather should improve later in the week according to the radio",
+    ])
+    let repeatingShare = try #require(repeating)
+    let unrelatedShare = try #require(unrelated)
+    #expect(repeatingShare > 0.5)
+    #expect(unrelatedShare < 0.1)
   }
 }
