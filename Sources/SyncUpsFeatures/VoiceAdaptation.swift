@@ -6,7 +6,7 @@ import MeetingRecorder
 /// The team's voices: each attendee's confirmed speech adapts the acoustic model to them (an
 /// MLLR transform, `SpeakerAdapter`), estimated in the background after meetings are saved or
 /// corrected, and used only when it lowers the errors of their held-out sentences
-/// (`VoiceAdaptation+Check.swift`); once who spoke is known, the sentences of people with a
+/// (cross-validated over their meetings, `VoiceAdaptation+Check.swift`); once who spoke is known, the sentences of people with a
 /// transform in use are decoded again with it.
 public enum VoiceAdaptation {
   /// Below this much confirmed speech a transform is not estimated (measured: from about 30 s
@@ -28,10 +28,14 @@ public enum VoiceAdaptation {
       return ["cannot read the attendees' confirmed speech: \(error)"]
     }
     var lines: [String] = []
+    var checks: [SyncUp.ID: Check] = [:]
     for person in speech where isDue(person) {
       let name = "attendee \(person.attendeeID.rawValue.lowercasedString.prefix(8))"
       do {
-        guard let line = try await adapt(person, in: database) else { continue }
+        guard let syncUp = try database.syncUp(person.syncUpID) else { continue }
+        var check = checks[syncUp.id] ?? Check(vocabulary: syncUp.transcriptionVocabulary)
+        defer { checks[syncUp.id] = check }
+        guard let line = try await adapt(person, check: &check, in: database) else { continue }
         lines.append("\(name): \(line)")
       } catch {
         lines.append("\(name): the voice could not be adapted (\(error))")
@@ -40,35 +44,30 @@ public enum VoiceAdaptation {
     return lines
   }
 
-  /// Checks a transform estimated without the person's newest meeting on that meeting's
-  /// sentences; when it lowers their errors, the transform estimated from all of the speech is
-  /// kept, else a mark that it was tried (`SpeakerAdaptation.notKept`). One line; nil when the
-  /// speech cannot be checked yet (one meeting only, or too little).
-  static func adapt(_ person: ConfirmedSpeech, in database: SyncUpsDatabase) async throws
-    -> String?
-  {
+  /// Checks trial transforms on the person's held-out meetings (`Check`); when they lower the
+  /// errors, the transform estimated from all of the speech is kept, else a mark that it was
+  /// tried (`SpeakerAdaptation.notKept`). One line; nil when the speech cannot be checked yet
+  /// (one meeting only, or too little).
+  static func adapt(
+    _ person: ConfirmedSpeech, check: inout Check, in database: SyncUpsDatabase
+  ) async throws -> String? {
     @Dependency(\.speakerAdapter) var adapter
     @Dependency(\.dataDirectory) var dataDirectory
     let recordings = person.recordings.map {
       (audioFile: dataDirectory.url.appendingPathComponent($0.audioFile), spans: $0.spans)
     }
-    guard let split = Check.split(recordings),
-      let syncUp = try database.syncUp(person.syncUpID)
-    else { return nil }
-    guard let trial = try await adapter.estimate(split.estimateFrom) else { return nil }
-    let check = try await Check.errors(
-      of: split.heldOut, with: trial.transform, vocabulary: syncUp.transcriptionVocabulary)
-    guard check.lowers else {
+    guard let errors = try await check.errors(of: recordings) else { return nil }
+    guard errors.lowers else {
       try database.saveSpeakerAdaptations([
         person.attendeeID: .notKept(seconds: person.seconds)
       ])
-      return "voice adaptation not kept: \(check.said)"
+      return "voice adaptation not kept: \(errors.said)"
     }
     guard let estimate = try await adapter.estimate(recordings) else { return nil }
     try database.saveSpeakerAdaptations([
       person.attendeeID: SpeakerAdaptation(seconds: person.seconds, transform: estimate.transform)
     ])
-    return "voice adapted from \(Int(estimate.seconds)) s of speech (\(check.said))"
+    return "voice adapted from \(Int(estimate.seconds)) s of speech (\(errors.said))"
   }
 
   static func isDue(_ person: ConfirmedSpeech) -> Bool {
