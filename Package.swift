@@ -158,7 +158,8 @@ let package = Package(
     .systemLibrary(name: "CFlite", path: "Sources/CFlite", providers: [.apt(["flite1-dev"])]),
     .target(name: "SpeechVocabulary"),
     .target(
-      name: "SpeechAdaptation", dependencies: ["SpeechVocabulary", "CFlite", "CPocketSphinx"]),
+      name: "SpeechAdaptation",
+      dependencies: ["AudioCore", "SpeechVocabulary", "CFlite", "CPocketSphinx"]),
     .testTarget(
       name: "SpeechAdaptationTests",
       dependencies: [

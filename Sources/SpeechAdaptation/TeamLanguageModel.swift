@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 
 /// A trigram model of a sync-up's own transcripts (the team's words), counted here in Swift and
@@ -29,33 +30,8 @@ public struct TeamLanguageModel: Sendable {
     for sentence in sentences { add(sentence) }
   }
 
-  /// The words of a text as the decoder spells them: lower case letters and apostrophes.
-  /// Works on ASCII bytes (fast on a year of meetings): other letters split words, as the
-  /// decoder's dictionary has none.
-  public static func tokens(_ text: String) -> [String] {
-    var tokens: [String] = []
-    var word: [UInt8] = []
-    func flush() {
-      while word.last == UInt8(ascii: "'") { word.removeLast() }
-      let start = word.firstIndex { $0 != UInt8(ascii: "'") } ?? word.endIndex
-      if start < word.endIndex, word.count - start <= 40 {
-        tokens.append(String(decoding: word[start...], as: UTF8.self))
-      }
-      word.removeAll(keepingCapacity: true)
-    }
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "'"): word.append(byte)
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte + 32)
-      default: flush()
-      }
-    }
-    flush()
-    return tokens
-  }
-
   public mutating func add(_ sentence: Sentence) {
-    let tokens = Self.tokens(sentence.text)
+    let tokens = SpokenSpan.words(of: sentence.text)
     guard !tokens.isEmpty, sentence.weight > 0 else { return }
     let weight = sentence.weight
     var sequence = [0]

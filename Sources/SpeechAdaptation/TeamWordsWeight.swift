@@ -1,3 +1,4 @@
+import AudioCore
 import CPocketSphinx
 import Foundation
 
@@ -59,7 +60,7 @@ public enum TeamWordsWeight {
     defer { ngram_model_free(team) }
     var found: [Word] = []
     for sentence in sentences {
-      let tokens = TeamLanguageModel.tokens(sentence)
+      let tokens = SpokenSpan.words(of: sentence)
       guard !tokens.isEmpty else { continue }
       let sequence = ["<s>"] + tokens + ["</s>"]
       for index in 1..<sequence.count {

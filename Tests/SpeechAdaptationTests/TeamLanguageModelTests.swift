@@ -1,3 +1,4 @@
+import AudioCore
 import AudioFilesClientLive
 import Foundation
 import SpeechAdaptation
@@ -47,7 +48,7 @@ struct TeamLanguageModelTests {
   @Test("Words are counted as the decoder spells them, weighted by sentence")
   func counting() {
     #expect(
-      TeamLanguageModel.tokens("Bob's on-call: Zorbex, k8s!") == [
+      SpokenSpan.words(of: "Bob's on-call: Zorbex, k8s!") == [
         "bob's", "on", "call", "zorbex", "k", "s",
       ])
     let model = TeamLanguageModel(sentences)
