@@ -146,7 +146,7 @@ struct VoiceAdaptationTests {
     #expect(
       lines == [
         "attendee 00000000: voice adapted from 35 s of speech (on their sentences of 1 "
-          + "meeting(s) held out in turn (5 words), 0 errors with it, 3 without)"
+          + "meeting held out in turn (5 words), 0 errors with it, 3 without)"
       ])
     let ana = syncUp.attendees[0].id
     #expect(
@@ -165,7 +165,7 @@ struct VoiceAdaptationTests {
     #expect(estimated.value == [["1.flac"]])
     #expect(
       lines == [
-        "attendee 00000000: voice adaptation not kept: on their sentences of 1 meeting(s) "
+        "attendee 00000000: voice adaptation not kept: on their sentences of 1 meeting "
           + "held out in turn (5 words), 3 errors with it, 3 without"
       ])
     #expect(try database.speakerAdaptations(syncUp.id).isEmpty)
