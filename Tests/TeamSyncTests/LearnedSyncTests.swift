@@ -21,6 +21,31 @@ struct LearnedSyncTests {
   static let adaptation = SpeakerAdaptation(
     seconds: 75, transform: Data("1\n1\n2\n1 0\n0 1\n0 0\n1 1\n".utf8))
 
+  @Test("an adaptation one laptop found no better than none stops being used on every laptop")
+  func anAdaptationNotKeptIsNotUsedAnywhere() async throws {
+    let server = FakeTeamServer()
+    let (a, b) = (try Laptop(), try Laptop())
+    let syncUp = standup()
+    let ana = syncUp.attendees[0].id
+    try a.database.add(syncUp)
+    try a.database.learnVoices([ana: Self.profile(seconds: 40)])
+    try a.database.saveSpeakerAdaptations([ana: Self.adaptation])
+    _ = try await a.sync(server)
+    _ = try await b.sync(server)
+    #expect(try b.database.speakerAdaptations(syncUp.id) == [ana: Self.adaptation])
+
+    // A's check found the transform no better on Ana's held-out sentences: marked, not used.
+    try a.database.saveSpeakerAdaptations([ana: .notKept(seconds: 90)])
+    let pushed = try await a.sync(server)
+    #expect(pushed.pushedPeople == 1, "\(pushed.line)")
+    _ = try await b.sync(server)
+    #expect(try a.database.speakerAdaptations(syncUp.id).isEmpty)
+    #expect(try b.database.speakerAdaptations(syncUp.id).isEmpty)
+    // What else was learned of Ana stays on both.
+    #expect(try b.database.voiceProfiles(syncUp.id) == [ana: Self.profile(seconds: 40)])
+    #expect(try a.database.learned(syncUp.id).people[ana]?.adaptationSeconds == 90)
+  }
+
   @Test(
     "a voice and an adaptation learned on one laptop reach a laptop that joins, and a forgetting reaches it at its next sync"
   )
