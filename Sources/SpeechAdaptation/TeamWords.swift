@@ -81,7 +81,9 @@ public struct TeamWords: Sendable, Equatable {
       guard fields.count >= 2, !fields[1].hasPrefix("<") else { return nil }
       return String(fields[1])
     }
-    let chosen = fields.dropFirst(2).first.flatMap { Double($0) }.map {
+    let chosen = fields.dropFirst(2).first.flatMap { Double($0) }.flatMap {
+      $0.isFinite ? $0 : nil
+    }.map {
       min(max($0, TeamWordsWeight.range.lowerBound), TeamWordsWeight.range.upperBound)
     }
     return TeamWords(path: path, wordCount: count, words: words, chosenWeight: chosen)

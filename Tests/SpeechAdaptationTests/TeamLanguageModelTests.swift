@@ -90,6 +90,15 @@ struct TeamLanguageModelTests {
     try TeamWords.write(TeamLanguageModel(sentences), signature: "abc", weight: 0.37, to: path)
     #expect(TeamWords.signature(at: path) == "abc")
     #expect(TeamWords.load(path: path)?.weight == 0.37)
+    // A header spoiled by hand: out of bounds is bounded, not a number is no choice.
+    for (text, weight) in [("1e300", TeamWordsWeight.range.upperBound), ("-1", 0.02), ("nan", nil)]
+    {
+      try TeamWords.write(TeamLanguageModel(sentences), signature: "abc", weight: 0.5, to: path)
+      let spoiled = try String(contentsOfFile: path, encoding: .utf8)
+        .replacingOccurrences(of: " 0.5000\n", with: " \(text)\n")
+      try spoiled.write(toFile: path, atomically: true, encoding: .utf8)
+      #expect(TeamWords.load(path: path)?.chosenWeight == weight)
+    }
     try TeamWords.write(TeamLanguageModel(sentences), signature: "abc", to: path)
     let grown = try #require(TeamWords.load(path: path))
     #expect(grown.chosenWeight == nil)
