@@ -21,15 +21,21 @@ struct LearnedSyncTests {
   static let adaptation = SpeakerAdaptation(
     seconds: 75, transform: Data("1\n1\n2\n1 0\n0 1\n0 0\n1 1\n".utf8))
 
-  @Test("an adaptation one laptop found no better than none stops being used on every laptop")
-  func anAdaptationNotKeptIsNotUsedAnywhere() async throws {
-    let server = FakeTeamServer()
+  /// A server and two laptops: A has the stand-up and learned Ana's voice and adaptation,
+  /// nothing synced yet.
+  static func anaLearnedOnA() throws -> (FakeTeamServer, Laptop, Laptop, SyncUp, Attendee.ID) {
     let (a, b) = (try Laptop(), try Laptop())
     let syncUp = standup()
     let ana = syncUp.attendees[0].id
     try a.database.add(syncUp)
-    try a.database.learnVoices([ana: Self.profile(seconds: 40)])
-    try a.database.saveSpeakerAdaptations([ana: Self.adaptation])
+    try a.database.learnVoices([ana: profile(seconds: 40)])
+    try a.database.saveSpeakerAdaptations([ana: adaptation])
+    return (FakeTeamServer(), a, b, syncUp, ana)
+  }
+
+  @Test("an adaptation one laptop found no better than none stops being used on every laptop")
+  func anAdaptationNotKeptIsNotUsedAnywhere() async throws {
+    let (server, a, b, syncUp, ana) = try Self.anaLearnedOnA()
     _ = try await a.sync(server)
     _ = try await b.sync(server)
     #expect(try b.database.speakerAdaptations(syncUp.id) == [ana: Self.adaptation])
@@ -50,13 +56,7 @@ struct LearnedSyncTests {
     "a voice and an adaptation learned on one laptop reach a laptop that joins, and a forgetting reaches it at its next sync"
   )
   func learnedRoundTripAndForgetting() async throws {
-    let server = FakeTeamServer()
-    let (a, b) = (try Laptop(), try Laptop())
-    let syncUp = standup()
-    let ana = syncUp.attendees[0].id
-    try a.database.add(syncUp)
-    try a.database.learnVoices([ana: Self.profile(seconds: 40)])
-    try a.database.saveSpeakerAdaptations([ana: Self.adaptation])
+    let (server, a, b, syncUp, ana) = try Self.anaLearnedOnA()
     let pushed = try await a.sync(server)
     #expect(pushed.pushedPeople == 1, "\(pushed.line)")
     let joined = try await b.sync(server)
