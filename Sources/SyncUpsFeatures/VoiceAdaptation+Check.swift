@@ -28,8 +28,7 @@ extension VoiceAdaptation {
       var lowers: Bool { with < without }
       var said: String {
         "on their sentences of \(folds == 1 ? "1 meeting" : "\(folds) meetings") held out in turn "
-          + "(\(words) words), "
-          + "\(with) errors with it, \(without) without"
+          + "(\(words) words), \(with) errors with it, \(without) without"
       }
     }
 

@@ -6,8 +6,8 @@ import MeetingRecorder
 /// The team's voices: each attendee's confirmed speech adapts the acoustic model to them (an
 /// MLLR transform, `SpeakerAdapter`), estimated in the background after meetings are saved or
 /// corrected, and used only when it lowers the errors of their held-out sentences
-/// (cross-validated over their meetings, `VoiceAdaptation+Check.swift`); once who spoke is known, the sentences of people with a
-/// transform in use are decoded again with it.
+/// (cross-validated over their meetings, `VoiceAdaptation+Check.swift`); once who spoke is
+/// known, the sentences of people with a transform in use are decoded again with it.
 public enum VoiceAdaptation {
   /// Below this much confirmed speech a transform is not estimated (measured: from about 30 s
   /// of a voice the word error rate falls on other sentences; with less it may not).
