@@ -19,7 +19,10 @@ extension SpeakerLabels {
   /// either said nothing or was heard in a group with a voice alike: when the group whose
   /// speech fills their slot holds more in its own attendee's slot, it is two voices heard as
   /// one and the slot stands for the attendee left out, as for a voice never heard; when it
-  /// holds more in theirs, it is one turn that ran on, and it keeps its name.
+  /// holds more in theirs, it is one turn that ran on, and it keeps its name. When the slots so
+  /// matched hold less than `slotFit` of the speech, the turns ignored the slots, and the
+  /// groups are matched in order by the turn they are first heard in instead (the t-th turn's
+  /// new voice is near the t-th attendee); no slot then stands for anyone.
   /// `frames` is each sentence's amount of speech (0: not heard, its group is its slot).
   public static func named(
     groups labels: [Int], slots: [Int], frames: [Int], attendees: Int, fragment: Int = 150
@@ -44,12 +47,19 @@ extension SpeakerLabels {
       guard let group = groups.firstIndex(of: labels[index]) else { continue }
       filled[group][min(max(slots[index], 0), attendees - 1)] += Double(frames[index])
     }
-    let names =
-      groups.count < attendees ? matched(filled, attendees: attendees) : Array(groups.indices)
+    var names = Array(groups.indices)
+    var slotsLed = false
+    if groups.count < attendees {
+      names = matched(filled, attendees: attendees)
+      slotsLed = fit(filled, names) >= slotFit
+      if !slotsLed {
+        names = matchedByTurns(firstTurns(labels, heard: heard, groups: groups), attendees)
+      }
+    }
     // Attendees without a group whose slot stands for them: the group filling it is mostly in
     // its own attendee's slot.
     var standing = Set<Int>()
-    for attendee in Set(0..<attendees).subtracting(names) {
+    for attendee in Set(0..<attendees).subtracting(names) where slotsLed {
       let filling = filled.indices.max { filled[$0][attendee] < filled[$1][attendee] }!
       if filled[filling][names[filling]] >= filled[filling][attendee] { standing.insert(attendee) }
     }
@@ -108,6 +118,63 @@ extension SpeakerLabels {
 
   /// The share of a group's speech in the slot after its attendee's that counts as theirs.
   static let runOn = 0.75
+
+  /// The share of the speech that must fall in the slots (and `runOn` of the next) of the
+  /// attendees its groups are matched to, for the slots to name the groups; below it the turns
+  /// did not keep to the slots (someone spoke three times as long as their slot, a few words
+  /// each from others), and the groups are named by their turn.
+  static let slotFit = 0.7
+
+  /// The share of all speech in `filled` that the groups' matched slots hold.
+  static func fit(_ filled: [[Double]], _ names: [Int]) -> Double {
+    let total = filled.joined().reduce(0, +)
+    guard total > 0 else { return 1 }
+    let held = names.indices.map { filled[$0][names[$0]] + filled[$0][names[$0] + 1] * runOn }
+    return held.reduce(0, +) / total
+  }
+
+  /// Per group (in `groups`' order), the turn in which it is first heard: turns are counted
+  /// over the heard sentences, a new one wherever the group changes (a fragment's sentences
+  /// too: someone spoke).
+  static func firstTurns(_ labels: [Int], heard: [Int], groups: [Int]) -> [Int] {
+    var first: [Int: Int] = [:]
+    var turn = -1
+    var previous: Int?
+    for index in heard {
+      if labels[index] != previous { turn += 1 }
+      previous = labels[index]
+      if first[labels[index]] == nil { first[labels[index]] = turn }
+    }
+    return groups.map { first[$0] ?? 0 }
+  }
+
+  /// Groups matched to attendees in order, each group to one, the group first heard in turn t
+  /// nearest the t-th attendee (the attendees are listed in the order they first speak; those
+  /// left out said nothing, or were heard with another voice): per group, its attendee.
+  static func matchedByTurns(_ turns: [Int], _ attendees: Int) -> [Int] {
+    let count = turns.count
+    // cost[g][a]: the least distance of the first g groups named after the first a attendees.
+    var cost = [[Int]](repeating: [Int](repeating: .max, count: attendees + 1), count: count + 1)
+    for attendee in 0...attendees { cost[0][attendee] = 0 }
+    for group in stride(from: 1, through: count, by: 1) {
+      for attendee in stride(from: group, through: attendees, by: 1) {
+        let named = cost[group - 1][attendee - 1].addingReportingOverflow(
+          abs(turns[group - 1] - (attendee - 1)))
+        cost[group][attendee] = min(cost[group][attendee - 1], named.overflow ? .max : named.0)
+      }
+    }
+    var names = [Int](repeating: 0, count: count)
+    var group = count
+    var attendee = attendees
+    while group > 0 {
+      if cost[group][attendee] != cost[group][attendee - 1] || attendee == group {
+        names[group - 1] = attendee - 1
+        group -= 1
+      }
+      attendee -= 1
+    }
+    return names
+  }
 
   /// Groups (in the order they first speak; `filled[g][a]`: frames of group g in attendee a's
   /// slot) matched to attendees in order, each group to one, the most speech in their slots
