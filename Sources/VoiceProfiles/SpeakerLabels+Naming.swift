@@ -125,12 +125,17 @@ extension SpeakerLabels {
   /// each from others), and the groups are named by their turn.
   static let slotFit = 0.7
 
+  /// The speech of group `group` that naming it after `attendee` holds in their slot (and
+  /// `runOn` of what it holds in the next: a turn that runs on).
+  static func slotGain(_ filled: [[Double]], _ group: Int, _ attendee: Int) -> Double {
+    filled[group][attendee] + filled[group][attendee + 1] * runOn
+  }
+
   /// The share of all speech in `filled` that the groups' matched slots hold.
   static func fit(_ filled: [[Double]], _ names: [Int]) -> Double {
     let total = filled.joined().reduce(0, +)
     guard total > 0 else { return 1 }
-    let held = names.indices.map { filled[$0][names[$0]] + filled[$0][names[$0] + 1] * runOn }
-    return held.reduce(0, +) / total
+    return names.indices.map { slotGain(filled, $0, names[$0]) }.reduce(0, +) / total
   }
 
   /// Per group (in `groups`' order), the turn in which it is first heard: turns are counted
@@ -148,43 +153,24 @@ extension SpeakerLabels {
     return groups.map { first[$0] ?? 0 }
   }
 
-  /// Groups matched to attendees in order, each group to one, the group first heard in turn t
-  /// nearest the t-th attendee (the attendees are listed in the order they first speak; those
-  /// left out said nothing, or were heard with another voice): per group, its attendee.
+  /// Groups (first heard in `turns`) matched to attendees in order, each group to one, the
+  /// group first heard in turn t nearest the t-th attendee (the attendees are listed in the
+  /// order they first speak; those left out said nothing, or were heard with another voice).
   static func matchedByTurns(_ turns: [Int], _ attendees: Int) -> [Int] {
-    let count = turns.count
-    // cost[g][a]: the least distance of the first g groups named after the first a attendees.
-    var cost = [[Int]](repeating: [Int](repeating: .max, count: attendees + 1), count: count + 1)
-    for attendee in 0...attendees { cost[0][attendee] = 0 }
-    for group in stride(from: 1, through: count, by: 1) {
-      for attendee in stride(from: group, through: attendees, by: 1) {
-        let named = cost[group - 1][attendee - 1].addingReportingOverflow(
-          abs(turns[group - 1] - (attendee - 1)))
-        cost[group][attendee] = min(cost[group][attendee - 1], named.overflow ? .max : named.0)
-      }
-    }
-    var names = [Int](repeating: 0, count: count)
-    var group = count
-    var attendee = attendees
-    while group > 0 {
-      if cost[group][attendee] != cost[group][attendee - 1] || attendee == group {
-        names[group - 1] = attendee - 1
-        group -= 1
-      }
-      attendee -= 1
-    }
-    return names
+    inOrder(groups: turns.count, attendees: attendees) { -Double(abs(turns[$0] - $1)) }
   }
 
   /// Groups (in the order they first speak; `filled[g][a]`: frames of group g in attendee a's
   /// slot) matched to attendees in order, each group to one, the most speech in their slots
   /// (and `runOn` of that in the next): per group, its attendee.
   static func matched(_ filled: [[Double]], attendees: Int) -> [Int] {
-    let count = filled.count
-    func gain(_ group: Int, _ attendee: Int) -> Double {
-      filled[group][attendee] + filled[group][attendee + 1] * runOn
-    }
-    // best[g][a]: the most frames the first g groups can gain named after the first a attendees.
+    inOrder(groups: filled.count, attendees: attendees) { slotGain(filled, $0, $1) }
+  }
+
+  /// `groups` matched to `attendees` in order, each group to one attendee and no two to the
+  /// same, the most `gain(group, attendee)` in all: per group, its attendee.
+  static func inOrder(groups count: Int, attendees: Int, gain: (Int, Int) -> Double) -> [Int] {
+    // best[g][a]: the most the first g groups can gain named after the first a attendees.
     var best = [[Double]](
       repeating: [Double](repeating: -.infinity, count: attendees + 1), count: count + 1)
     for attendee in 0...attendees { best[0][attendee] = 0 }
