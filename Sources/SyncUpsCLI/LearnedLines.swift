@@ -4,7 +4,7 @@ import SyncUpsFeatures
 /// What `show` says of what is known of people and of the team's words.
 extension Listing {
   /// One line per attendee (their voice, their adaptation, when they were forgotten), then the
-  /// team's words.
+  /// team's adaptation and its words.
   static func learnedLines(_ syncUp: SyncUp, _ learned: Learned) -> [String] {
     var lines: [String] = []
     for (index, attendee) in syncUp.attendees.enumerated() {
@@ -24,6 +24,13 @@ extension Listing {
       lines.append(
         (index == 0 ? "People:       " : "              ")
           + "\(attendee.name.visible): \(parts.joined(separator: "; "))")
+    }
+    if let team = learned.team {
+      lines.append(
+        "Team's room:  "
+          + (team.isUsed
+            ? "recogniser adapted on \(seconds(team.seconds)) of everyone's speech"
+            : "recogniser adaptation on \(seconds(team.seconds)) not used (no fewer errors)"))
     }
     let words = learned.words
     let heard = words.corrected + words.uncorrected

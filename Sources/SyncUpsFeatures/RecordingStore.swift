@@ -40,7 +40,8 @@ public struct RecordingStore: Sendable {
   /// Keeps voices refined by a meeting (once it is saved); dropped unless given.
   public var learnVoices: @Sendable (_ profiles: [Attendee.ID: VoiceProfile]) async throws -> Void =
     unimplemented("RecordingStore.learnVoices", placeholder: ())
-  /// Whether any attendee of the sync-up has an acoustic adaptation (none unless given).
+  /// Whether any attendee of the sync-up, or its team, has an acoustic adaptation in use (none
+  /// unless given).
   public var hasAdaptedVoices: @Sendable (_ syncUpID: SyncUp.ID) async throws -> Bool = { _ in false
   }
 
@@ -121,7 +122,10 @@ extension RecordingStore: DependencyKey {
       learnVoices: { profiles in try await worker.run { try database.learnVoices(profiles) } }
     )
     store.hasAdaptedVoices = { id in
-      try await worker.run { try !database.speakerAdaptations(id).isEmpty }
+      try await worker.run {
+        try !database.speakerAdaptations(id).isEmpty
+          || database.teamAdaptation(id)?.isUsed == true
+      }
     }
     return store
   }

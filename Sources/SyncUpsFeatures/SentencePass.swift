@@ -71,12 +71,14 @@ public enum SentencePass {
           learned = told.learned
         }
       }
-      if learning.contains(.voices), let adaptations = try? database.speakerAdaptations(syncUp.id),
-        !adaptations.isEmpty
-      {
+      let adaptations =
+        learning.contains(.voices) ? (try? database.speakerAdaptations(syncUp.id)) ?? [:] : [:]
+      let team =
+        learning.contains(.voices) ? (try? database.teamAdaptation(syncUp.id)) ?? nil : nil
+      if !adaptations.isEmpty || team?.isUsed == true {
         sentences = await VoiceAdaptation.redecode(
           sentences, audioFile: dataDirectory.url.appendingPathComponent(audioFile),
-          attendees: Array(syncUp.attendees), adaptations: adaptations,
+          attendees: Array(syncUp.attendees), adaptations: adaptations, team: team,
           vocabulary: syncUp.transcriptionVocabulary, teamModel: teamModel)
       }
       guard try database.finishSentencePass(meetingID, sentences: sentences) else {

@@ -46,6 +46,8 @@ public struct WordsLearned: Equatable, Sendable {
 public struct Learned: Equatable, Sendable {
   public var people: [Attendee.ID: PersonLearned]
   public var words: WordsLearned
+  /// The team's acoustic adaptation, used or not; nil when none was tried.
+  public var team: SpeakerAdaptation?
 }
 
 /// Forgetting what was learned (`syncups forget`), synced: the voice profile and adaptation go,
@@ -143,7 +145,7 @@ extension SyncUpsDatabase {
         (row["forgottenAt"] as Double?).map(Date.init(timeIntervalSince1970:))
     }
     let words = try WordCounts.learned(syncUpID, db)
-    return Learned(people: people, words: words)
+    return Learned(people: people, words: words, team: try teamAdaptation(syncUpID, db))
   }
 }
 

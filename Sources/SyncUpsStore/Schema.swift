@@ -94,6 +94,32 @@ enum Schema {
     var migrator = migrator
     migrator.registerMigration(
       "v16: blockers closed by hand", migrate: ClosedBlockersSchema.migrate)
+    return learningThatCarries(migrator)
+  }
+
+  /// Learning that carries to any team (issue 44): the team's acoustic adaptation, all its
+  /// attendees' speech together (`TeamAdaptation.swift`); kept on this laptop only, and gone
+  /// when any attendee's learning is forgotten, here or pulled.
+  private static func learningThatCarries(_ migrator: DatabaseMigrator) -> DatabaseMigrator {
+    var migrator = migrator
+    migrator.registerMigration("v17: team adaptations") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE teamAdaptation (
+            syncUpId TEXT PRIMARY KEY NOT NULL REFERENCES syncUp(id) ON DELETE CASCADE,
+            seconds DOUBLE NOT NULL,
+            transform BLOB NOT NULL
+          );
+          CREATE TRIGGER teamAdaptation_forgotten_insert AFTER INSERT ON attendeeForgotten BEGIN
+            DELETE FROM teamAdaptation
+              WHERE syncUpId = (SELECT syncUpId FROM attendee WHERE id = new.attendeeId);
+          END;
+          CREATE TRIGGER teamAdaptation_forgotten_update AFTER UPDATE ON attendeeForgotten BEGIN
+            DELETE FROM teamAdaptation
+              WHERE syncUpId = (SELECT syncUpId FROM attendee WHERE id = new.attendeeId);
+          END;
+          """)
+    }
     return migrator
   }
 

@@ -63,9 +63,11 @@ extension SyncUpsDatabase {
 }
 
 /// An attendee's confirmed speech: the segments of finished meetings with kept audio that bear
-/// their name (labelled so and never corrected away, or corrected to them), newest first.
+/// their name (labelled so and never corrected away, or corrected to them), newest first. With
+/// no attendee, the whole team's: every attendee's of the sync-up together.
 public struct ConfirmedSpeech: Equatable, Sendable {
-  public var attendeeID: Attendee.ID
+  /// Nil: the team's.
+  public var attendeeID: Attendee.ID?
   public var syncUpID: SyncUp.ID
   /// Seconds of all of it (`spans` may hold less).
   public var seconds: Double
@@ -89,36 +91,44 @@ extension SyncUpsDatabase {
     try read { db in try SyncUpRequest(syncUpID: id).fetch(db) }
   }
 
-  /// Every attendee's confirmed speech, each with at most `limit` seconds of spans (the newest),
-  /// from meetings since what was learned of them was last forgotten (`syncups forget`).
-  public func confirmedSpeech(limit: Double) throws -> [ConfirmedSpeech] {
-    try read { db in
+  /// Every attendee's confirmed speech (`team`: every team's instead), each with at most
+  /// `limit` seconds of spans (the newest), from meetings since what was learned of its people
+  /// was last forgotten (`syncups forget`).
+  public func confirmedSpeech(limit: Double, team: Bool = false) throws -> [ConfirmedSpeech] {
+    let key = team ? "NULL" : "attendee.id"
+    let adapted =
+      team
+      ? "LEFT JOIN teamAdaptation AS adaptation ON adaptation.syncUpId = meeting.syncUpId"
+      : "LEFT JOIN speakerAdaptation AS adaptation ON adaptation.attendeeId = attendee.id"
+    return try read { db in
       let rows = try Row.fetchCursor(
         db,
         sql: """
-          SELECT attendee.id AS attendeeId, attendee.syncUpId, meeting.audioFile, segment.startTime,
-            segment.endTime, segment.text, speakerAdaptation.seconds AS adapted
+          SELECT \(key) AS attendeeId, attendee.syncUpId, meeting.audioFile, segment.startTime,
+            segment.endTime, segment.text, adaptation.seconds AS adapted
           FROM segment JOIN meeting ON meeting.id = segment.meetingId
           JOIN attendee ON attendee.syncUpId = meeting.syncUpId AND attendee.name = segment.speaker
-          LEFT JOIN speakerAdaptation ON speakerAdaptation.attendeeId = attendee.id
+          \(adapted)
           LEFT JOIN attendeeForgotten ON attendeeForgotten.attendeeId = attendee.id
           WHERE meeting.isFinished AND meeting.audioFile IS NOT NULL
             AND meeting.id NOT IN (SELECT meetingId FROM sentencePass)
             AND (attendeeForgotten.forgottenAt IS NULL
               OR meeting.date >= attendeeForgotten.forgottenAt)
-          ORDER BY attendee.id, meeting.date DESC, segment.ordinal
+          ORDER BY \(team ? "" : "attendee.id, ")meeting.syncUpId, meeting.date DESC,
+            segment.ordinal
           """)
       var found: [ConfirmedSpeech] = []
       var used = 0.0
       while let row = try rows.next() {
-        let id: Attendee.ID = row["attendeeId"]
+        let id: Attendee.ID? = row["attendeeId"]
+        let syncUpID: SyncUp.ID = row["syncUpId"]
         let file: String = row["audioFile"]
         let span = SpokenSpan(start: row["startTime"], end: row["endTime"], text: row["text"])
         let length = max(0, span.end - span.start)
-        if found.last?.attendeeID != id {
+        if found.last.map({ $0.attendeeID != id || $0.syncUpID != syncUpID }) ?? true {
           found.append(
             ConfirmedSpeech(
-              attendeeID: id, syncUpID: row["syncUpId"], seconds: 0, adaptedSeconds: row["adapted"],
+              attendeeID: id, syncUpID: syncUpID, seconds: 0, adaptedSeconds: row["adapted"],
               recordings: []))
           used = 0
         }
@@ -133,6 +143,38 @@ extension SyncUpsDatabase {
         }
       }
       return found
+    }
+  }
+}
+
+/// The team's acoustic adaptation: one transform from the confirmed speech of all a sync-up's
+/// attendees together (their room, their microphone, their voices on average), for the
+/// sentences of attendees without one of their own. Derived on each laptop from the meetings
+/// whose audio it keeps, so never synced.
+extension SyncUpsDatabase {
+  /// The team's adaptation, used or not (`SpeakerAdaptation.isUsed`); nil when none was tried.
+  public func teamAdaptation(_ syncUpID: SyncUp.ID) throws -> SpeakerAdaptation? {
+    try read { db in try Self.teamAdaptation(syncUpID, db) }
+  }
+
+  static func teamAdaptation(_ syncUpID: SyncUp.ID, _ db: Database) throws -> SpeakerAdaptation? {
+    try Row.fetchOne(
+      db, sql: "SELECT seconds, transform FROM teamAdaptation WHERE syncUpId = ?",
+      arguments: [syncUpID]
+    ).map { SpeakerAdaptation(seconds: $0["seconds"], transform: $0["transform"]) }
+  }
+
+  /// Keeps the team's new adaptation; nothing when the sync-up is gone meanwhile.
+  public func saveTeamAdaptation(_ syncUpID: SyncUp.ID, _ adaptation: SpeakerAdaptation) throws {
+    try writable()
+    try write { db in
+      guard try SyncUpRecord.exists(db, id: syncUpID) else { return }
+      try db.execute(
+        sql: """
+          INSERT INTO teamAdaptation (syncUpId, seconds, transform) VALUES (?, ?, ?)
+          ON CONFLICT (syncUpId) DO UPDATE SET
+            seconds = excluded.seconds, transform = excluded.transform
+          """, arguments: [syncUpID, adaptation.seconds, adaptation.transform])
     }
   }
 }

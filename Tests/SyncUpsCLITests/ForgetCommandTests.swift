@@ -7,7 +7,7 @@ import VoiceProfiles
 /// `syncups show` says what is known of people and of the team's words; `syncups forget`
 /// drops it, asking first as `delete` does.
 @Suite struct ForgetCommandTests {
-  /// A home with sync-up Daily (Ana, Ben): Ana's voice and adaptation learned.
+  /// A home with sync-up Daily (Ana, Ben): Ana's voice and adaptation learned, and the team's.
   static func learned() async throws -> (Home, SyncUp) {
     let home = try Home()
     let add = try await home.run(
@@ -24,6 +24,8 @@ import VoiceProfiles
       ana: SpeakerAdaptation(seconds: 75, transform: Data("1 1 2 1 0 0 1 0 0 1 1".utf8)),
       syncUp.attendees[1].id: .notKept(seconds: 41),
     ])
+    try database.saveTeamAdaptation(
+      syncUp.id, SpeakerAdaptation(seconds: 116, transform: Data("1 1 2 1 0 0 1 0 0 1 1".utf8)))
     try database.writer.close()
     return (home, syncUp)
   }
@@ -38,6 +40,7 @@ import VoiceProfiles
         People:       Ana: voice from 2 meetings, 94 s of speech; recogniser adapted on 75 s
                       Ben: voice not heard yet; recogniser adaptation on 41 s not used \
         (no fewer errors)
+        Team's room:  recogniser adapted on 116 s of everyone's speech
         Team's words: nothing learned yet
         Meetings:     0
         """), "\(shown)")
@@ -65,8 +68,11 @@ import VoiceProfiles
     let database = try SyncUpsDatabase.open(home.dataDirectory)
     #expect(try database.voiceProfiles(syncUp.id).isEmpty)
     #expect(try database.speakerAdaptations(syncUp.id).isEmpty)
+    // The team's adaptation heard Ana too: it goes with her.
+    #expect(try database.teamAdaptation(syncUp.id) == nil)
     #expect(try database.wordsLearnedSince(syncUp.id) == nil)
     let shown = try await home.run("show", "daily").stdout
+    #expect(!shown.contains("Team's room:"), "\(shown)")
     #expect(shown.contains("People:       Ana: voice not heard yet; forgotten "), "\(shown)")
     #expect(shown.contains("              Ben: voice not heard yet; recogniser adaptation"))
 

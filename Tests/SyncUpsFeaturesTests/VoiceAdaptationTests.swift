@@ -18,7 +18,7 @@ struct VoiceAdaptationTests {
     }
     let segments = [
       segment("Ana", 0, "one"), segment("Ben", 2, "two"), segment("Ana", 4, "three"),
-      segment("Cy", 6, "four"),
+      segment("Cy", 6, "four"), segment("Unknown", 8, "five"),
     ]
     let calls = LockIsolated<[String: [SpokenSpan]]>([:])
     let adapted = await withDependencies {
@@ -40,11 +40,48 @@ struct VoiceAdaptationTests {
           ben.id: SpeakerAdaptation(seconds: 60, transform: Data("ben".utf8)),
         ], vocabulary: [])
     }
-    #expect(adapted.map(\.text) == ["ana", "ben", "ana", "four"])
-    #expect(adapted.map(\.speaker) == ["Ana", "Ben", "Ana", "Cy"])
+    #expect(adapted.map(\.text) == ["ana", "ben", "ana", "four", "five"])
+    #expect(adapted.map(\.speaker) == ["Ana", "Ben", "Ana", "Cy", "Unknown"])
     #expect(calls.value["ana"] == [SpokenSpan(start: 0, end: 2), SpokenSpan(start: 4, end: 6)])
     #expect(calls.value["ben"] == [SpokenSpan(start: 2, end: 4)])
-    #expect(calls.value["Cy"] == nil)
+    #expect(calls.value.count == 2)
+
+    // With the team's transform, everyone without one of their own is heard with it.
+    calls.setValue([:])
+    let withTeam = await withDependencies {
+      $0.speakerAdapter.redecode = { _, spans, transform, _, _ in
+        let owner = String(decoding: transform ?? Data(), as: UTF8.self)
+        calls.withValue { $0[owner, default: []] += spans }
+        return spans.map { span in
+          let word = Transcription.Word(
+            word: owner, start: span.start, end: span.end, confidence: 1)
+          return Utterance(start: span.start, end: span.end, text: owner, words: [word])
+        }
+      }
+    } operation: {
+      await VoiceAdaptation.redecode(
+        segments, audioFile: URL(fileURLWithPath: "/nonexistent.flac"),
+        attendees: [ana, ben, cy],
+        adaptations: [ana.id: SpeakerAdaptation(seconds: 60, transform: Data("ana".utf8))],
+        team: SpeakerAdaptation(seconds: 90, transform: Data("team".utf8)), vocabulary: [])
+    }
+    #expect(withTeam.map(\.text) == ["ana", "team", "ana", "team", "team"])
+    #expect(
+      calls.value["team"] == [
+        SpokenSpan(start: 2, end: 4), SpokenSpan(start: 6, end: 8), SpokenSpan(start: 8, end: 10),
+      ])
+    // A team's transform that was not kept is not used.
+    let notKept = await withDependencies {
+      $0.speakerAdapter.redecode = { _, _, _, _, _ in
+        Issue.record("nothing to decode again")
+        return []
+      }
+    } operation: {
+      await VoiceAdaptation.redecode(
+        segments, audioFile: URL(fileURLWithPath: "/nonexistent.flac"), attendees: [ana, ben, cy],
+        adaptations: [:], team: .notKept(seconds: 90), vocabulary: [])
+    }
+    #expect(notKept == segments)
   }
 
   @Test("A sentence the adapted decoder hears nothing in keeps its words")
@@ -142,17 +179,34 @@ struct VoiceAdaptationTests {
       await VoiceAdaptation.estimatePending(in: database)
     }
     // The trial is estimated without the held-out meeting; the transform kept, from all of it.
-    #expect(estimated.value == [["1.flac"], ["2.flac", "1.flac"]])
+    // Ana's first, then the team's (Ana's and Ben's speech together).
+    #expect(
+      estimated.value == [["1.flac"], ["2.flac", "1.flac"], ["1.flac"], ["2.flac", "1.flac"]])
     #expect(
       lines == [
         "attendee 00000000: voice adapted from 35 s of speech (on their sentences of 1 "
-          + "meeting held out in turn (5 words), 0 errors with it, 3 without)"
+          + "meeting held out in turn (5 words), 0 errors with it, 3 without)",
+        "the team of sync-up 00000000: voice adapted from 40 s of speech (on their sentences of 1 "
+          + "meeting held out in turn (5 words), 0 errors with it, 3 without)",
       ])
     let ana = syncUp.attendees[0].id
     #expect(
       try database.speakerAdaptations(syncUp.id)
         == [ana: SpeakerAdaptation(seconds: 35, transform: Data("2.flac+1.flac".utf8))])
     #expect(try database.learned(syncUp.id).people[ana]?.adaptationUsed == true)
+    let team = SpeakerAdaptation(seconds: 40, transform: Data("2.flac+1.flac".utf8))
+    #expect(try database.confirmedSpeech(limit: 300, team: true).first?.adaptedSeconds == 40)
+    #expect(try database.teamAdaptation(syncUp.id) == team)
+    #expect(try database.learned(syncUp.id).team == team)
+
+    // Forgetting anyone forgets the team's too: it learned from their voice.
+    try database.forgetLearned(attendee: syncUp.attendees[1].id)
+    #expect(try database.teamAdaptation(syncUp.id) == nil)
+    #expect(try database.speakerAdaptations(syncUp.id).count == 1)
+    // The team learns again from what may still be learned: Ben's speech before it is not.
+    let left = try database.confirmedSpeech(limit: 300, team: true)
+    #expect(left.map(\.seconds) == [35] && left.first?.attendeeID == nil)
+    #expect(left.first?.adaptedSeconds == nil)
   }
 
   @Test("A transform that does not lower them is not used, and not tried again until speech grows")
@@ -162,19 +216,23 @@ struct VoiceAdaptationTests {
     let lines = await withDependencies(Self.decoders(good: "none", estimated: estimated)) {
       await VoiceAdaptation.estimatePending(in: database)
     }
-    #expect(estimated.value == [["1.flac"]])
+    #expect(estimated.value == [["1.flac"], ["1.flac"]])
     #expect(
       lines == [
         "attendee 00000000: voice adaptation not kept: on their sentences of 1 meeting "
-          + "held out in turn (5 words), 3 errors with it, 3 without"
+          + "held out in turn (5 words), 3 errors with it, 3 without",
+        "the team of sync-up 00000000: voice adaptation not kept: on their sentences of 1 "
+          + "meeting held out in turn (5 words), 3 errors with it, 3 without",
       ])
     #expect(try database.speakerAdaptations(syncUp.id).isEmpty)
-    let learned = try database.learned(syncUp.id).people[syncUp.attendees[0].id]
-    #expect(learned?.adaptationSeconds == 35 && learned?.adaptationUsed == false)
+    let learned = try database.learned(syncUp.id)
+    let ana = learned.people[syncUp.attendees[0].id]
+    #expect(ana?.adaptationSeconds == 35 && ana?.adaptationUsed == false)
+    #expect(learned.team == .notKept(seconds: 40))
     // Nothing new was said: nothing is estimated again.
     let again = await withDependencies(Self.decoders(good: "none", estimated: estimated)) {
       await VoiceAdaptation.estimatePending(in: database)
     }
-    #expect(again.isEmpty && estimated.value.count == 1)
+    #expect(again.isEmpty && estimated.value.count == 2)
   }
 }

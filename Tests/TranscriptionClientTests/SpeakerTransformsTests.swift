@@ -1,4 +1,5 @@
 import AudioCore
+import AudioFilesClientLive
 import Foundation
 import SyncUpsTestSupport
 import Testing
@@ -58,6 +59,19 @@ struct SpeakerTransformsTests {
     let first = try #require(heard[0])
     #expect(first.text.contains("morning"))
     #expect(heard[1] == nil)
+  }
+
+  @Test("Decoded again with no transform, a recording is heard as the second pass hears it")
+  func redecodeWithoutTransformIsTheSecondPass() throws {
+    let audio = samples.appendingPathComponent("standup.wav")
+    let options = DecoderOptions().sentencePass(TranscriptionOptions())
+    let heard = try SpeakerTransforms.redecode(
+      audio: audio, spans: [SpokenSpan(start: 0, end: .greatestFiniteMagnitude)], transform: nil,
+      options: options)
+    let pass = try SentenceDecoder(options: options).transcribe(AudioFileReader(path: audio.path))
+    let words = try #require(heard.first??.words)
+    #expect(words.count > 20)
+    #expect(words == pass.utterances.flatMap(\.words))
   }
 
   @Test("Spans that cannot teach (too short, or words the dictionary lacks) give no transform")
