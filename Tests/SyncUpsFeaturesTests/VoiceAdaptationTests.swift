@@ -101,7 +101,7 @@ struct VoiceAdaptationTests {
 
   /// Daily with Ana and Ben: Ana said 25 s in an older meeting and 10 s (six words) in the
   /// newest, each meeting's audio kept.
-  static func twoMeetingsOfAna() throws -> (SyncUpsDatabase, SyncUp) {
+  static func twoMeetingsOfAna(thenBen: Bool = false) throws -> (SyncUpsDatabase, SyncUp) {
     let ana = Attendee(id: Attendee.ID(UUID(1)), name: "Ana")
     let ben = Attendee(id: Attendee.ID(UUID(2)), name: "Ben")
     func meeting(_ number: Int, _ segments: [Meeting.Segment]) -> Meeting {
@@ -109,9 +109,10 @@ struct VoiceAdaptationTests {
         id: Meeting.ID(UUID(10 + number)), date: Date(timeIntervalSince1970: Double(number)),
         transcript: "", segments: segments, audioFile: "audio/\(number).flac")
     }
+    let ben3 = Meeting.Segment(speaker: "Ben", start: 0, end: 5, text: "no blockers for me today")
     let syncUp = SyncUp(
       id: SyncUp.ID(UUID(0)), attendees: [ana, ben],
-      meetings: [
+      meetings: (thenBen ? [meeting(3, [ben3])] : []) + [
         meeting(
           2, [Meeting.Segment(speaker: "Ana", start: 0, end: 10, text: "We shipped the login page")]
         ),
@@ -234,5 +235,20 @@ struct VoiceAdaptationTests {
       await VoiceAdaptation.estimatePending(in: database)
     }
     #expect(again.isEmpty && estimated.value.count == 2)
+  }
+
+  @Test("A team not adapted is tried again after its next meeting; a person waits for half again")
+  func aTeamIsTriedAgainAfterEachMeeting() async throws {
+    let (database, syncUp) = try Self.twoMeetingsOfAna(thenBen: true)
+    try database.saveSpeakerAdaptations([syncUp.attendees[0].id: .notKept(seconds: 35)])
+    try database.saveTeamAdaptation(syncUp.id, .notKept(seconds: 40))
+    let estimated = LockIsolated<[[String]]>([])
+    let lines = await withDependencies(Self.decoders(good: "none", estimated: estimated)) {
+      await VoiceAdaptation.estimatePending(in: database)
+    }
+    // Ben's 5 s more: the team (45 s) is tried again, Ana (35 s, as before) is not.
+    #expect(lines.count == 1 && lines[0].hasPrefix("the team of sync-up 00000000: "), "\(lines)")
+    #expect(!estimated.value.isEmpty)
+    #expect(try database.teamAdaptation(syncUp.id)?.seconds == 45)
   }
 }
