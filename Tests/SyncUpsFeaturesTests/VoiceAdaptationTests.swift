@@ -22,15 +22,7 @@ struct VoiceAdaptationTests {
     ]
     let calls = LockIsolated<[String: [SpokenSpan]]>([:])
     let adapted = await withDependencies {
-      $0.speakerAdapter.redecode = { _, spans, transform, _, _ in
-        let owner = String(decoding: transform ?? Data(), as: UTF8.self)
-        calls.withValue { $0[owner, default: []] += spans }
-        return spans.map { span in
-          let word = Transcription.Word(
-            word: owner, start: span.start, end: span.end, confidence: 1)
-          return Utterance(start: span.start, end: span.end, text: owner, words: [word])
-        }
-      }
+      $0.speakerAdapter.redecode = Self.hearingTheTransform(calls)
     } operation: {
       await VoiceAdaptation.redecode(
         segments, audioFile: URL(fileURLWithPath: "/nonexistent.flac"),
@@ -49,15 +41,7 @@ struct VoiceAdaptationTests {
     // With the team's transform, everyone without one of their own is heard with it.
     calls.setValue([:])
     let withTeam = await withDependencies {
-      $0.speakerAdapter.redecode = { _, spans, transform, _, _ in
-        let owner = String(decoding: transform ?? Data(), as: UTF8.self)
-        calls.withValue { $0[owner, default: []] += spans }
-        return spans.map { span in
-          let word = Transcription.Word(
-            word: owner, start: span.start, end: span.end, confidence: 1)
-          return Utterance(start: span.start, end: span.end, text: owner, words: [word])
-        }
-      }
+      $0.speakerAdapter.redecode = Self.hearingTheTransform(calls)
     } operation: {
       await VoiceAdaptation.redecode(
         segments, audioFile: URL(fileURLWithPath: "/nonexistent.flac"),
@@ -82,6 +66,22 @@ struct VoiceAdaptationTests {
         adaptations: [:], team: .notKept(seconds: 90), vocabulary: [])
     }
     #expect(notKept == segments)
+  }
+
+  /// A decoder that hears, in every span, the transform's name as its one word, and notes the
+  /// spans each transform decoded.
+  static func hearingTheTransform(_ calls: LockIsolated<[String: [SpokenSpan]]>)
+    -> @Sendable (URL, [SpokenSpan], Data?, [String], URL?) async throws -> [Utterance?]
+  {
+    { _, spans, transform, _, _ in
+      let owner = String(decoding: transform ?? Data(), as: UTF8.self)
+      calls.withValue { $0[owner, default: []] += spans }
+      return spans.map { span in
+        let word = Transcription.Word(
+          word: owner, start: span.start, end: span.end, confidence: 1)
+        return Utterance(start: span.start, end: span.end, text: owner, words: [word])
+      }
+    }
   }
 
   @Test("A sentence the adapted decoder hears nothing in keeps its words")
