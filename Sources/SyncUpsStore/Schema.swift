@@ -98,7 +98,7 @@ enum Schema {
   }
 
   /// Learning that carries to any team (issue 44): the team's acoustic adaptation, all its
-  /// attendees' speech together (`TeamAdaptation.swift`); kept on this laptop only, and gone
+  /// attendees' speech together (`SpeakerAdaptations.swift`); kept on this laptop only, and gone
   /// when any attendee's learning is forgotten, here or pulled.
   private static func learningThatCarries(_ migrator: DatabaseMigrator) -> DatabaseMigrator {
     var migrator = migrator
