@@ -7,7 +7,8 @@ import Testing
 @testable import TeamSync
 
 /// A teammate's edit, pulled, against what a laptop learned: laptop A learned the voices of a
-/// sync-up's people (Ana's and Ben's, Ana's adaptation; Cleo's forgotten), laptop B edits the
+/// sync-up's people (Ana's and Ben's, Ana's adaptation; Cleo's forgotten) and the team's room
+/// (kept on A alone), laptop B edits the
 /// sync-up and syncs, A syncs. The pull writes through the same named writes as a local edit, so
 /// each kept attendee keeps its row and what hangs off it; the outbox stays empty (nothing
 /// pulled goes back) and the cursor is the server's.
@@ -40,6 +41,7 @@ struct PulledEditTests {
       #expect(learned[ana]?.voice != nil && learned[ana]?.adaptationSeconds == 75)
       #expect(learned[ben]?.voice != nil && learned[cleo]?.forgotten != nil)
       #expect(try b.database.learned(syncUp.id).people == learned)
+      try a.database.saveTeamAdaptation(syncUp.id, LearnedSyncTests.adaptation)
     }
 
     /// B changes the sync-up as `syncups edit` does, syncs; A syncs. Returns the sync-up on A.
@@ -54,9 +56,11 @@ struct PulledEditTests {
       return try #require(try a.syncUps()[id: syncUp.id])
     }
 
-    /// What A knows of people is what it knew of those still attendees; its outbox is empty,
-    /// its cursor the server's, and a second sync has nothing to do. B knows the same.
+    /// What A knows of people is what it knew of those still attendees, and A keeps the team's
+    /// room; its outbox is empty, its cursor the server's, and a second sync has nothing to do.
+    /// B knows the same of people.
     func expectLearnedKept(for attendees: IdentifiedArrayOf<Attendee>) async throws {
+      #expect(try a.database.teamAdaptation(syncUp.id) == LearnedSyncTests.adaptation)
       let kept = learned.filter { attendees[id: $0.key] != nil }
       #expect(
         try a.database.learned(syncUp.id).people.filter { $0.value != PersonLearned() } == kept)
@@ -149,6 +153,7 @@ struct PulledEditTests {
     _ = try await team.a.sync(team.server)
     #expect(try team.a.syncUps()[id: team.syncUp.id]?.meetings.ids.contains(meeting) == true)
     #expect(try team.a.database.learned(team.syncUp.id).people == team.learned)
+    #expect(try team.a.database.teamAdaptation(team.syncUp.id) == LearnedSyncTests.adaptation)
     let restored = try await team.b.sync(team.server)
     #expect(restored.pulledSyncUps == 1, "\(restored.line)")
     let back = try #require(try team.b.syncUps()[id: team.syncUp.id])
@@ -169,6 +174,7 @@ struct PulledEditTests {
     _ = try await team.a.sync(team.server)
     #expect(try team.a.syncUps().isEmpty)
     #expect(try team.a.database.voiceProfiles(team.syncUp.id).isEmpty)
+    #expect(try team.a.database.teamAdaptation(team.syncUp.id) == nil)
     #expect(try team.a.outbox().isEmpty)
     #expect(try await team.a.database.syncCursor() == (await team.server.version))
     #expect(try await team.a.sync(team.server).line == "up to date: nothing to push or pull")
