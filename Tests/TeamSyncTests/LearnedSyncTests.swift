@@ -64,11 +64,14 @@ struct LearnedSyncTests {
     #expect(try b.database.voiceProfiles(syncUp.id) == [ana: Self.profile(seconds: 40)])
     #expect(try b.database.speakerAdaptations(syncUp.id) == [ana: Self.adaptation])
 
+    // B's own room of the team (never synced) holds Ana's speech too.
+    try b.database.saveTeamAdaptation(syncUp.id, Self.adaptation)
     try a.database.forgetLearned(attendee: ana)
     _ = try await a.sync(server)
     _ = try await b.sync(server)
     #expect(try b.database.voiceProfiles(syncUp.id).isEmpty)
     #expect(try b.database.speakerAdaptations(syncUp.id).isEmpty)
+    #expect(try b.database.teamAdaptation(syncUp.id) == nil)
     let forgotten = try #require(try a.database.learned(syncUp.id).people[ana]?.forgotten)
     #expect(try b.database.learned(syncUp.id).people[ana]?.forgotten == forgotten)
     #expect(try b.outbox().isEmpty && b.database.syncStatus().waiting == 0)
