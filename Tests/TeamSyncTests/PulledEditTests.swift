@@ -8,10 +8,9 @@ import Testing
 
 /// A teammate's edit, pulled, against what a laptop learned: laptop A learned the voices of a
 /// sync-up's people (Ana's and Ben's, Ana's adaptation; Cleo's forgotten) and the team's room
-/// (kept on A alone), laptop B edits the
-/// sync-up and syncs, A syncs. The pull writes through the same named writes as a local edit, so
-/// each kept attendee keeps its row and what hangs off it; the outbox stays empty (nothing
-/// pulled goes back) and the cursor is the server's.
+/// (kept on A alone), laptop B edits the sync-up and syncs, A syncs. The pull writes through the
+/// same named writes as a local edit, so each kept attendee keeps its row and what hangs off it;
+/// the outbox stays empty (nothing pulled goes back) and the cursor is the server's.
 @Suite("Team sync: pulled edits keep what was learned")
 struct PulledEditTests {
   struct Team {
